@@ -1,0 +1,32 @@
+"""The host-neutral core: adapters build :class:`Page` values and call :class:`SitemapBuilder`.
+
+Nothing in this package imports a host (MkDocs, Sphinx, Pelican).
+"""
+
+from sitemap_plugins.core.build import SitemapBuilder, Summary
+from sitemap_plugins.core.html import has_robots_noindex, is_redirect_stub
+from sitemap_plugins.core.lastmod import FileDates
+from sitemap_plugins.core.model import Alternate, Entry, IndexEntry, Lastmod, Page
+from sitemap_plugins.core.options import OPTION_SPECS, OptionError, Options, OptionSpec, Rule
+from sitemap_plugins.core.report import Code, CollectingReporter, Reporter
+
+__all__ = [
+    "OPTION_SPECS",
+    "Alternate",
+    "Code",
+    "CollectingReporter",
+    "Entry",
+    "FileDates",
+    "IndexEntry",
+    "Lastmod",
+    "OptionError",
+    "OptionSpec",
+    "Options",
+    "Page",
+    "Reporter",
+    "Rule",
+    "SitemapBuilder",
+    "Summary",
+    "has_robots_noindex",
+    "is_redirect_stub",
+]

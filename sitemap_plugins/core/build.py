@@ -1,0 +1,359 @@
+"""Turning the pages an adapter describes into written sitemap files.
+
+This is the one entry point adapters call: they describe pages with :class:`~.model.Page` values
+and get back a :class:`Summary`. Every decision that is not about the host itself lives here, so
+that the three hosts behave the same: what is left out, where each lastmod comes from, which
+metadata is valid, and what the URLs are.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import fnmatch
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from sitemap_plugins.core.dates import newest, parse_lastmod, sort_key
+from sitemap_plugins.core.lastmod import FileDate, FileDates
+from sitemap_plugins.core.model import Entry, Lastmod, Page
+from sitemap_plugins.core.options import Options, check_changefreq, check_priority
+from sitemap_plugins.core.report import Code, Reporter
+from sitemap_plugins.core.robots import update_robots_txt
+from sitemap_plugins.core.urls import MAX_URL_LENGTH, directory_url, in_scope, join_url
+from sitemap_plugins.core.writer import write_sitemaps
+
+_HREFLANG: Final = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")
+_META_KEYS: Final = frozenset({"priority", "changefreq", "lastmod", "exclude"})
+
+
+@dataclass
+class Summary:
+    """What one build did, for the one summary line and for adapters' strict modes."""
+
+    urls: int = 0
+    files: tuple[str, ...] = ()
+    top: str | None = None
+    sitemap_url: str | None = None
+    left_out: Counter[str] = field(default_factory=Counter)
+    lastmod_from: Counter[str] = field(default_factory=Counter)
+    warnings: int = 0
+
+    def line(self) -> str:
+        """One line for the build log: URLs, files, what was left out, where lastmod came from."""
+        files = ", ".join(self.files) if self.files else "no file"
+        text = f"sitemap: {self.urls} URL{'s' if self.urls != 1 else ''} in {files}"
+        if self.left_out:
+            reasons = ", ".join(f"{n} {why}" for why, n in sorted(self.left_out.items()))
+            text += f"; left out {sum(self.left_out.values())} ({reasons})"
+        if self.lastmod_from:
+            origins = ", ".join(f"{why} {n}" for why, n in sorted(self.lastmod_from.items()))
+            text += f"; lastmod from {origins}"
+        return text
+
+
+class _CountingReporter:
+    """Passes warnings on and counts them, so hosts without a strict mode can add one."""
+
+    def __init__(self, inner: Reporter) -> None:
+        self.inner = inner
+        self.count = 0
+
+    def warning(self, code: Code, message: str) -> None:
+        self.count += 1
+        self.inner.warning(code, message)
+
+    def info(self, message: str) -> None:
+        self.inner.info(message)
+
+
+@dataclass(frozen=True, slots=True)
+class _Resolved:
+    entry: Entry
+    origin: str
+    lastmod_from: str
+
+
+class SitemapBuilder:
+    """Builds the sitemap for one site; keep one per process to reuse the git walk across builds.
+
+    ``base_url_setting`` names the host setting users should fill in when no base URL is known
+    (``site_url in mkdocs.yml``), so the warning tells them exactly what to do.
+    """
+
+    def __init__(
+        self,
+        options: Options,
+        reporter: Reporter,
+        *,
+        file_dates: FileDates | None = None,
+        base_url_setting: str = "base_url",
+        clock: Callable[[], dt.datetime] | None = None,
+    ) -> None:
+        self.options = options
+        self.reporter = reporter
+        self.file_dates = file_dates or FileDates(reporter, git_date=options.git_date)
+        self.base_url_setting = base_url_setting
+        self._clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
+
+    def build(
+        self, pages: Iterable[Page], output_dir: Path, *, left_out: Mapping[str, int] = {}
+    ) -> Summary:
+        """Resolve every page into an entry and write the files; warnings go to the reporter."""
+        reporter = _CountingReporter(self.reporter)
+        summary = Summary(left_out=Counter(left_out))
+        base_url = self.options.base_url
+        if base_url is None:
+            reporter.warning(
+                Code.NO_BASE_URL,
+                f"no sitemap written: the site's base URL is not set (set {self.base_url_setting})",
+            )
+            summary.warnings = reporter.count
+            return summary
+        pages = list(pages)
+        dates = self._file_dates(pages)
+        scope = directory_url(join_url(base_url, self.options.filename))
+        resolved: list[_Resolved] = []
+        for page in pages:
+            result = self._resolve(page, base_url, scope, dates, reporter, summary.left_out)
+            if result is not None:
+                resolved.append(result)
+        entries = self._deduplicate(resolved, reporter, summary.lastmod_from)
+        extensions = {"xhtml"} if any(entry.alternates for entry in entries) else set()
+        written = write_sitemaps(
+            entries,
+            output_dir,
+            base_url=base_url,
+            options=self.options,
+            reporter=reporter,
+            extensions=extensions,
+        )
+        summary.urls, summary.files, summary.top = written.urls, written.files, written.top
+        if written.top is not None:
+            summary.sitemap_url = join_url(base_url, written.top)
+            if self.options.robots_txt:
+                update_robots_txt(output_dir / "robots.txt", summary.sitemap_url)
+        summary.warnings = reporter.count
+        return summary
+
+    def _file_dates(self, pages: list[Page]) -> dict[Path, FileDate]:
+        sources = self.options.lastmod_sources
+        if "git" not in sources and "mtime" not in sources:
+            return {}
+        files = {path for page in pages for path in page.sources}
+        return self.file_dates.dates(files, use_git="git" in sources, use_mtime="mtime" in sources)
+
+    def _resolve(
+        self,
+        page: Page,
+        base_url: str,
+        scope: str,
+        dates: Mapping[Path, FileDate],
+        reporter: Reporter,
+        left_out: Counter[str],
+    ) -> _Resolved | None:
+        meta = self._read_meta(page, reporter)
+        if meta is None:
+            left_out["excluded by metadata"] += 1
+            return None
+        names = (page.path.lstrip("/"), page.origin)
+        if any(fnmatch.fnmatchcase(n, glob) for glob in self.options.exclude for n in names):
+            left_out["excluded by config"] += 1
+            return None
+        rule = next(
+            (r for r in self.options.rules for n in names if fnmatch.fnmatchcase(n, r.pattern)),
+            None,
+        )
+        if rule is not None and rule.exclude:
+            left_out["excluded by rule"] += 1
+            return None
+        loc = join_url(base_url, page.path)
+        if not self._check_url(page, loc, scope, reporter):
+            left_out["bad URL"] += 1
+            return None
+        priority = self._meta_value(page, meta, "priority", check_priority, reporter)
+        changefreq = self._meta_value(page, meta, "changefreq", check_changefreq, reporter)
+        if rule is not None:
+            priority = rule.priority if priority is None else priority
+            changefreq = rule.changefreq if changefreq is None else changefreq
+        priority = self.options.priority if priority is None else priority
+        changefreq = self.options.changefreq if changefreq is None else changefreq
+        lastmod, origin = self._lastmod(page, meta, dates, reporter)
+        entry = Entry(
+            loc=loc,
+            lastmod=lastmod,
+            changefreq=changefreq,
+            priority=priority,
+            alternates=self._alternates(page, base_url, scope, reporter),
+        )
+        return _Resolved(entry, page.origin, origin)
+
+    def _read_meta(self, page: Page, reporter: Reporter) -> Mapping[str, Any] | None:
+        """The page's sitemap metadata as a mapping, or None when it asks to be left out."""
+        raw: object = page.sitemap
+        if isinstance(raw, str):
+            # MyST and reST field lists hand nested values over as JSON text.
+            try:
+                raw = json.loads(raw)
+            except ValueError:
+                reporter.warning(
+                    Code.BAD_METADATA,
+                    f"{page.origin}: sitemap metadata {page.sitemap!r} is not readable "
+                    "(expected false or a mapping of priority, changefreq, lastmod, exclude); "
+                    "ignored",
+                )
+                return {}
+        if raw is None or raw is True:
+            return {}
+        if raw is False:
+            return None
+        if not isinstance(raw, Mapping):
+            reporter.warning(
+                Code.BAD_METADATA,
+                f"{page.origin}: sitemap metadata {raw!r} is not allowed "
+                "(expected false or a mapping of priority, changefreq, lastmod, exclude); ignored",
+            )
+            return {}
+        for key in sorted(set(raw) - _META_KEYS, key=str):
+            reporter.warning(
+                Code.BAD_METADATA,
+                f"{page.origin}: unknown sitemap metadata key {key!r} "
+                f"(allowed: {', '.join(sorted(_META_KEYS))}); ignored",
+            )
+        exclude = raw.get("exclude", False)
+        if exclude is True:
+            return None
+        if exclude is not False:
+            reporter.warning(
+                Code.BAD_METADATA,
+                f"{page.origin}: sitemap.exclude {exclude!r} is not allowed (true or false); "
+                "ignored",
+            )
+        return raw
+
+    @staticmethod
+    def _meta_value(
+        page: Page,
+        meta: Mapping[str, Any],
+        key: str,
+        check: Callable[[object], Any],
+        reporter: Reporter,
+    ) -> Any:
+        if meta.get(key) is None:
+            return None
+        try:
+            return check(meta[key])
+        except ValueError as error:
+            code = Code.BAD_PRIORITY if key == "priority" else Code.BAD_CHANGEFREQ
+            reporter.warning(
+                code,
+                f"{page.origin}: sitemap.{key} {meta[key]!r} is not allowed "
+                f"(allowed: {error}); ignored",
+            )
+            return None
+
+    def _lastmod(
+        self,
+        page: Page,
+        meta: Mapping[str, Any],
+        dates: Mapping[Path, FileDate],
+        reporter: Reporter,
+    ) -> tuple[Lastmod | None, str]:
+        files_done = False
+        for source in self.options.lastmod_sources:
+            if source == "metadata":
+                explicit = self._explicit_lastmod(page, meta, reporter)
+                if explicit is not None:
+                    return explicit, "metadata"
+            elif source in ("git", "mtime") and not files_done:
+                files_done = True
+                if page.sources:
+                    known = [dates[path] for path in page.sources if path in dates]
+                    if known:
+                        date, origin = max(known, key=lambda item: sort_key(item[0]))
+                        return date, origin
+                elif page.listed_dates:
+                    return newest(list(page.listed_dates)), "listed pages"
+            elif source == "build":
+                return self._clock(), "build time"
+        return None, "none"
+
+    @staticmethod
+    def _explicit_lastmod(
+        page: Page, meta: Mapping[str, Any], reporter: Reporter
+    ) -> Lastmod | None:
+        for label, value in (("sitemap.lastmod", meta.get("lastmod")), ("date", page.updated)):
+            if value is None or value == "":
+                continue
+            try:
+                return parse_lastmod(value)
+            except ValueError as error:
+                reporter.warning(
+                    Code.BAD_LASTMOD,
+                    f"{page.origin}: {label} {value!r} is not a date (allowed: {error}); ignored",
+                )
+        return None
+
+    def _check_url(self, page: Page, loc: str, scope: str, reporter: Reporter) -> bool:
+        if len(loc) > MAX_URL_LENGTH:
+            reporter.warning(
+                Code.BAD_URL,
+                f"{page.origin}: URL is {len(loc):,} characters, over the protocol's limit of "
+                f"2,048; left out: {loc[:80]}…",
+            )
+            return False
+        if not in_scope(loc, scope):
+            reporter.warning(
+                Code.BAD_URL,
+                f"{page.origin}: URL {loc} is outside {scope}, which a sitemap there may not "
+                "list; left out",
+            )
+            return False
+        return True
+
+    @staticmethod
+    def _alternates(
+        page: Page, base_url: str, scope: str, reporter: Reporter
+    ) -> tuple[tuple[str, str], ...]:
+        found: dict[str, str] = {}
+        for alternate in page.alternates:
+            url = join_url(base_url, alternate.path)
+            if not _HREFLANG.match(alternate.hreflang):
+                reporter.warning(
+                    Code.BAD_METADATA,
+                    f"{page.origin}: hreflang {alternate.hreflang!r} is not a language tag; "
+                    "alternate left out",
+                )
+            elif not in_scope(url, scope) or len(url) > MAX_URL_LENGTH:
+                reporter.warning(
+                    Code.BAD_URL,
+                    f"{page.origin}: alternate URL {url[:200]} is outside {scope}; left out",
+                )
+            else:
+                found.setdefault(alternate.hreflang, url)
+        if len(found) < 2:
+            return ()  # a page with only itself as "alternate" has no alternates
+        return tuple(sorted(found.items(), key=lambda item: (item[0] == "x-default", item[0])))
+
+    def _deduplicate(
+        self, resolved: list[_Resolved], reporter: Reporter, lastmod_from: Counter[str]
+    ) -> list[Entry]:
+        resolved.sort(key=lambda item: (item.entry.loc, item.origin))
+        entries: list[Entry] = []
+        previous: _Resolved | None = None
+        for item in resolved:
+            if previous is not None and item.entry.loc == previous.entry.loc:
+                reporter.warning(
+                    Code.DUPLICATE,
+                    f"{item.origin}: URL {item.entry.loc} is already listed for "
+                    f"{previous.origin}; listed once",
+                )
+                continue
+            entries.append(item.entry)
+            lastmod_from[item.lastmod_from] += 1
+            previous = item
+        return entries

@@ -1,0 +1,59 @@
+"""Reading the dates authors write, and writing them the way the sitemap XSD accepts.
+
+Front matter gives us ``date`` objects (YAML), ``datetime`` objects, or strings in many shapes.
+The XSD takes only ``YYYY-MM-DD`` or a full timestamp with an offset, so anything we cannot read
+unambiguously is rejected with the value named, never guessed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Final
+
+from sitemap_plugins.core.model import Lastmod
+
+_DATE_ONLY: Final = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def parse_lastmod(value: object) -> Lastmod:
+    """Read an explicit date; naive times are taken as UTC. Raises ``ValueError`` if unreadable."""
+    if isinstance(value, dt.datetime):
+        return value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.endswith(("Z", "z")):
+            text = text[:-1] + "+00:00"
+        try:
+            if _DATE_ONLY.match(text):
+                return dt.date.fromisoformat(text)
+            parsed = dt.datetime.fromisoformat(text)
+        except ValueError:
+            pass
+        else:
+            return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.timezone.utc)
+    raise ValueError("a date such as 2024-05-01 or a timestamp such as 2024-05-01T10:00:00+02:00")
+
+
+def format_lastmod(value: Lastmod, style: str) -> str:
+    """Render for ``<lastmod>``: ``date`` gives the calendar day in the value's own offset."""
+    if isinstance(value, dt.datetime):
+        if style == "date":
+            return value.date().isoformat()
+        stamp = value.replace(microsecond=0).isoformat()
+        return stamp[:-6] + "Z" if stamp.endswith("+00:00") else stamp
+    return value.isoformat()
+
+
+def sort_key(value: Lastmod) -> dt.datetime:
+    """Order dates and datetimes together; a bare date counts as the start of its day in UTC."""
+    if isinstance(value, dt.datetime):
+        return value
+    return dt.datetime(value.year, value.month, value.day, tzinfo=dt.timezone.utc)
+
+
+def newest(values: list[Lastmod]) -> Lastmod | None:
+    """The latest of several dates, or None when there are none."""
+    return max(values, key=sort_key) if values else None

@@ -1,0 +1,320 @@
+"""The one options schema every host maps onto.
+
+Each option is declared once, as a dataclass field whose metadata carries its help text, what is
+allowed, and the function that checks and normalises a raw value. Adapters register the same names
+in their host's config system by walking :data:`OPTION_SPECS`, so the hosts cannot drift apart, and
+every bad value fails in :func:`Options.from_mapping` naming the option, value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+CHANGEFREQS: Final = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
+LASTMOD_SOURCES: Final = ("metadata", "git", "mtime", "build")
+MAX_URLS_PER_FILE: Final = 50_000
+MAX_BYTES_PER_FILE: Final = 52_428_800
+MIN_BYTES_PER_FILE: Final = 1_024
+
+
+class OptionError(ValueError):
+    """An option has a value the schema does not allow."""
+
+    def __init__(self, option: str, value: object, allowed: str) -> None:
+        self.option = option
+        self.value = value
+        self.allowed = allowed
+        super().__init__(f"invalid value for option {option!r}: {value!r} (allowed: {allowed})")
+
+
+def _fail(allowed: str) -> ValueError:
+    return ValueError(allowed)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def check_priority(value: object) -> float:
+    """A priority is a number from 0.0 to 1.0; numeric strings are accepted too."""
+    number: float
+    if _is_number(value):
+        number = float(value)  # type: ignore[arg-type]
+    elif isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            raise _fail("a number from 0.0 to 1.0") from None
+    else:
+        raise _fail("a number from 0.0 to 1.0")
+    if not math.isfinite(number) or not 0.0 <= number <= 1.0:
+        raise _fail("a number from 0.0 to 1.0")
+    # Four decimals is finer than any crawler reads, and keeps "1e-05" out of the XML.
+    return round(number, 4)
+
+
+def check_changefreq(value: object) -> str:
+    """Changefreq must be one of the protocol's words, in lower case as the XSD demands."""
+    if isinstance(value, str) and value in CHANGEFREQS:
+        return value
+    raise _fail("one of " + ", ".join(CHANGEFREQS))
+
+
+def _optional(check: Callable[[object], Any]) -> Callable[[object], Any]:
+    def checked(value: object) -> Any:
+        return None if value is None else check(value)
+
+    return checked
+
+
+def _choice(*choices: str) -> Callable[[object], str]:
+    def checked(value: object) -> str:
+        if isinstance(value, str) and value in choices:
+            return value
+        raise _fail("one of " + ", ".join(choices))
+
+    return checked
+
+
+def _boolean(value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise _fail("true or false")
+
+
+def _integer(low: int, high: int) -> Callable[[object], int]:
+    def checked(value: object) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+            return value
+        raise _fail(f"a whole number from {low:,} to {high:,}")
+
+    return checked
+
+
+def _gzip(value: object) -> str:
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    return _choice("off", "on", "both")(value)
+
+
+def _base_url(value: object) -> str | None:
+    from sitemap_plugins.core.urls import check_base_url
+
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise _fail("an absolute http(s) URL such as https://example.org/docs/")
+    return check_base_url(value)
+
+
+def _filename(value: object) -> str:
+    allowed = "a relative path such as sitemap.xml, without '..' or a leading '/'"
+    if not isinstance(value, str) or not value or value.startswith("/") or "\\" in value:
+        raise _fail(allowed)
+    parts = value.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        raise _fail(allowed)
+    return value
+
+
+def _string_list(value: object) -> tuple[str, ...]:
+    allowed = "a list of strings"
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise _fail(allowed)
+    if not all(isinstance(item, str) and item for item in value):
+        raise _fail(allowed)
+    return tuple(value)
+
+
+def _lastmod_sources(value: object) -> tuple[str, ...]:
+    allowed = "a list drawn from " + ", ".join(LASTMOD_SOURCES) + ", each at most once"
+    try:
+        sources = _string_list(value)
+    except ValueError:
+        raise _fail(allowed) from None
+    if any(s not in LASTMOD_SOURCES for s in sources) or len(set(sources)) != len(sources):
+        raise _fail(allowed)
+    return sources
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A pattern rule: pages whose path matches ``pattern`` get these values (first rule wins)."""
+
+    pattern: str
+    priority: float | None = None
+    changefreq: str | None = None
+    exclude: bool = False
+
+
+def _rules(value: object) -> tuple[Rule, ...]:
+    allowed = (
+        "a list of mappings with 'pattern' (a glob) and any of 'priority', 'changefreq', 'exclude'"
+    )
+    if isinstance(value, (str, Mapping)) or not isinstance(value, Sequence):
+        raise _fail(allowed)
+    rules = []
+    for item in value:
+        if not isinstance(item, Mapping) or not isinstance(item.get("pattern"), str):
+            raise _fail(allowed)
+        unknown = set(item) - {"pattern", "priority", "changefreq", "exclude"}
+        if unknown:
+            raise _fail(allowed + f"; unknown key {sorted(unknown)[0]!r}")
+        try:
+            rules.append(
+                Rule(
+                    pattern=item["pattern"],
+                    priority=_optional(check_priority)(item.get("priority")),
+                    changefreq=_optional(check_changefreq)(item.get("changefreq")),
+                    exclude=_boolean(item.get("exclude", False)),
+                )
+            )
+        except ValueError as error:
+            raise _fail(f"{allowed}; in rule {item['pattern']!r}: {error}") from None
+    return tuple(rules)
+
+
+def _spec(default: Any, check: Callable[[object], Any], help: str, **kw: Any) -> Any:
+    """Declare one option: its default, its checker, and the help text users read."""
+    if isinstance(default, (list, tuple)):
+        return field(
+            default_factory=lambda: tuple(default), metadata={"check": check, "help": help, **kw}
+        )
+    return field(default=default, metadata={"check": check, "help": help, **kw})
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Validated options; construct with :meth:`from_mapping` so that every value is checked."""
+
+    base_url: str | None = _spec(
+        None,
+        _base_url,
+        "Absolute URL the site is served from. Defaults to the host's own setting "
+        "(MkDocs site_url, Sphinx html_baseurl, Pelican SITEURL).",
+    )
+    filename: str = _spec(
+        "sitemap.xml",
+        _filename,
+        "Name of the sitemap (or of the index, when it is split); sitemap.txt when format is txt.",
+    )
+    format: str = _spec("xml", _choice("xml", "txt"), "xml (a urlset) or txt (one URL per line).")
+    gzip: str = _spec(
+        "off",
+        _gzip,
+        "off, on (write only NAME.gz) or both (NAME and NAME.gz). MkDocs defaults to both.",
+    )
+    urls_per_file: int = _spec(
+        MAX_URLS_PER_FILE,
+        _integer(1, MAX_URLS_PER_FILE),
+        "Split into several files plus an index beyond this many URLs (protocol limit 50,000).",
+    )
+    bytes_per_file: int = _spec(
+        MAX_BYTES_PER_FILE,
+        _integer(MIN_BYTES_PER_FILE, MAX_BYTES_PER_FILE),
+        "Split beyond this many uncompressed bytes (protocol limit 52,428,800).",
+    )
+    lastmod_sources: tuple[str, ...] = _spec(
+        ("metadata", "git", "mtime"),
+        _lastmod_sources,
+        "Where lastmod comes from, in order: metadata, git, mtime, build (the build time, "
+        "only if you ask for it). An empty list writes no lastmod.",
+    )
+    git_date: str = _spec(
+        "committer", _choice("committer", "author"), "Which git date is a file's lastmod."
+    )
+    lastmod_format: str = _spec(
+        "date", _choice("date", "datetime"), "Write lastmod as YYYY-MM-DD or as a full timestamp."
+    )
+    changefreq: str | None = _spec(
+        None, _optional(check_changefreq), "Default changefreq; unset writes none."
+    )
+    priority: float | None = _spec(
+        None, _optional(check_priority), "Default priority; unset writes none."
+    )
+    rules: tuple[Rule, ...] = _spec(
+        (),
+        _rules,
+        "Pattern rules: globs on the page path (served path or source file) setting priority, "
+        "changefreq or exclude. The first matching rule wins; page metadata beats rules.",
+    )
+    exclude: tuple[str, ...] = _spec(
+        (), _string_list, "Globs on the page path (served path or source file) to leave out."
+    )
+    robots_txt: bool = _spec(
+        False, _boolean, "Add or update a 'Sitemap:' line in robots.txt in the output directory."
+    )
+    indent: int = _spec(
+        0, _integer(0, 8), "Indent the XML by this many spaces per level (0 writes it compact)."
+    )
+    strict: bool = _spec(
+        False,
+        _boolean,
+        "Fail the build on bad page metadata. MkDocs --strict and sphinx-build -W do the same.",
+    )
+
+    @classmethod
+    def from_mapping(
+        cls, values: Mapping[str, object], *, prefix: str = "", defaults: Mapping[str, object] = {}
+    ) -> Options:
+        """Check every value; the error names the option as the user wrote it (``prefix`` + name).
+
+        ``defaults`` lets a host change a default (MkDocs writes gzip too) without a second schema.
+        """
+        known = {spec.name for spec in OPTION_SPECS}
+        for name in values:
+            if name not in known:
+                raise OptionError(
+                    prefix + name, values[name], "one of the options " + ", ".join(sorted(known))
+                )
+        checked: dict[str, Any] = {}
+        for spec in OPTION_SPECS:
+            if spec.name in values:
+                raw = values[spec.name]
+            elif spec.name in defaults:
+                raw = defaults[spec.name]
+            else:
+                continue
+            try:
+                checked[spec.name] = spec.check(raw)
+            except ValueError as error:
+                raise OptionError(prefix + spec.name, raw, str(error)) from None
+        fmt = checked.get("format", "xml")
+        if "filename" not in checked:
+            checked["filename"] = f"sitemap.{fmt}"
+        elif not checked["filename"].endswith(f".{fmt}"):
+            raise OptionError(
+                prefix + "filename",
+                checked["filename"],
+                f"a name ending in .{fmt} for format {fmt}",
+            )
+        return cls(**checked)
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option as adapters see it when they register it with their host."""
+
+    name: str
+    default: Any
+    help: str
+    check: Callable[[object], Any]
+
+
+def _option_specs() -> tuple[OptionSpec, ...]:
+    specs = []
+    for f in dataclasses.fields(Options):
+        factory = f.default_factory
+        default = f.default if factory is dataclasses.MISSING else factory()
+        specs.append(OptionSpec(f.name, default, f.metadata["help"], f.metadata["check"]))
+    return tuple(specs)
+
+
+OPTION_SPECS: Final[tuple[OptionSpec, ...]] = _option_specs()
+"""Every option, in declaration order, for adapters to register under the same names."""

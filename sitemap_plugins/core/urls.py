@@ -1,0 +1,73 @@
+"""Absolute, RFC 3986-clean URLs for ``<loc>``, built from a base URL and a served path.
+
+Hosts hand us paths as they appear on disk or in their link tables: sometimes raw (``café/``),
+sometimes already encoded (``caf%C3%A9/``). Both must come out encoded exactly once, so a ``%`` is
+kept only where it already starts a valid escape.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Final
+from urllib.parse import quote, urlsplit, urlunsplit
+
+MAX_URL_LENGTH: Final = 2_047
+"""The protocol says "less than 2,048 characters"."""
+
+_SAFE_PATH: Final = "/!$&'()*+,;=:@-._~%"
+_STRAY_PERCENT: Final = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def encode_path(path: str) -> str:
+    """Percent-encode a path once: raw characters are encoded, valid escapes are kept."""
+    return quote(_STRAY_PERCENT.sub("%25", path), safe=_SAFE_PATH)
+
+
+def check_base_url(url: str) -> str:
+    """Normalise a base URL (trailing slash, encoded path) or say what an acceptable one is."""
+    allowed = "an absolute http(s) URL such as https://example.org/docs/"
+    parts = urlsplit(url.strip())
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise ValueError(allowed)
+    if parts.query or parts.fragment:
+        raise ValueError(allowed + ", without query or fragment")
+    path = encode_path(parts.path or "/")
+    if not path.endswith("/"):
+        path += "/"
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, "", ""))
+
+
+def join_url(base_url: str, path: str) -> str:
+    """The absolute URL of a served path under ``base_url`` (which ends with ``/``).
+
+    Dot segments are resolved so that ``../`` cannot silently leave the site; the caller checks
+    the result with :func:`in_scope`.
+    """
+    relative = path.lstrip("/")
+    keep_slash = relative.endswith("/") or relative in ("", ".")
+    base_path = urlsplit(base_url).path
+    joined = posixpath.normpath(posixpath.join(base_path, relative)) if relative else base_path
+    if keep_slash and not joined.endswith("/"):
+        joined += "/"
+    origin = base_url[: len(base_url) - len(base_path)]
+    return origin + encode_path(joined)
+
+
+def in_scope(url: str, scope: str) -> bool:
+    """Whether ``url`` may be listed by a sitemap whose directory URL is ``scope``.
+
+    The protocol confines a sitemap at ``/docs/sitemap.xml`` to URLs under ``/docs/`` on the same
+    scheme and host.
+    """
+    u, s = urlsplit(url), urlsplit(scope)
+    return (
+        u.scheme.lower() == s.scheme.lower()
+        and u.netloc.lower() == s.netloc.lower()
+        and u.path.startswith(s.path)
+    )
+
+
+def directory_url(url: str) -> str:
+    """The URL of the directory that holds ``url``."""
+    return url[: url.rfind("/") + 1]

@@ -1,0 +1,111 @@
+"""Small core pieces: reading authors' dates, reading a page's head, editing robots.txt."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins.core.dates import format_lastmod, newest, parse_lastmod
+from sitemap_plugins.core.html import has_robots_noindex, is_redirect_stub
+from sitemap_plugins.core.robots import update_robots_txt
+
+UTC = dt.timezone.utc
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("2024-05-01", dt.date(2024, 5, 1)),
+        (dt.date(2024, 5, 1), dt.date(2024, 5, 1)),
+        ("2024-05-01T10:30:00Z", dt.datetime(2024, 5, 1, 10, 30, tzinfo=UTC)),
+        ("2024-05-01 10:30", dt.datetime(2024, 5, 1, 10, 30, tzinfo=UTC)),
+        (
+            "2024-05-01T10:30:00+02:00",
+            dt.datetime(2024, 5, 1, 10, 30, tzinfo=dt.timezone(dt.timedelta(hours=2))),
+        ),
+    ],
+)
+def test_parse_lastmod_reads_what_authors_write(raw: object, expected: object) -> None:
+    assert parse_lastmod(raw) == expected
+
+
+@pytest.mark.parametrize("raw", ["yesterday", "2024-13-01", "01/05/2024", 20240501, ""])
+def test_parse_lastmod_refuses_to_guess(raw: object) -> None:
+    with pytest.raises(ValueError, match="2024-05-01"):
+        parse_lastmod(raw)
+
+
+def test_format_lastmod_date_is_the_day_in_its_own_offset() -> None:
+    late = dt.datetime(2024, 5, 1, 23, 30, tzinfo=dt.timezone(dt.timedelta(hours=-5)))
+    assert format_lastmod(late, "date") == "2024-05-01"
+    assert format_lastmod(late, "datetime") == "2024-05-01T23:30:00-05:00"
+    assert format_lastmod(dt.datetime(2024, 5, 1, tzinfo=UTC), "datetime") == "2024-05-01T00:00:00Z"
+    assert format_lastmod(dt.date(2024, 5, 1), "datetime") == "2024-05-01"
+
+
+def test_newest_orders_dates_and_datetimes_together() -> None:
+    day = dt.date(2024, 5, 2)
+    stamp = dt.datetime(2024, 5, 1, 23, tzinfo=UTC)
+    assert newest([stamp, day]) == day
+    assert newest([]) is None
+
+
+@pytest.mark.parametrize(
+    ("html", "noindex"),
+    [
+        ('<html><head><meta name="robots" content="noindex"></head></html>', True),
+        ("<head><META CONTENT='NOINDEX, nofollow' NAME='Robots'></head>", True),
+        ('<head><meta name="robots" content="index, follow"></head>', False),
+        ('<head></head><body><meta name="robots" content="noindex"></body>', False),
+        ('<head><meta name="description" content="noindex"></head>', False),
+    ],
+)
+def test_noindex_is_read_from_the_head(html: str, noindex: bool) -> None:
+    assert has_robots_noindex(html) is noindex
+
+
+def test_redirect_stub() -> None:
+    stub = '<head><meta http-equiv="refresh" content="0; url=../new/"></head>'
+    assert is_redirect_stub(stub)
+    assert not is_redirect_stub("<head><title>x</title></head><body>refresh url=</body>")
+
+
+def test_robots_txt_created(tmp_path: Path) -> None:
+    robots = tmp_path / "robots.txt"
+    update_robots_txt(robots, "https://example.org/sitemap.xml")
+    assert robots.read_text() == "Sitemap: https://example.org/sitemap.xml\n"
+
+
+def test_robots_txt_keeps_everything_else_and_updates_our_line(tmp_path: Path) -> None:
+    robots = tmp_path / "robots.txt"
+    original = (
+        "User-agent: *\r\nDisallow: /private/\r\n"
+        "Sitemap: https://old.example.org/sitemap.xml\r\n"
+        "Sitemap: https://example.org/news-sitemap.xml\r\n"
+        "sitemap: https://old.example.org/sitemap.xml\r\n"
+        "# end"
+    )
+    robots.write_bytes(original.encode())
+    update_robots_txt(robots, "https://example.org/sitemap.xml")
+    assert robots.read_bytes().decode() == (
+        "User-agent: *\r\nDisallow: /private/\r\n"
+        "Sitemap: https://example.org/sitemap.xml\r\n"
+        "Sitemap: https://example.org/news-sitemap.xml\r\n"
+        "# end"
+    )
+    before = robots.stat().st_mtime_ns
+    update_robots_txt(robots, "https://example.org/sitemap.xml")
+    assert robots.stat().st_mtime_ns == before  # unchanged content is not rewritten
+
+
+def test_robots_txt_without_trailing_newline_gets_line_appended(tmp_path: Path) -> None:
+    robots = tmp_path / "robots.txt"
+    robots.write_text("User-agent: *\nDisallow:")
+    update_robots_txt(robots, "https://example.org/docs/sitemap.xml")
+    assert robots.read_text().splitlines() == [
+        "User-agent: *",
+        "Disallow:",
+        "Sitemap: https://example.org/docs/sitemap.xml",
+    ]

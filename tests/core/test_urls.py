@@ -1,0 +1,71 @@
+"""URL building: encoded exactly once, escaped by the renderer, confined to the sitemap's scope."""
+
+from __future__ import annotations
+
+from urllib.parse import unquote
+
+import pytest
+
+from sitemap_plugins.core.urls import check_base_url, encode_path, in_scope, join_url
+
+
+@pytest.mark.parametrize(
+    ("raw", "encoded"),
+    [
+        ("café/", "caf%C3%A9/"),
+        ("caf%C3%A9/", "caf%C3%A9/"),  # already encoded: not encoded twice
+        ("a b.html", "a%20b.html"),
+        ("100%/", "100%25/"),  # a stray percent is data
+        ("q?x#y", "q%3Fx%23y"),  # a file name, not a query or fragment
+        ("a&b/", "a&b/"),  # legal in a path; the renderer XML-escapes it
+        ("日本語/ページ", "%E6%97%A5%E6%9C%AC%E8%AA%9E/%E3%83%9A%E3%83%BC%E3%82%B8"),
+    ],
+)
+def test_encode_path_encodes_once(raw: str, encoded: str) -> None:
+    assert encode_path(raw) == encoded
+    assert encode_path(encode_path(raw)) == encoded
+
+
+@pytest.mark.parametrize(
+    ("base", "normalised"),
+    [
+        ("https://example.org", "https://example.org/"),
+        ("https://Example.ORG/docs", "https://example.org/docs/"),
+        ("http://example.org/docs/", "http://example.org/docs/"),
+        ("https://example.org/dé jà/", "https://example.org/d%C3%A9%20j%C3%A0/"),
+    ],
+)
+def test_base_url_is_normalised(base: str, normalised: str) -> None:
+    assert check_base_url(base) == normalised
+
+
+@pytest.mark.parametrize(
+    "bad", ["/docs/", "example.org", "ftp://example.org/", "https:///x", "https://e.org/?a=1"]
+)
+def test_base_url_rejects_what_is_not_absolute_http(bad: str) -> None:
+    with pytest.raises(ValueError, match="absolute http"):
+        check_base_url(bad)
+
+
+def test_join_keeps_directory_slash_and_prefix() -> None:
+    base = "https://example.org/docs/"
+    assert join_url(base, "") == "https://example.org/docs/"
+    assert join_url(base, "guide/") == "https://example.org/docs/guide/"
+    assert join_url(base, "/guide/a.html") == "https://example.org/docs/guide/a.html"
+    assert unquote(join_url(base, "café/")) == "https://example.org/docs/café/"
+
+
+def test_dot_segments_cannot_hide_an_escape_from_scope() -> None:
+    base = "https://example.org/docs/"
+    url = join_url(base, "../other/")
+    assert url == "https://example.org/other/"
+    assert not in_scope(url, base)
+    assert in_scope(join_url(base, "a/../b/"), base)
+
+
+def test_scope_is_scheme_host_and_path() -> None:
+    scope = "https://example.org/docs/"
+    assert in_scope("https://EXAMPLE.org/docs/x", scope)
+    assert not in_scope("http://example.org/docs/x", scope)
+    assert not in_scope("https://example.com/docs/x", scope)
+    assert not in_scope("https://example.org/docsx", scope)

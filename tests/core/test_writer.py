@@ -1,0 +1,255 @@
+"""The writer: split edges by count and bytes, index, gzip, stale shards, atomic replacement."""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins.core.model import Entry
+from sitemap_plugins.core.options import MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE, Options
+from sitemap_plugins.core.render import URLSET_CLOSE, render_url, urlset_open
+from sitemap_plugins.core.report import Code, CollectingReporter
+from sitemap_plugins.core.writer import write_sitemaps
+from tests.support.sitemap_checks import check_sitemap_file, read_index, read_sitemap
+
+BASE = "https://example.org/docs/"
+UTC = dt.timezone.utc
+
+
+def entries(count: int, *, day0: int = 0) -> Iterator[Entry]:
+    for number in range(count):
+        yield Entry(
+            loc=f"{BASE}page-{number:07d}/",
+            lastmod=dt.date(2020, 1, 1) + dt.timedelta(days=day0 + number % 1000),
+            changefreq="weekly",
+            priority=0.5,
+        )
+
+
+def write(tmp_path: Path, items: object, **options: object) -> tuple[object, CollectingReporter]:
+    reporter = CollectingReporter()
+    result = write_sitemaps(
+        items,  # type: ignore[arg-type]
+        tmp_path,
+        base_url=BASE,
+        options=Options.from_mapping(options),
+        reporter=reporter,
+    )
+    return result, reporter
+
+
+def sitemap_files(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if not p.name.startswith("."))
+
+
+def test_one_file_is_a_plain_urlset(tmp_path: Path) -> None:
+    result, reporter = write(tmp_path, entries(3))
+    assert sitemap_files(tmp_path) == ["sitemap.xml"]
+    check_sitemap_file(tmp_path / "sitemap.xml", sitemap_url=BASE + "sitemap.xml")
+    read = read_sitemap(tmp_path / "sitemap.xml")
+    assert [u.loc for u in read] == [f"{BASE}page-{n:07d}/" for n in range(3)]
+    assert [u.lastmod for u in read] == ["2020-01-01", "2020-01-02", "2020-01-03"]
+    assert {(u.changefreq, u.priority) for u in read} == {("weekly", "0.5")}
+    assert reporter.warnings == []
+    assert result.top == "sitemap.xml"  # type: ignore[attr-defined]
+
+
+def test_the_50000th_url_is_the_count_edge(tmp_path: Path) -> None:
+    write(tmp_path / "at", entries(MAX_URLS_PER_FILE))
+    assert sitemap_files(tmp_path / "at") == ["sitemap.xml"]
+    check_sitemap_file(tmp_path / "at" / "sitemap.xml")
+    write(tmp_path / "over", entries(MAX_URLS_PER_FILE + 1))
+    assert sitemap_files(tmp_path / "over") == ["sitemap-1.xml", "sitemap-2.xml", "sitemap.xml"]
+    for name in sitemap_files(tmp_path / "over"):
+        check_sitemap_file(tmp_path / "over" / name, sitemap_url=BASE + name)
+    assert len(read_sitemap(tmp_path / "over" / "sitemap-1.xml")) == MAX_URLS_PER_FILE
+    assert len(read_sitemap(tmp_path / "over" / "sitemap-2.xml")) == 1
+
+
+def _entries_filling_exactly(total: int) -> list[Entry]:
+    """Long-URL entries whose urlset is exactly ``total`` bytes, to probe the byte edge."""
+    size = len(urlset_open().encode()) + len(URLSET_CLOSE.encode())
+    filler = "x" * 1_900
+    made: list[Entry] = []
+
+    def sized(number: int, length: int) -> Entry:
+        """An entry of exactly ``length`` rendered bytes."""
+        bare = len(render_url(Entry(loc=f"{BASE}{number:06d}/")).encode())
+        return Entry(loc=f"{BASE}{number:06d}/" + "y" * (length - bare))
+
+    step = len(render_url(Entry(loc=f"{BASE}{0:06d}/{filler}")).encode())
+    while total - size > 2 * step:
+        made.append(Entry(loc=f"{BASE}{len(made):06d}/{filler}"))
+        size += step
+    rest = total - size  # between one and two steps: two entries of about half each
+    made.append(sized(len(made), rest // 2))
+    made.append(sized(len(made), rest - rest // 2))
+    assert all(len(e.loc) < 2_048 for e in made[-2:])
+    return made
+
+
+def test_the_52428800th_byte_is_the_size_edge(tmp_path: Path) -> None:
+    exact = _entries_filling_exactly(MAX_BYTES_PER_FILE)
+    write(tmp_path / "at", iter(exact))
+    assert sitemap_files(tmp_path / "at") == ["sitemap.xml"]
+    assert (tmp_path / "at" / "sitemap.xml").stat().st_size == MAX_BYTES_PER_FILE
+    check_sitemap_file(tmp_path / "at" / "sitemap.xml")
+
+    one_more = [*exact[:-1], Entry(loc=exact[-1].loc + "z")]
+    write(tmp_path / "over", iter(one_more))
+    assert sitemap_files(tmp_path / "over") == ["sitemap-1.xml", "sitemap-2.xml", "sitemap.xml"]
+    assert len(read_sitemap(tmp_path / "over" / "sitemap-2.xml")) == 1
+    for name in ("sitemap-1.xml", "sitemap-2.xml"):
+        assert (tmp_path / "over" / name).stat().st_size <= MAX_BYTES_PER_FILE
+
+
+def test_index_lists_each_shard_with_its_newest_lastmod(tmp_path: Path) -> None:
+    items = [
+        Entry(loc=f"{BASE}a/", lastmod=dt.date(2021, 1, 1)),
+        Entry(loc=f"{BASE}b/", lastmod=dt.datetime(2023, 6, 1, 8, tzinfo=UTC)),
+        Entry(loc=f"{BASE}c/", lastmod=dt.date(2022, 1, 1)),
+        Entry(loc=f"{BASE}d/"),
+        Entry(loc=f"{BASE}e/", lastmod=dt.date(2020, 1, 1)),
+    ]
+    write(tmp_path, iter(items), urls_per_file=2, lastmod_format="datetime")
+    check_sitemap_file(tmp_path / "sitemap.xml", sitemap_url=BASE + "sitemap.xml")
+    children = read_index(tmp_path / "sitemap.xml")
+    assert [(c.loc, c.lastmod) for c in children] == [
+        (BASE + "sitemap-1.xml", "2023-06-01T08:00:00Z"),
+        (BASE + "sitemap-2.xml", "2022-01-01"),
+        (BASE + "sitemap-3.xml", "2020-01-01"),
+    ]
+    followed = read_sitemap(tmp_path / "sitemap.xml")
+    assert [u.loc for u in followed] == [e.loc for e in items]
+
+
+def test_gzip_both_is_reproducible_and_equal_to_plain(tmp_path: Path) -> None:
+    write(tmp_path / "one", entries(5), gzip="both", urls_per_file=2)
+    write(tmp_path / "two", entries(5), gzip="both", urls_per_file=2)
+    names = sitemap_files(tmp_path / "one")
+    assert names == [
+        "sitemap-1.xml", "sitemap-1.xml.gz", "sitemap-2.xml", "sitemap-2.xml.gz",
+        "sitemap-3.xml", "sitemap-3.xml.gz", "sitemap.xml", "sitemap.xml.gz",
+    ]  # fmt: skip
+    for name in names:
+        one, two = (tmp_path / "one" / name).read_bytes(), (tmp_path / "two" / name).read_bytes()
+        assert one == two, name
+        if name.endswith(".gz"):
+            assert one[4:8] == b"\0\0\0\0"  # gzip header mtime fixed
+            plain = (tmp_path / "one" / name[:-3]).read_bytes()
+            assert gzip.decompress(one) == plain
+        check_sitemap_file(tmp_path / "one" / name)
+
+
+def test_gzip_on_writes_only_gz_and_the_index_names_gz(tmp_path: Path) -> None:
+    result, _ = write(tmp_path, entries(3), gzip="on", urls_per_file=2)
+    assert sitemap_files(tmp_path) == ["sitemap-1.xml.gz", "sitemap-2.xml.gz", "sitemap.xml.gz"]
+    children = read_index(tmp_path / "sitemap.xml.gz")
+    assert [c.loc for c in children] == [BASE + "sitemap-1.xml.gz", BASE + "sitemap-2.xml.gz"]
+    assert result.top == "sitemap.xml.gz"  # type: ignore[attr-defined]
+
+
+def test_stale_shards_of_ours_go_and_other_files_stay(tmp_path: Path) -> None:
+    write(tmp_path, entries(7), urls_per_file=2)
+    assert len(sitemap_files(tmp_path)) == 5
+    (tmp_path / "sitemap-9.xml").write_text("<notes>not a sitemap</notes>")
+    (tmp_path / "sitemap-extra.xml").write_text(
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>'
+    )
+    write(tmp_path, entries(3), urls_per_file=2)
+    assert sitemap_files(tmp_path) == [
+        "sitemap-1.xml", "sitemap-2.xml", "sitemap-9.xml", "sitemap-extra.xml", "sitemap.xml",
+    ]  # fmt: skip
+    write(tmp_path, entries(2), urls_per_file=2)
+    assert sitemap_files(tmp_path) == ["sitemap-9.xml", "sitemap-extra.xml", "sitemap.xml"]
+    assert len(read_sitemap(tmp_path / "sitemap.xml")) == 2
+
+
+def test_an_interrupted_write_leaves_the_previous_files_intact(tmp_path: Path) -> None:
+    write(tmp_path, entries(5), urls_per_file=2, gzip="both")
+    before = {name: (tmp_path / name).read_bytes() for name in sitemap_files(tmp_path)}
+
+    def failing() -> Iterator[Entry]:
+        yield from entries(3, day0=500)
+        raise RuntimeError("the host crashed half-way")
+
+    with pytest.raises(RuntimeError, match="half-way"):
+        write(tmp_path, failing(), urls_per_file=2, gzip="both")
+    after = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert after == before  # same files, same bytes, and no temporary files left behind
+
+
+def test_no_entries_writes_nothing_and_warns(tmp_path: Path) -> None:
+    result, reporter = write(tmp_path, iter([]))
+    assert sitemap_files(tmp_path) == []
+    assert reporter.codes() == [Code.EMPTY]
+    assert "sitemap.xml" in reporter.warnings[0][1]
+    assert result.top is None  # type: ignore[attr-defined]
+
+
+def test_text_sitemap_splits_with_an_xml_index(tmp_path: Path) -> None:
+    write(tmp_path, entries(3), format="txt", filename="sitemap.txt", urls_per_file=2)
+    assert sitemap_files(tmp_path) == ["sitemap-1.txt", "sitemap-2.txt", "sitemap-index.xml"]
+    lines = (tmp_path / "sitemap-1.txt").read_text(encoding="utf-8").splitlines()
+    assert lines == [f"{BASE}page-0000000/", f"{BASE}page-0000001/"]
+    check_sitemap_file(tmp_path / "sitemap-index.xml")
+    for name in ("sitemap-1.txt", "sitemap-2.txt"):
+        check_sitemap_file(tmp_path / name)
+    write(tmp_path, entries(1), format="txt", filename="sitemap.txt", urls_per_file=2)
+    assert sitemap_files(tmp_path) == ["sitemap.txt"]
+
+
+def test_sitemap_in_a_subfolder(tmp_path: Path) -> None:
+    write(tmp_path, entries(3), filename="maps/sitemap.xml", urls_per_file=2)
+    assert sitemap_files(tmp_path / "maps") == ["sitemap-1.xml", "sitemap-2.xml", "sitemap.xml"]
+    children = read_index(tmp_path / "maps" / "sitemap.xml")
+    assert children[0].loc == BASE + "maps/sitemap-1.xml"
+
+
+def test_an_entry_larger_than_a_file_is_left_out_with_a_warning(tmp_path: Path) -> None:
+    huge = Entry(loc=BASE + "x" * 1_990)
+    items = [Entry(loc=BASE + "a/"), huge, Entry(loc=BASE + "b/")]
+    alternates = tuple((f"l{n}", f"{BASE}l{n}/") for n in range(10))
+    items[1] = Entry(loc=huge.loc, alternates=alternates)
+    _, reporter = write(tmp_path, iter(items), bytes_per_file=2_048)
+    assert [u.loc for u in read_sitemap(tmp_path / "sitemap.xml")] == [BASE + "a/", BASE + "b/"]
+    assert reporter.codes() == [Code.BAD_URL]
+    assert "bytes_per_file" in reporter.warnings[0][1]
+
+
+def test_indent_is_pretty_and_still_valid(tmp_path: Path) -> None:
+    write(tmp_path, entries(2), indent=2)
+    text = (tmp_path / "sitemap.xml").read_text()
+    assert "\n  <url>\n    <loc>" in text
+    check_sitemap_file(tmp_path / "sitemap.xml")
+    assert len(read_sitemap(tmp_path / "sitemap.xml")) == 2
+
+
+def test_index_lastmod_is_the_newest_day_as_written(tmp_path: Path) -> None:
+    """With dates only, offsets must not make the index name an older day than its child."""
+    east = dt.timezone(dt.timedelta(hours=9))
+    west = dt.timezone(dt.timedelta(hours=-5))
+    items = [
+        Entry(loc=f"{BASE}a/", lastmod=dt.datetime(2024, 5, 2, 1, tzinfo=east)),  # 05-01T16Z
+        Entry(loc=f"{BASE}b/", lastmod=dt.datetime(2024, 5, 1, 23, tzinfo=west)),  # 05-02T04Z
+        Entry(loc=f"{BASE}c/"),
+    ]
+    write(tmp_path, iter(items), urls_per_file=2)
+    check_sitemap_file(tmp_path / "sitemap.xml")
+    assert [ref.lastmod for ref in read_index(tmp_path / "sitemap.xml")] == ["2024-05-02", None]
+
+
+def test_tiny_priorities_are_plain_decimals(tmp_path: Path) -> None:
+    write(tmp_path, iter([Entry(loc=f"{BASE}a/", priority=0.00001)]), priority=0.00001)
+    check_sitemap_file(tmp_path / "sitemap.xml")
+    assert [u.priority for u in read_sitemap(tmp_path / "sitemap.xml")] == ["0.0"]
+
+
+def test_text_format_defaults_to_a_txt_name(tmp_path: Path) -> None:
+    result, _ = write(tmp_path, entries(3), format="txt", urls_per_file=2)
+    assert sitemap_files(tmp_path) == ["sitemap-1.txt", "sitemap-2.txt", "sitemap-index.xml"]
+    assert result.top == "sitemap-index.xml"  # type: ignore[attr-defined]
