@@ -1,0 +1,119 @@
+"""Every way the project is exercised, each in its own fresh virtualenv.
+
+Sessions run on the interpreter that runs nox (no fixed Python list), so the suite passes with
+whichever single Python 3.10+ a machine has. Host versions are the parameters instead: each
+adapter is tested against the lowest and the newest host release it supports.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nox
+
+nox.options.default_venv_backend = "uv|virtualenv"
+nox.options.error_on_missing_interpreters = False
+nox.options.sessions = ["tests_core", "tests_mkdocs", "tests_sphinx", "tests_pelican",
+                        "tests_cross_host", "lint", "typecheck"]  # fmt: skip
+
+ROOT = Path(__file__).parent
+REPORTS = ROOT / ".nox-reports"
+TEST_DEPS = ["pytest>=8", "hypothesis>=6.100", "lxml>=5", "ultimate-sitemap-parser>=1.1"]
+PY = sys.version_info[:2]
+HOSTS = ("mkdocs", "sphinx", "pelican")
+
+MKDOCS_VERSIONS = {
+    "lowest": ["mkdocs==1.5.0", "mkdocs-static-i18n==1.2.3", "mkdocs-redirects==1.2.1"],
+    "newest": ["mkdocs>=1.6,<2", "mkdocs-static-i18n>=1.2", "mkdocs-redirects>=1.2",
+               "mkdocs-material>=9.5"],
+}  # fmt: skip
+SPHINX_VERSIONS = {
+    "7": (["sphinx>=7,<8", "myst-parser>=2,<4"], (3, 10)),
+    "8": (["sphinx>=8,<9", "myst-parser>=4"], (3, 10)),
+    "9": (["sphinx>=9,<10", "myst-parser>=4"], (3, 11)),
+}
+PELICAN_VERSIONS = {
+    "lowest": ["pelican[markdown]==4.9.0"],
+    "newest": ["pelican[markdown]>=4.9"],
+}
+
+
+def _pytest(session: nox.Session, *paths: str) -> None:
+    REPORTS.mkdir(exist_ok=True)
+    report = REPORTS / f"{session.name.replace('(', '-').replace(')', '').replace('=', '-')}.xml"
+    session.run(
+        "pytest", *paths, f"--junitxml={report}", "-p", "no:cacheprovider", *session.posargs
+    )
+
+
+@nox.session
+def tests_core(session: nox.Session) -> None:
+    """The core and the test support, with no host package installed."""
+    session.install(".", *TEST_DEPS)
+    no_host = f"import importlib.util as u, sys; sys.exit(any(map(u.find_spec, {HOSTS!r})))"
+    session.run("python", "-c", no_host)
+    _pytest(session, "tests/core", "tests/support")
+
+
+@nox.session
+@nox.parametrize("mkdocs", list(MKDOCS_VERSIONS))
+def tests_mkdocs(session: nox.Session, mkdocs: str) -> None:
+    """The MkDocs plugin against the lowest and the newest supported MkDocs."""
+    session.install(".", *TEST_DEPS, *MKDOCS_VERSIONS[mkdocs])
+    _pytest(session, "tests/mkdocs")
+
+
+@nox.session
+@nox.parametrize("sphinx", list(SPHINX_VERSIONS))
+def tests_sphinx(session: nox.Session, sphinx: str) -> None:
+    """The Sphinx extension on Sphinx 7, 8 and 9, as far as this Python allows."""
+    requirements, lowest_python = SPHINX_VERSIONS[sphinx]
+    if lowest_python > PY:
+        session.skip(f"Sphinx {sphinx} needs Python {'.'.join(map(str, lowest_python))}+")
+    session.install(".", *TEST_DEPS, *requirements)
+    _pytest(session, "tests/sphinx")
+
+
+@nox.session
+@nox.parametrize("pelican", list(PELICAN_VERSIONS))
+def tests_pelican(session: nox.Session, pelican: str) -> None:
+    """The Pelican plugin against the oldest and the newest supported Pelican."""
+    session.install(".", *TEST_DEPS, *PELICAN_VERSIONS[pelican])
+    _pytest(session, "tests/pelican")
+
+
+@nox.session
+def tests_cross_host(session: nox.Session) -> None:
+    """The three example sites agree on the pages they share."""
+    session.install(".[all]", *TEST_DEPS, "myst-parser", "pelican[markdown]")
+    _pytest(session, "tests/cross_host")
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff check and ruff format --check over the whole repository."""
+    session.install("ruff>=0.6")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """mypy --strict on the package, with the hosts installed so their types are seen."""
+    session.install(".[all]", "mypy>=1.10")
+    session.run("mypy", "--strict", "sitemap_plugins")
+
+
+@nox.session
+def examples(session: nox.Session) -> None:
+    """The main job: build the three example sites with the real hosts, print the sitemaps."""
+    session.install(".[all]", "myst-parser", "pelican[markdown]")
+    session.run("python", "example_sites/build_all.py")
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Benchmarks: ratios measured in one run (pass --quick after -- for a smoke run)."""
+    session.install(".[mkdocs]", "mkdocs-git-revision-date-localized-plugin")
+    session.run("python", "benchmarks/run.py", *session.posargs, env={"PYTHONHASHSEED": "0"})

@@ -1,0 +1,438 @@
+"""Real MkDocs builds in temporary git repositories, every sitemap checked and read back."""
+
+from __future__ import annotations
+
+import gzip
+import importlib.metadata
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import Abort, ConfigurationError
+
+from sitemap_plugins.core import OPTION_SPECS
+from sitemap_plugins.mkdocs import SitemapConfig
+from tests.support.gitrepo import GitRepo
+from tests.support.sitemap_checks import UrlEntry, check_sitemap_file, parse_with_usp
+
+pytestmark = pytest.mark.mkdocs
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "example_sites" / "mkdocs"
+BASE = "https://example.org/"
+MKDOCS_VERSION = tuple(int(p) for p in importlib.metadata.version("mkdocs").split(".")[:2])
+
+# The example site's pages, each committed on its own date (committer date = lastmod).
+COMMITS = {
+    "docs/index.md": "2024-01-10T09:00:00+00:00",
+    "docs/guide/install.md": "2024-02-11T09:00:00+00:00",
+    "docs/guide/configure.md": "2024-03-12T09:00:00+00:00",
+    "docs/reference/options.md": "2024-04-13T09:00:00+00:00",
+    "docs/café.md": "2024-06-14T09:00:00+00:00",
+    "docs/about.md": "2024-07-15T09:00:00+00:00",
+    "docs/internal.md": "2024-08-16T09:00:00+00:00",
+    "docs/404.md": "2024-09-17T09:00:00+00:00",
+}
+
+
+def example_repo(repo: GitRepo, **settings: Any) -> Path:
+    """The example site committed file by file; ``settings`` are merged into mkdocs.yml."""
+    for relpath, date in COMMITS.items():
+        repo.write(relpath, (EXAMPLE / relpath).read_text(encoding="utf-8"))
+        repo.commit(f"add {relpath}", date, relpath)
+    write_config(repo, **settings)
+    return repo.root
+
+
+def write_config(repo: GitRepo, **settings: Any) -> None:
+    config = yaml.safe_load((EXAMPLE / "mkdocs.yml").read_text(encoding="utf-8"))
+    config.update(settings)
+    repo.write("mkdocs.yml", yaml.safe_dump(config, allow_unicode=True))
+
+
+def load(root: Path, **overrides: Any) -> MkDocsConfig:
+    return load_config(config_file=str(root / "mkdocs.yml"), **overrides)
+
+
+def build_site(root: Path, *, dirty: bool = False, **overrides: Any) -> Path:
+    config = load(root, **overrides)
+    build(config, dirty=dirty)
+    return Path(config.site_dir)
+
+
+def sitemap(site: Path, base_url: str = BASE) -> dict[str, UrlEntry]:
+    """Both files MkDocs users rely on, checked, equal in content, keyed by loc."""
+    plain = check_sitemap_file(site / "sitemap.xml", base_url + "sitemap.xml")
+    zipped = check_sitemap_file(site / "sitemap.xml.gz", base_url + "sitemap.xml.gz")
+    assert (
+        gzip.decompress((site / "sitemap.xml.gz").read_bytes())
+        == (site / "sitemap.xml").read_bytes()
+    )
+    assert plain == zipped
+    return {entry.loc: entry for entry in plain}
+
+
+def sitemap_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "mkdocs.plugins.sitemap" and r.levelno >= logging.WARNING
+    ]
+
+
+def summary_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "mkdocs.plugins.sitemap"
+        and r.getMessage().startswith("sitemap: ")
+        and r.levelno == logging.INFO
+    ]
+
+
+@pytest.mark.parametrize(
+    ("use_directory_urls", "paths"),
+    [
+        (
+            True,
+            [
+                "",
+                "guide/install/",
+                "guide/configure/",
+                "reference/options/",
+                "caf%C3%A9/",
+                "about/",
+            ],
+        ),
+        (
+            False,
+            [
+                "index.html",
+                "guide/install.html",
+                "guide/configure.html",
+                "reference/options.html",
+                "caf%C3%A9.html",
+                "about.html",
+            ],
+        ),
+    ],
+)
+def test_example_site_lists_every_page_with_its_git_date(
+    git_repo: GitRepo,
+    caplog: pytest.LogCaptureFixture,
+    use_directory_urls: bool,
+    paths: list[str],
+) -> None:
+    caplog.set_level(logging.INFO)
+    root = example_repo(git_repo, use_directory_urls=use_directory_urls)
+    site = build_site(root)
+    entries = sitemap(site)
+    assert set(entries) == {BASE + path for path in paths}
+    home, install, configure, options, cafe, about = (entries[BASE + p] for p in paths)
+    assert home.lastmod == "2024-01-10"
+    assert configure.lastmod == "2024-03-12"
+    assert cafe.lastmod == "2024-06-14"
+    assert about.lastmod == "2024-05-01"  # front matter beats git
+    assert (install.priority, install.changefreq) == ("0.8", "monthly")
+    assert (options.priority, options.changefreq) == (None, "weekly")
+    assert (configure.priority, configure.changefreq) == (None, None)
+    [line] = summary_lines(caplog)
+    assert "6 URLs" in line
+    assert "404 page" in line
+    assert "excluded by metadata" in line
+    assert sitemap_warnings(caplog) == []
+    pages = parse_with_usp(site, "sitemap.xml", base_url=BASE)
+    assert set(pages) == set(entries)
+
+
+def test_site_url_with_a_path_and_spaced_file_names(git_repo: GitRepo) -> None:
+    root = example_repo(git_repo, site_url="https://example.org/docs/")
+    git_repo.write("docs/guide/my page.md", "# My page\n\nA file name with a space.\n")
+    git_repo.commit("spaced", "2024-10-01T10:00:00+02:00")
+    site = build_site(root)
+    entries = sitemap(site, "https://example.org/docs/")
+    spaced = entries["https://example.org/docs/guide/my%20page/"]
+    assert spaced.lastmod == "2024-10-01"
+    assert "https://example.org/docs/caf%C3%A9/" in entries
+    assert all(loc.startswith("https://example.org/docs/") for loc in entries)
+
+
+def test_builtin_sitemap_is_replaced_not_doubled(git_repo: GitRepo) -> None:
+    root = example_repo(git_repo, plugins=[{"sitemap": {"gzip": "off"}}])
+    site = build_site(root)
+    assert not (site / "sitemap.xml.gz").exists()  # MkDocs' own template did not run
+    entries = check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
+    assert all(entry.lastmod != time.strftime("%Y-%m-%d") for entry in entries)
+
+
+def test_no_site_url_warns_once_and_writes_nothing(
+    git_repo: GitRepo, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = example_repo(git_repo)
+    config = yaml.safe_load(git_repo.path("mkdocs.yml").read_text(encoding="utf-8"))
+    del config["site_url"]
+    git_repo.write("mkdocs.yml", yaml.safe_dump(config))
+    site = build_site(root)
+    [warning] = sitemap_warnings(caplog)
+    assert "site_url" in warning
+    assert not (site / "sitemap.xml").exists()
+    assert not (site / "sitemap.xml.gz").exists()
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("priority", 1.5), ("changefreq", "sometimes"), ("gzip", "maybe"), ("base_url", "/docs/")],
+)
+def test_invalid_option_fails_at_config_time_naming_it(
+    git_repo: GitRepo, caplog: pytest.LogCaptureFixture, option: str, value: object
+) -> None:
+    example_repo(git_repo, plugins=[{"sitemap": {option: value}}])
+    with pytest.raises((Abort, ConfigurationError)):
+        load(git_repo.root)
+    errors = " ".join(r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR)
+    assert f"'{option}'" in errors
+    assert str(value) in errors
+
+
+def test_config_has_exactly_the_core_options() -> None:
+    assert {name for name, _ in SitemapConfig._schema} == {spec.name for spec in OPTION_SPECS}
+
+
+BAD_FRONT_MATTER = "---\nsitemap:\n  priority: 1.5\n  changefreq: Weekly\n---\n\n# Bad\n\nText.\n"
+
+
+def test_bad_front_matter_warns_with_file_and_value(
+    git_repo: GitRepo, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = example_repo(git_repo)
+    git_repo.write("docs/bad.md", BAD_FRONT_MATTER)
+    git_repo.commit("bad", "2024-11-01T00:00:00+00:00")
+    entries = sitemap(build_site(root))
+    bad = entries[BASE + "bad/"]
+    assert (bad.priority, bad.changefreq, bad.lastmod) == (None, None, "2024-11-01")
+    assert len(entries) == 7
+    warnings = sitemap_warnings(caplog)
+    assert any("bad.md" in w and "1.5" in w for w in warnings)
+    assert any("bad.md" in w and "Weekly" in w for w in warnings)
+
+
+def test_strict_build_fails_on_bad_front_matter(git_repo: GitRepo) -> None:
+    root = example_repo(git_repo)
+    git_repo.write("docs/bad.md", BAD_FRONT_MATTER)
+    git_repo.commit("bad", "2024-11-01T00:00:00+00:00")
+    with pytest.raises(Abort, match="strict"):
+        build_site(root, strict=True)
+
+
+def test_strict_build_passes_on_a_clean_site(git_repo: GitRepo) -> None:
+    root = example_repo(git_repo)
+    assert len(sitemap(build_site(root, strict=True))) == 6
+
+
+NOINDEX_TEMPLATE = """{% extends "base.html" %}
+{% block extrahead %}{% if page and page.meta.robots %}<meta name="robots"
+ content="{{ page.meta.robots }}">{% endif %}{% endblock %}
+"""
+
+
+def test_noindex_drafts_and_exclude_docs_are_left_out(
+    git_repo: GitRepo, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    settings: dict[str, Any] = {
+        "theme": {"name": "mkdocs", "custom_dir": "overrides"},
+        "exclude_docs": "secret.md\n",
+    }
+    if MKDOCS_VERSION >= (1, 6):
+        settings["draft_docs"] = "wip.md\n"
+    root = example_repo(git_repo, **settings)
+    git_repo.write("overrides/main.html", NOINDEX_TEMPLATE)
+    git_repo.write("docs/hidden.md", "---\nrobots: noindex, follow\n---\n\n# Hidden\n\nText.\n")
+    git_repo.write("docs/secret.md", "# Secret\n\nText.\n")
+    git_repo.write("docs/wip.md", "# Work in progress\n\nText.\n")
+    git_repo.write("docs/sitemap-false.md", "---\nsitemap: false\n---\n\n# Off\n\nText.\n")
+    git_repo.commit("more", "2024-11-01T00:00:00+00:00")
+    site = build_site(root)
+    assert (site / "hidden" / "index.html").is_file()
+    entries = sitemap(site)
+    expected = {"", "guide/install/", "guide/configure/", "reference/options/", "caf%C3%A9/"}
+    expected |= {"about/"} | ({"wip/"} if MKDOCS_VERSION < (1, 6) else set())
+    assert set(entries) == {BASE + path for path in expected}
+    [line] = summary_lines(caplog)
+    assert "1 noindex" in line
+    assert "2 excluded by metadata" in line
+
+
+@pytest.mark.parametrize("redirects_first", [True, False])
+def test_redirect_stubs_are_not_listed(git_repo: GitRepo, redirects_first: bool) -> None:
+    redirects = {"redirects": {"redirect_maps": {"old.md": "guide/install.md"}}}
+    plugins = [redirects, "sitemap"] if redirects_first else ["sitemap", redirects]
+    root = example_repo(git_repo, plugins=plugins)
+    site = build_site(root)
+    assert (site / "old" / "index.html").is_file()
+    entries = sitemap(site)
+    assert BASE + "old/" not in entries
+    assert len(entries) == 6
+
+
+def test_a_page_overwritten_by_a_redirect_is_left_out(git_repo: GitRepo) -> None:
+    plugins = ["sitemap", {"redirects": {"redirect_maps": {"about.md": "guide/install.md"}}}]
+    root = example_repo(git_repo, plugins=plugins)
+    entries = sitemap(build_site(root))
+    assert BASE + "about/" not in entries
+    assert len(entries) == 5
+
+
+def touch_later(path: Path) -> None:
+    """Make a source newer than its output, which is how MkDocs --dirty decides what to rebuild."""
+    later = time.time() + 5
+    os.utime(path, (later, later))
+
+
+def test_dirty_rebuilds_keep_every_page_and_its_metadata(git_repo: GitRepo) -> None:
+    root = example_repo(git_repo)
+    first = sitemap(build_site(root))
+    git_repo.write("docs/guide/configure.md", "---\nsitemap:\n  priority: 0.3\n---\n\n# C\n\nT.\n")
+    touch_later(git_repo.path("docs/guide/configure.md"))
+    second = sitemap(build_site(root, dirty=True))
+    assert set(second) == set(first)
+    assert second[BASE + "guide/configure/"].priority == "0.3"
+    assert second[BASE + "guide/configure/"].lastmod != "2024-03-12"  # uncommitted: its mtime
+    for loc in set(first) - {BASE + "guide/configure/"}:
+        assert second[loc] == first[loc]
+    # Nothing changed at all: a third rebuild gives the same bytes and reuses the git walk.
+    config = load(root)
+    builder = config.plugins["sitemap"]._builder
+    before = (Path(config.site_dir) / "sitemap.xml").read_bytes()
+    build(config, dirty=True)
+    assert config.plugins["sitemap"]._builder is builder
+    assert (Path(config.site_dir) / "sitemap.xml").read_bytes() == before
+
+
+def test_dirty_build_in_a_fresh_process_reads_unchanged_pages_back(git_repo: GitRepo) -> None:
+    root = example_repo(git_repo)
+    first = sitemap(build_site(root))
+    git_repo.write("docs/guide/configure.md", "# Configure\n\nNew text.\n")
+    touch_later(git_repo.path("docs/guide/configure.md"))
+    mkdocs = [sys.executable, "-m", "mkdocs", "build", "--dirty", "--strict"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    result = subprocess.run(mkdocs, cwd=root, capture_output=True, text=True, env=env, check=False)
+    # --dirty itself warns that the navigation may be stale, so strict mode aborts after writing.
+    assert "sitemap: 6 URLs" in result.stderr, result.stderr
+    second = sitemap(root / "site")
+    assert set(second) == set(first)
+    assert second[BASE + "guide/install/"] == first[BASE + "guide/install/"]
+    assert second[BASE + "reference/options/"] == first[BASE + "reference/options/"]
+
+
+def i18n_version() -> tuple[int, ...]:
+    try:
+        return tuple(
+            int(p) for p in importlib.metadata.version("mkdocs-static-i18n").split(".")[:2]
+        )
+    except importlib.metadata.PackageNotFoundError:
+        return (0,)
+
+
+@pytest.mark.skipif(i18n_version() < (1, 0), reason="needs mkdocs-static-i18n 1.x")
+def test_static_i18n_alternates(git_repo: GitRepo, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    git_repo.write("docs/index.md", "# Home\n\nEnglish home.\n")
+    git_repo.write("docs/index.fr.md", "# Accueil\n\nAccueil en français.\n")
+    git_repo.write("docs/guide.md", "# Guide\n\nEnglish only.\n")
+    git_repo.write("docs/about.md", "# About\n\nAbout us.\n")
+    git_repo.write(
+        "docs/about.fr.md", "---\nsitemap:\n  priority: 0.2\n---\n\n# À propos\n\nNous.\n"
+    )
+    git_repo.commit("pages", "2024-03-01T00:00:00+00:00")
+    languages = [
+        {"locale": "en", "default": True, "name": "English", "build": True},
+        {"locale": "fr", "name": "Français", "build": True},
+    ]
+    write_config(
+        git_repo,
+        plugins=["sitemap", {"i18n": {"docs_structure": "suffix", "languages": languages}}],
+    )
+    site = build_site(git_repo.root)
+    assert not (site / "fr" / "sitemap.xml").exists()
+    entries = sitemap(site)
+    assert set(entries) == {
+        BASE + path for path in ("", "fr/", "guide/", "fr/guide/", "about/", "fr/about/")
+    }
+    for path, other in [("", "fr/"), ("about/", "fr/about/")]:
+        expected = {"en": BASE + path, "fr": BASE + other, "x-default": BASE + path}
+        assert entries[BASE + path].alternates == expected
+        assert entries[BASE + other].alternates == expected
+    assert entries[BASE + "fr/about/"].priority == "0.2"
+    assert entries[BASE + "about/"].priority is None
+    assert all(entry.lastmod == "2024-03-01" for entry in entries.values())
+    [line] = summary_lines(caplog)  # one sitemap for all languages, one line
+    assert "6 URLs" in line
+
+
+def material_blog_available() -> bool:
+    try:
+        importlib.metadata.version("mkdocs-material")
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+def test_material_blog_post_dates_count_as_explicit(git_repo: GitRepo) -> None:
+    git_repo.write("docs/index.md", "# Home\n\nHome.\n")
+    git_repo.write("docs/blog/index.md", "# Blog\n")
+    post = """\
+        ---
+        date:
+          created: 2023-01-05
+          updated: 2023-02-06
+        ---
+
+        # Updated post
+
+        Text.
+        """
+    git_repo.write("docs/blog/posts/updated.md", textwrap.dedent(post))
+    git_repo.write("docs/blog/posts/plain.md", "---\ndate: 2023-03-07\n---\n\n# Plain\n\nText.\n")
+    git_repo.commit("blog", "2024-03-01T00:00:00+00:00")
+    write_config(
+        git_repo,
+        theme={"name": "material"},
+        plugins=["sitemap", {"blog": {"categories": False}}],
+    )
+    site = build_site(git_repo.root)
+    entries = sitemap(site)
+    by_path = {loc.removeprefix(BASE): entry.lastmod for loc, entry in entries.items()}
+    assert by_path[""] == "2024-03-01"
+    assert by_path["blog/"] == "2024-03-01"
+    assert by_path["blog/2023/01/05/updated-post/"] == "2023-02-06"
+    assert by_path["blog/2023/03/07/plain/"] == "2023-03-07"
+    assert by_path["blog/archive/2023/"] == "2023-03-07"  # its newest post
+
+
+def test_example_site_builds_from_its_folder_with_the_cli(tmp_path: Path) -> None:
+    site = tmp_path / "example"
+    shutil.copytree(EXAMPLE, site, ignore=shutil.ignore_patterns("site"))
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=site,
+        check=True,
+        capture_output=True,
+        env=env,
+    )
+    entries = sitemap(site / "site")
+    assert BASE + "internal/" not in entries
+    assert BASE + "404/" not in entries
+    assert len(entries) == 6
