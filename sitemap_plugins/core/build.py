@@ -171,7 +171,12 @@ class SitemapBuilder:
         if rule is not None and rule.exclude:
             left_out["excluded by rule"] += 1
             return None
-        loc = join_url(base_url, page.path)
+        try:
+            loc = join_url(base_url, page.path)
+        except ValueError as error:
+            reporter.warning(Code.BAD_URL, f"{page.origin}: URL path {error}; left out")
+            left_out["bad URL"] += 1
+            return None
         if not self._check_url(page, loc, scope, reporter):
             left_out["bad URL"] += 1
             return None
@@ -321,7 +326,11 @@ class SitemapBuilder:
     ) -> tuple[tuple[str, str], ...]:
         found: dict[str, str] = {}
         for alternate in page.alternates:
-            url = join_url(base_url, alternate.path)
+            try:
+                url = join_url(base_url, alternate.path)
+            except ValueError as error:
+                reporter.warning(Code.BAD_URL, f"{page.origin}: alternate URL path {error}")
+                continue
             if not _HREFLANG.match(alternate.hreflang):
                 reporter.warning(
                     Code.BAD_METADATA,

@@ -20,8 +20,17 @@ _STRAY_PERCENT: Final = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
 def encode_path(path: str) -> str:
-    """Percent-encode a path once: raw characters are encoded, valid escapes are kept."""
-    return quote(_STRAY_PERCENT.sub("%25", path), safe=_SAFE_PATH)
+    """Percent-encode a path once: raw characters are encoded, valid escapes are kept.
+
+    File names that are not valid UTF-8 reach Python as lone surrogates; ``surrogateescape``
+    turns them back into their original bytes. Any other lone surrogate has no bytes at all, so
+    it raises ``ValueError`` rather than becoming a URL nobody asked for.
+    """
+    text = _STRAY_PERCENT.sub("%25", path)
+    try:
+        return quote(text, safe=_SAFE_PATH, errors="surrogateescape")
+    except UnicodeEncodeError:
+        raise ValueError(f"{path!r} holds characters that have no UTF-8 encoding") from None
 
 
 def check_base_url(url: str) -> str:

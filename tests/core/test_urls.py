@@ -69,3 +69,10 @@ def test_scope_is_scheme_host_and_path() -> None:
     assert not in_scope("http://example.org/docs/x", scope)
     assert not in_scope("https://example.com/docs/x", scope)
     assert not in_scope("https://example.org/docsx", scope)
+
+
+def test_undecodable_file_names_are_encoded_as_their_bytes() -> None:
+    raw = b"caf\xe9.html".decode("utf-8", errors="surrogateescape")  # a Latin-1 name on disk
+    assert encode_path(raw) == "caf%E9.html"
+    with pytest.raises(ValueError, match="no UTF-8 encoding"):
+        encode_path("\ud800")

@@ -1,0 +1,271 @@
+"""The builder: from Page values in a real git repository to checked sitemap files.
+
+Every page here has real source files committed at chosen dates, so lastmod is what git says,
+not what a test double claims.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins.core import (
+    Alternate,
+    Code,
+    CollectingReporter,
+    Options,
+    Page,
+    SitemapBuilder,
+    Summary,
+)
+from tests.support.gitrepo import GitRepo
+from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp, read_sitemap
+
+BASE = "https://example.org/docs/"
+JAN = "2024-01-10T09:00:00+00:00"
+MAR = "2024-03-15T18:30:00+02:00"
+
+
+def build(
+    out: Path, pages: Sequence[Page], **options: object
+) -> tuple[Summary, CollectingReporter]:
+    reporter = CollectingReporter()
+    values = {"base_url": BASE, **options}
+    builder = SitemapBuilder(Options.from_mapping(values), reporter)
+    return builder.build(pages, out), reporter
+
+
+@pytest.fixture
+def site(git_repo: GitRepo) -> GitRepo:
+    """A small documentation source tree: three files in January, one edited in March."""
+    for name in ("index.md", "guide/install.md", "guide/café.md"):
+        git_repo.write(f"docs/{name}", f"# {name}\n")
+    git_repo.commit("first pages", JAN)
+    git_repo.write("docs/guide/install.md", "# install\n\nnow with more steps\n")
+    git_repo.commit("edit install", MAR)
+    return git_repo
+
+
+def page(repo: GitRepo, path: str, source: str, **fields: object) -> Page:
+    return Page(
+        path=path, origin=f"docs/{source}", sources=(repo.path(f"docs/{source}"),), **fields
+    )  # type: ignore[arg-type]
+
+
+def test_lastmod_comes_from_git_and_entries_are_sorted(site: GitRepo, tmp_path: Path) -> None:
+    pages = [
+        page(site, "guide/install/", "guide/install.md"),
+        page(site, "", "index.md"),
+        page(site, "guide/café/", "guide/café.md"),
+    ]
+    summary, reporter = build(tmp_path / "out", pages)
+    entries = check_sitemap_file(tmp_path / "out" / "sitemap.xml", BASE + "sitemap.xml")
+    assert [(e.loc, e.lastmod) for e in entries] == [
+        (BASE, "2024-01-10"),
+        (BASE + "guide/caf%C3%A9/", "2024-01-10"),
+        (BASE + "guide/install/", "2024-03-15"),
+    ]
+    assert reporter.warnings == []
+    assert summary.urls == 3
+    assert summary.lastmod_from == {"git": 3}
+    assert "3 URLs in sitemap.xml" in summary.line()
+
+
+def test_same_input_same_bytes_whatever_the_page_order(site: GitRepo, tmp_path: Path) -> None:
+    pages = [
+        page(site, "", "index.md", sitemap={"priority": 0.3}),
+        page(site, "guide/install/", "guide/install.md", sitemap={"changefreq": "daily"}),
+        page(site, "guide/café/", "guide/café.md"),
+    ]
+    build(tmp_path / "a", pages)
+    shuffled = pages[:]
+    random.Random(7).shuffle(shuffled)
+    build(tmp_path / "b", shuffled[::-1])
+    assert (tmp_path / "a/sitemap.xml").read_bytes() == (tmp_path / "b/sitemap.xml").read_bytes()
+
+
+def test_uncommitted_edit_takes_mtime_and_explicit_dates_win(site: GitRepo, tmp_path: Path) -> None:
+    edited = site.write("docs/index.md", "# index\n\nunsaved work\n")
+    stamp = dt.datetime(2024, 6, 1, 12, tzinfo=dt.timezone.utc).timestamp()
+    os.utime(edited, (stamp, stamp))
+    pages = [
+        page(site, "", "index.md"),
+        page(site, "guide/install/", "guide/install.md", sitemap={"lastmod": "2023-12-24"}),
+        page(site, "guide/café/", "guide/café.md", updated=dt.date(2023, 11, 5)),
+    ]
+    summary, reporter = build(tmp_path / "out", pages)
+    entries = {e.loc: e.lastmod for e in read_sitemap(tmp_path / "out/sitemap.xml")}
+    assert entries == {
+        BASE: "2024-06-01",
+        BASE + "guide/install/": "2023-12-24",
+        BASE + "guide/caf%C3%A9/": "2023-11-05",
+    }
+    assert summary.lastmod_from == {"mtime": 1, "metadata": 2}
+    assert reporter.warnings == []
+
+
+def test_a_page_with_several_sources_takes_the_newest(site: GitRepo, tmp_path: Path) -> None:
+    combined = Page(
+        path="",
+        origin="docs/index.md",
+        sources=(site.path("docs/index.md"), site.path("docs/guide/install.md")),
+    )
+    build(tmp_path / "out", [combined])
+    assert [e.lastmod for e in read_sitemap(tmp_path / "out/sitemap.xml")] == ["2024-03-15"]
+
+
+def test_bad_metadata_warns_naming_file_and_value_and_keeps_the_rest(
+    site: GitRepo, tmp_path: Path
+) -> None:
+    pages = [
+        page(site, "", "index.md", sitemap={"priority": 1.5, "changefreq": "weekly"}),
+        page(site, "guide/install/", "guide/install.md", sitemap={"changefreq": "Weekly"}),
+        page(site, "guide/café/", "guide/café.md", sitemap={"lastmod": "last tuesday"}),
+    ]
+    _, reporter = build(tmp_path / "out", pages, priority=0.4)
+    entries = {e.loc: e for e in check_sitemap_file(tmp_path / "out/sitemap.xml")}
+    assert len(entries) == 3
+    home = entries[BASE]
+    assert (home.priority, home.changefreq) == ("0.4", "weekly")  # bad field only is dropped
+    assert entries[BASE + "guide/install/"].changefreq is None
+    assert entries[BASE + "guide/caf%C3%A9/"].lastmod == "2024-01-10"  # falls back to git
+    assert reporter.codes() == [Code.BAD_PRIORITY, Code.BAD_CHANGEFREQ, Code.BAD_LASTMOD]
+    messages = [message for _, message in reporter.warnings]
+    assert "docs/index.md" in messages[0]
+    assert "1.5" in messages[0]
+    assert "docs/guide/install.md" in messages[1]
+    assert "'Weekly'" in messages[1]
+    assert "docs/guide/café.md" in messages[2]
+    assert "'last tuesday'" in messages[2]
+
+
+def test_exclusions_by_metadata_config_and_rules(site: GitRepo, tmp_path: Path) -> None:
+    pages = [
+        page(site, "", "index.md"),
+        page(site, "guide/install/", "guide/install.md", sitemap=False),
+        page(site, "guide/café/", "guide/café.md", sitemap={"exclude": True}),
+        Page(path="search/", origin="search.html"),
+        Page(path="drafts/x/", origin="docs/drafts/x.md"),
+        Page(path="blog/post/", origin="docs/blog/post.md", sitemap='{"priority": 0.9}'),
+        Page(path="blog/", origin="docs/blog/index.md"),
+    ]
+    summary, _ = build(
+        tmp_path / "out",
+        pages,
+        exclude=["search/"],
+        rules=[
+            {"pattern": "docs/drafts/*", "exclude": True},
+            {"pattern": "blog/*", "priority": 0.7, "changefreq": "daily"},
+        ],
+        lastmod_sources=[],
+    )
+    entries = {
+        e.loc: (e.priority, e.changefreq) for e in read_sitemap(tmp_path / "out/sitemap.xml")
+    }
+    assert entries == {
+        BASE: (None, None),
+        BASE + "blog/": ("0.7", "daily"),
+        BASE + "blog/post/": ("0.9", "daily"),  # metadata (JSON, as MyST passes it) beats rules
+    }
+    assert summary.left_out == {
+        "excluded by metadata": 2,
+        "excluded by config": 1,
+        "excluded by rule": 1,
+    }
+    assert summary.lastmod_from == {"none": 3}
+
+
+def test_duplicates_are_listed_once_with_a_warning(tmp_path: Path) -> None:
+    pages = [Page(path="a/", origin="a.md"), Page(path="a/", origin="a/index.md")]
+    _, reporter = build(tmp_path / "out", pages)
+    assert [e.loc for e in read_sitemap(tmp_path / "out/sitemap.xml")] == [BASE + "a/"]
+    assert reporter.codes() == [Code.DUPLICATE]
+    assert "a.md" in reporter.warnings[0][1]
+    assert "a/index.md" in reporter.warnings[0][1]
+
+
+def test_no_base_url_writes_nothing_and_says_which_setting(tmp_path: Path) -> None:
+    reporter = CollectingReporter()
+    builder = SitemapBuilder(Options.from_mapping({}), reporter, base_url_setting="site_url")
+    summary = builder.build([Page(path="", origin="index.md")], tmp_path)
+    assert list(tmp_path.iterdir()) == []
+    assert reporter.codes() == [Code.NO_BASE_URL]
+    assert "site_url" in reporter.warnings[0][1]
+    assert summary.urls == 0
+
+
+def test_out_of_scope_and_overlong_urls_are_left_out(tmp_path: Path) -> None:
+    pages = [
+        Page(path="ok/", origin="ok.md"),
+        Page(path="../escape/", origin="escape.md"),
+        Page(path="x" * 2_100, origin="long.md"),
+        Page(path="\ud800/", origin="broken.md"),
+    ]
+    summary, reporter = build(tmp_path / "out", pages)
+    assert [e.loc for e in read_sitemap(tmp_path / "out/sitemap.xml")] == [BASE + "ok/"]
+    assert reporter.codes() == [Code.BAD_URL] * 3
+    assert "broken.md" in reporter.warnings[2][1]
+    assert summary.left_out == {"bad URL": 3}
+
+
+def test_alternates_list_self_others_and_x_default(tmp_path: Path) -> None:
+    langs = (
+        Alternate("en", "about/"),
+        Alternate("fr", "fr/about/"),
+        Alternate("x-default", "about/"),
+    )
+    pages = [
+        Page(path="about/", origin="about.md", alternates=langs),
+        Page(path="fr/about/", origin="about.fr.md", alternates=langs),
+        Page(path="solo/", origin="solo.md", alternates=(Alternate("en", "solo/"),)),
+    ]
+    build(tmp_path / "out", pages)
+    entries = {e.loc: e.alternates for e in check_sitemap_file(tmp_path / "out/sitemap.xml")}
+    expected = {"en": BASE + "about/", "fr": BASE + "fr/about/", "x-default": BASE + "about/"}
+    assert entries == {BASE + "about/": expected, BASE + "fr/about/": expected, BASE + "solo/": {}}
+
+
+def test_generated_pages_take_the_newest_listed_date(tmp_path: Path) -> None:
+    listed = (dt.date(2024, 1, 1), dt.datetime(2024, 2, 3, 4, tzinfo=dt.timezone.utc))
+    pages = [Page(path="tags/x/", origin="tags/x/index.html", listed_dates=listed)]
+    summary, _ = build(tmp_path / "out", pages, lastmod_format="datetime")
+    assert [e.lastmod for e in read_sitemap(tmp_path / "out/sitemap.xml")] == [
+        "2024-02-03T04:00:00Z"
+    ]
+    assert summary.lastmod_from == {"listed pages": 1}
+
+
+def test_build_time_only_when_asked(tmp_path: Path) -> None:
+    pages = [Page(path="", origin="generated")]
+    build(tmp_path / "default", pages)
+    assert [e.lastmod for e in read_sitemap(tmp_path / "default/sitemap.xml")] == [None]
+    build(tmp_path / "asked", pages, lastmod_sources=["metadata", "build"])
+    today = dt.datetime.now(dt.timezone.utc).date()
+    [written] = [e.lastmod for e in read_sitemap(tmp_path / "asked/sitemap.xml")]
+    assert written is not None
+    assert abs((dt.date.fromisoformat(written) - today).days) <= 1
+
+
+def test_robots_txt_names_the_sitemap(tmp_path: Path) -> None:
+    summary, _ = build(tmp_path / "out", [Page(path="", origin="i")], robots_txt=True)
+    assert summary.sitemap_url == BASE + "sitemap.xml"
+    assert (tmp_path / "out/robots.txt").read_text() == f"Sitemap: {BASE}sitemap.xml\n"
+
+
+def test_independent_parser_reads_it_back(site: GitRepo, tmp_path: Path) -> None:
+    pages = [
+        page(site, "", "index.md", sitemap={"priority": 0.8, "changefreq": "monthly"}),
+        page(site, "guide/install/", "guide/install.md"),
+        page(site, "guide/café/", "guide/café.md"),
+    ]
+    build(tmp_path / "out", pages, urls_per_file=2, gzip="both")
+    parsed = parse_with_usp(tmp_path / "out", "sitemap.xml", base_url=BASE)
+    assert sorted(parsed) == [BASE, BASE + "guide/caf%C3%A9/", BASE + "guide/install/"]
+    assert parsed[BASE + "guide/install/"].lastmod is not None
+    assert parsed[BASE + "guide/install/"].lastmod.date() == dt.date(2024, 3, 15)
+    assert parsed[BASE].changefreq == "monthly"
