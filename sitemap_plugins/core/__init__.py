@@ -4,10 +4,19 @@ Nothing in this package imports a host (MkDocs, Sphinx, Pelican).
 """
 
 from sitemap_plugins.core.build import SitemapBuilder, Summary
+from sitemap_plugins.core.dates import parse_lastmod
 from sitemap_plugins.core.html import has_robots_noindex, is_redirect_stub
 from sitemap_plugins.core.lastmod import FileDates
 from sitemap_plugins.core.model import Alternate, Entry, IndexEntry, Lastmod, Page
-from sitemap_plugins.core.options import OPTION_SPECS, OptionError, Options, OptionSpec, Rule
+from sitemap_plugins.core.options import (
+    OPTION_SPECS,
+    OptionError,
+    Options,
+    OptionSpec,
+    Rule,
+    check_changefreq,
+    check_priority,
+)
 from sitemap_plugins.core.report import Code, CollectingReporter, Reporter
 
 __all__ = [
@@ -27,6 +36,9 @@ __all__ = [
     "Rule",
     "SitemapBuilder",
     "Summary",
+    "check_changefreq",
+    "check_priority",
     "has_robots_noindex",
     "is_redirect_stub",
+    "parse_lastmod",
 ]

@@ -276,15 +276,15 @@ class SitemapBuilder:
                     return explicit, "metadata"
             elif source in ("git", "mtime") and not files_done:
                 files_done = True
-                if page.sources:
-                    known = [dates[path] for path in page.sources if path in dates]
-                    if known:
-                        date, origin = max(known, key=lambda item: sort_key(item[0]))
-                        return date, origin
-                elif page.listed_dates:
-                    return newest(list(page.listed_dates)), "listed pages"
+                known = [dates[path] for path in page.sources if path in dates]
+                if known:
+                    date, origin = max(known, key=lambda item: sort_key(item[0]))
+                    return date, origin
             elif source == "build":
                 return self._clock(), "build time"
+            if not page.sources and page.listed_dates:
+                # A generated page is as new as what it lists, whichever step dated those.
+                return newest(list(page.listed_dates)), "listed pages"
         return None, "none"
 
     @staticmethod

@@ -47,16 +47,17 @@ class Page:
     tells us; the page then takes the newest.
 
     ``sitemap`` is the page's own ``sitemap`` metadata as the author wrote it: a mapping with
-    ``priority``, ``changefreq``, ``lastmod``, ``exclude``; ``False`` to leave the page out; or
-    ``None``. ``updated`` is the host's own explicit modification date field (raw, as written), used
-    when ``sitemap.lastmod`` is absent. Both are validated by the core, which warns and drops
-    what it cannot use.
+    ``priority``, ``changefreq``, ``lastmod``, ``exclude``; ``False`` to leave the page out;
+    ``None``; or JSON text of either, as MyST and field lists pass nested values. ``updated`` is
+    the host's own explicit modification date field (raw, as written), used when
+    ``sitemap.lastmod`` is absent. Both are validated by the core, which warns and drops what it
+    cannot use.
     """
 
     path: str
     origin: str
     sources: tuple[Path, ...] = ()
-    sitemap: Mapping[str, Any] | bool | None = None
+    sitemap: Mapping[str, Any] | bool | str | None = None
     updated: object = None
     alternates: tuple[Alternate, ...] = ()
     listed_dates: tuple[Lastmod, ...] = ()
