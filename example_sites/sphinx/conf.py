@@ -1,0 +1,7 @@
+# Build from this folder with:  sphinx-build -b dirhtml . _build/dirhtml
+# The sitemap is written to _build/dirhtml/sitemap.xml.
+
+project = "Example"
+extensions = ["myst_parser", "sitemap_plugins.sphinx"]
+exclude_patterns = ["_build"]
+html_baseurl = "https://example.org/"

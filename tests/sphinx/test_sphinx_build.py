@@ -1,0 +1,260 @@
+"""Real Sphinx builds: which pages, which URLs, which dates, on every kind of build."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.sphinx.helpers import (
+    BASE_URL,
+    PROJECT_ROOT,
+    page,
+    read_entries,
+    sphinx_build,
+    write_project,
+)
+from tests.support.gitrepo import GitRepo
+from tests.support.sitemap_checks import parse_with_usp
+
+pytestmark = pytest.mark.sphinx
+
+EXAMPLE = PROJECT_ROOT / "example_sites" / "sphinx"
+
+
+def test_example_site_lists_each_page_with_its_metadata_and_git_date(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """The shared example site, built with the README's command from its own folder."""
+    shutil.copytree(
+        EXAMPLE, git_repo.root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("_build")
+    )
+    git_repo.commit("site", "2024-01-10T09:00:00+00:00")
+    git_repo.write(
+        "guide/configure.rst", git_repo.path("guide/configure.rst").read_text() + "\nMore.\n"
+    )
+    git_repo.commit("edit configure", "2024-03-05T18:30:00+01:00")
+
+    sphinx_build(git_repo.root, Path("_build/dirhtml"), "-W")
+    outdir = git_repo.root / "_build" / "dirhtml"
+    entries = read_entries(outdir)
+
+    assert set(entries) == {
+        BASE_URL,
+        BASE_URL + "guide/install/",
+        BASE_URL + "guide/configure/",
+        BASE_URL + "reference/options/",
+        BASE_URL + "caf%C3%A9/",
+        BASE_URL + "about/",
+    }
+    install = entries[BASE_URL + "guide/install/"]
+    assert (install.priority, install.changefreq) == ("0.8", "monthly")
+    assert entries[BASE_URL + "reference/options/"].changefreq == "weekly"  # MyST front matter
+    assert entries[BASE_URL + "about/"].lastmod == "2024-05-01"
+    assert entries[BASE_URL + "guide/configure/"].lastmod == "2024-03-05"
+    assert entries[BASE_URL + "caf%C3%A9/"].lastmod == "2024-01-10"
+    assert all(e.priority is None for loc, e in entries.items() if loc != install.loc)
+
+    pages = parse_with_usp(outdir, "sitemap.xml", base_url=BASE_URL)
+    assert set(pages) == set(entries)
+    assert pages[BASE_URL + "guide/configure/"].lastmod is not None
+
+
+@pytest.mark.parametrize(
+    ("builder", "args", "paths"),
+    [
+        ("dirhtml", (), {"", "guide/", "guide/install/", "notes/"}),
+        ("html", (), {"index.html", "guide/index.html", "guide/install.html", "notes.html"}),
+        (
+            "html",
+            ("-D", "html_link_suffix="),
+            {"index", "guide/index", "guide/install", "notes"},
+        ),
+        (
+            "html",
+            ("-D", "html_file_suffix=.htm"),
+            {"index.htm", "guide/index.htm", "guide/install.htm", "notes.htm"},
+        ),
+    ],
+    ids=["dirhtml", "html", "link-suffix", "file-suffix"],
+)
+def test_urls_are_the_ones_sphinx_links(
+    git_repo: GitRepo, tmp_path: Path, builder: str, args: tuple[str, ...], paths: set[str]
+) -> None:
+    """URLs are get_target_uri's; search, genindex, 404, noindex and excluded pages are out."""
+    srcdir = write_project(
+        git_repo,
+        {
+            "guide/index.rst": page("Guide"),
+            "guide/install.rst": page("Install"),
+            "notes.rst": page("Notes"),
+            "404.rst": page("Not found"),
+            "hidden.rst": page("Hidden", ".. meta::\n   :robots: noindex\n\nSecret."),
+            "dropped.rst": page("Dropped", fields=":sitemap: false"),
+            "excluded.rst": page("Excluded", fields=':sitemap: {"exclude": true}'),
+            "api.rst": page("API", ".. py:function:: spam()\n\n   A function."),
+        },
+        conf_extra='sitemap_exclude = ["api*"]\n',
+    )
+    git_repo.commit("project", "2024-02-01T12:00:00+00:00")
+    outdir = tmp_path / "out"
+    result = sphinx_build(srcdir, outdir, "-W", *args, builder=builder)
+
+    entries = read_entries(outdir)
+    assert set(entries) == {BASE_URL + path for path in paths}
+    assert {entry.lastmod for entry in entries.values()} == {"2024-02-01"}
+    for generated in ("genindex", "search", "py-modindex"):
+        assert not any(generated in loc for loc in entries)
+    assert "sitemap: 4 URLs in sitemap.xml" in result.stdout
+    assert "1 404 page" in result.stdout
+    assert "1 robots noindex" in result.stdout
+
+
+def _project_with_history(git_repo: GitRepo, count: int = 12) -> Path:
+    pages = {f"chapter{n:02d}.rst": page(f"Chapter {n}") for n in range(count)}
+    srcdir = write_project(git_repo, pages)
+    git_repo.commit("project", "2024-01-01T08:00:00+00:00")
+    for n in range(0, count, 3):
+        git_repo.write(f"docs/chapter{n:02d}.rst", page(f"Chapter {n}", f"Revision {n}."))
+        git_repo.commit(f"edit {n}", f"2024-02-{n + 1:02d}T08:00:00+00:00")
+    return srcdir
+
+
+def test_incremental_build_gives_the_same_sitemap_as_a_clean_build(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """sphinx-sitemap lists only the pages written in the run; here all pages stay."""
+    srcdir = _project_with_history(git_repo)
+    outdir = tmp_path / "incremental"
+    sphinx_build(srcdir, outdir)
+    before = read_entries(outdir)
+
+    git_repo.write("docs/chapter04.rst", page("Chapter 4", "A later edit."))
+    git_repo.commit("edit 4", "2024-06-15T10:00:00+00:00")
+    result = sphinx_build(srcdir, outdir)  # no -E: only chapter04 is read and written again
+    assert "chapter04" in result.stdout
+    assert "chapter05" not in result.stdout.replace("chapter04", "")
+    incremental = (outdir / "sitemap.xml").read_bytes()
+
+    clean = tmp_path / "clean"
+    sphinx_build(srcdir, clean, "-E")
+    assert incremental == (clean / "sitemap.xml").read_bytes()
+    after = read_entries(outdir)
+    assert set(after) == set(before)
+    assert after[BASE_URL + "chapter04/"].lastmod == "2024-06-15"
+    assert before[BASE_URL + "chapter04/"].lastmod == "2024-01-01"
+
+
+def test_parallel_build_writes_the_same_bytes(git_repo: GitRepo, tmp_path: Path) -> None:
+    srcdir = _project_with_history(git_repo, count=16)
+    sphinx_build(srcdir, tmp_path / "serial", "-j", "1")
+    sphinx_build(srcdir, tmp_path / "parallel", "-j", "2")
+    serial = (tmp_path / "serial" / "sitemap.xml").read_bytes()
+    assert serial == (tmp_path / "parallel" / "sitemap.xml").read_bytes()
+    entries = read_entries(tmp_path / "parallel")
+    assert len(entries) == 17
+    assert entries[BASE_URL + "chapter09/"].lastmod == "2024-02-10"
+
+
+def test_included_and_literalincluded_files_date_the_page(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    srcdir = write_project(
+        git_repo,
+        {
+            "usage.rst": page("Usage", ".. include:: snippets/note.txt"),
+            "example.rst": page("Example", ".. literalinclude:: ../src/example.py"),
+            "plain.rst": page("Plain"),
+        },
+    )
+    git_repo.write("docs/snippets/note.txt", "A shared note.\n")
+    git_repo.write("src/example.py", "print('hello')\n")
+    git_repo.commit("project", "2024-01-01T08:00:00+00:00")
+    git_repo.write("docs/snippets/note.txt", "A shared note, edited.\n")
+    git_repo.commit("edit note", "2024-04-02T08:00:00+00:00")
+    git_repo.write("src/example.py", "print('hello, world')\n")
+    git_repo.commit("edit code", "2024-05-03T08:00:00+00:00")
+
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir, "-W")
+    entries = read_entries(outdir)
+    assert entries[BASE_URL + "usage/"].lastmod == "2024-04-02"
+    assert entries[BASE_URL + "example/"].lastmod == "2024-05-03"
+    assert entries[BASE_URL + "plain/"].lastmod == "2024-01-01"
+
+
+def test_uncommitted_edit_takes_the_file_time(git_repo: GitRepo, tmp_path: Path) -> None:
+    srcdir = write_project(git_repo, {"draft.rst": page("Draft")})
+    git_repo.commit("project", "2020-01-01T08:00:00+00:00")
+    git_repo.write("docs/draft.rst", page("Draft", "Not committed yet."))
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir)
+    entries = read_entries(outdir)
+    assert entries[BASE_URL].lastmod == "2020-01-01"
+    assert entries[BASE_URL + "draft/"].lastmod != "2020-01-01"
+
+
+def test_singlehtml_lists_its_one_page_and_epub_gets_no_sitemap(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    srcdir = write_project(git_repo, {"a.rst": page("A"), "b.rst": page("B")})
+    git_repo.commit("project", "2024-01-01T08:00:00+00:00")
+    git_repo.write("docs/b.rst", page("B", "Edited."))
+    git_repo.commit("edit b", "2024-07-08T08:00:00+00:00")
+
+    single = tmp_path / "single"
+    sphinx_build(srcdir, single, "-W", builder="singlehtml")
+    entries = read_entries(single)
+    assert set(entries) == {BASE_URL + "index.html"}
+    assert entries[BASE_URL + "index.html"].lastmod == "2024-07-08"  # newest of its parts
+
+    epub = tmp_path / "epub"
+    sphinx_build(srcdir, epub, builder="epub")
+    assert not list(epub.rglob("sitemap*"))
+
+
+def test_failed_build_writes_no_sitemap(git_repo: GitRepo, tmp_path: Path) -> None:
+    conf_extra = (
+        "def _boom(app, env):\n"
+        "    raise RuntimeError('the build breaks here')\n\n"
+        "def setup(app):\n"
+        "    app.connect('env-updated', _boom)\n"
+    )
+    srcdir = write_project(git_repo, {"a.rst": page("A")}, conf_extra=conf_extra)
+    git_repo.commit("project", "2024-01-01T08:00:00+00:00")
+    outdir = tmp_path / "out"
+    result = sphinx_build(srcdir, outdir, check=False)
+    assert result.returncode != 0
+    assert "the build breaks here" in result.stdout + result.stderr
+    assert not (outdir / "sitemap.xml").exists()
+
+
+def test_locales_give_hreflang_alternates_with_x_default(git_repo: GitRepo, tmp_path: Path) -> None:
+    srcdir = write_project(
+        git_repo,
+        {"guide.rst": page("Guide")},
+        conf_extra='language = "en"\nsitemap_url_scheme = "{lang}{link}"\n',
+    )
+    for locale in ("ja", "pt_BR"):
+        git_repo.write(f"docs/locales/{locale}/LC_MESSAGES/guide.po", 'msgid ""\nmsgstr ""\n')
+    git_repo.commit("project", "2024-01-01T08:00:00+00:00")
+
+    english = tmp_path / "en"
+    sphinx_build(srcdir, english, "-W")
+    entries = read_entries(english)
+    assert set(entries) == {BASE_URL + "en/", BASE_URL + "en/guide/"}
+    assert entries[BASE_URL + "en/guide/"].alternates == {
+        "en": BASE_URL + "en/guide/",
+        "ja": BASE_URL + "ja/guide/",
+        "pt-BR": BASE_URL + "pt_BR/guide/",
+        "x-default": BASE_URL + "en/guide/",
+    }
+
+    japanese = tmp_path / "ja"
+    sphinx_build(srcdir, japanese, "-D", "language=ja")
+    translated = read_entries(japanese)
+    assert set(translated) == {BASE_URL + "ja/", BASE_URL + "ja/guide/"}
+    assert (
+        translated[BASE_URL + "ja/guide/"].alternates == entries[BASE_URL + "en/guide/"].alternates
+    )

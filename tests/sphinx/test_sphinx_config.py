@@ -1,0 +1,274 @@
+"""Configuration: the core schema in conf.py, sphinx-sitemap's settings, base URLs, bad input."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from sphinx.application import Sphinx
+
+from sitemap_plugins.core import OPTION_SPECS
+from tests.sphinx.helpers import BASE_URL, page, read_entries, sphinx_build, write_project
+from tests.support.gitrepo import GitRepo
+from tests.support.sitemap_checks import check_sitemap_file, read_index
+
+pytestmark = pytest.mark.sphinx
+
+PAGES = {"guide.rst": page("Guide"), "drafts/plan.rst": page("Plan")}
+DATE = "2024-03-01T12:00:00+00:00"
+
+
+def _project(git_repo: GitRepo, conf_extra: str = "", pages: dict[str, str] = PAGES) -> Path:
+    srcdir = write_project(git_repo, pages, conf_extra=conf_extra)
+    git_repo.commit("project", DATE)
+    return srcdir
+
+
+def test_every_core_option_is_a_sphinx_config_value(git_repo: GitRepo, tmp_path: Path) -> None:
+    srcdir = _project(git_repo)
+    app = Sphinx(
+        str(srcdir),
+        str(srcdir),
+        str(tmp_path / "out"),
+        str(tmp_path / "doctrees"),
+        "html",
+        status=io.StringIO(),
+        warning=io.StringIO(),
+    )
+    for spec in OPTION_SPECS:
+        default = list(spec.default) if isinstance(spec.default, tuple) else spec.default
+        assert app.config[f"sitemap_{spec.name}"] == default
+
+
+def test_core_options_set_in_conf_py_and_on_the_command_line(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    srcdir = _project(
+        git_repo,
+        'sitemap_gzip = "both"\nsitemap_urls_per_file = 2\nsitemap_changefreq = "yearly"\n'
+        'sitemap_rules = [{"pattern": "drafts/*", "priority": 0.1}]\n',
+    )
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir, "-W", "-D", "sitemap_robots_txt=1")
+
+    refs = read_index(outdir / "sitemap.xml")
+    assert [ref.loc for ref in refs] == [BASE_URL + "sitemap-1.xml", BASE_URL + "sitemap-2.xml"]
+    assert (outdir / "sitemap.xml.gz").is_file()
+    entries = {
+        e.loc: e for e in check_sitemap_file(outdir / "sitemap.xml", BASE_URL + "sitemap.xml")
+    }
+    assert set(entries) == {BASE_URL, BASE_URL + "guide/", BASE_URL + "drafts/plan/"}
+    assert {e.changefreq for e in entries.values()} == {"yearly"}
+    assert entries[BASE_URL + "drafts/plan/"].priority == "0.1"
+    robots = (outdir / "robots.txt").read_text(encoding="utf-8")
+    assert f"Sitemap: {BASE_URL}sitemap.xml" in robots
+
+
+@pytest.mark.parametrize(
+    ("setting", "name", "shown"),
+    [
+        ("sitemap_priority = 2", "sitemap_priority", "2"),
+        ('sitemap_changefreq = "Weekly"', "sitemap_changefreq", "'Weekly'"),
+        ('sitemap_base_url = "/docs/"', "sitemap_base_url", "'/docs/'"),
+        ('sitemap_url_scheme = "{lang}{lnk}"', "sitemap_url_scheme", "'{lang}{lnk}'"),
+        ('sitemap_show_lastmod = "yes"', "sitemap_show_lastmod", "'yes'"),
+        ('sitemap_locales = "ja"', "sitemap_locales", "'ja'"),
+        ("sitemap_excludes = [3]", "sitemap_excludes", "[3]"),
+    ],
+)
+def test_invalid_config_fails_naming_option_and_value(
+    git_repo: GitRepo, tmp_path: Path, setting: str, name: str, shown: str
+) -> None:
+    srcdir = _project(git_repo, setting + "\n")
+    outdir = tmp_path / "out"
+    result = sphinx_build(srcdir, outdir, check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert f"invalid value for option {name!r}: {shown}" in output
+    assert "allowed:" in output
+    assert not (outdir / "sitemap.xml").exists()
+
+
+BAD_METADATA = {
+    "guide.rst": page("Guide", fields=':sitemap: {"priority": 1.5, "changefreq": "sometimes"}'),
+    "other.rst": page("Other", fields=':sitemap: {"priority": 0.3}'),
+}
+
+
+def test_bad_page_metadata_warns_names_the_file_and_keeps_every_page(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    srcdir = _project(git_repo, pages=BAD_METADATA)
+    outdir = tmp_path / "out"
+    result = sphinx_build(srcdir, outdir)
+    assert "guide.rst: sitemap.priority 1.5 is not allowed" in result.stderr
+    assert "guide.rst: sitemap.changefreq 'sometimes' is not allowed" in result.stderr
+    entries = read_entries(outdir)
+    assert set(entries) == {BASE_URL, BASE_URL + "guide/", BASE_URL + "other/"}
+    assert (entries[BASE_URL + "guide/"].priority, entries[BASE_URL + "guide/"].changefreq) == (
+        None,
+        None,
+    )
+    assert entries[BASE_URL + "other/"].priority == "0.3"
+
+
+def test_bad_page_metadata_fails_under_w_unless_suppressed(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    srcdir = _project(git_repo, pages=BAD_METADATA)
+    strict = sphinx_build(srcdir, tmp_path / "strict", "-W", check=False)
+    assert strict.returncode != 0
+    assert "sitemap.priority 1.5" in strict.stdout + strict.stderr
+
+    suppressed = sphinx_build(
+        srcdir,
+        tmp_path / "suppressed",
+        "-W",
+        "-D",
+        "suppress_warnings=sitemap.priority,sitemap.changefreq",
+    )
+    assert "sitemap.priority 1.5" not in suppressed.stderr
+    assert set(read_entries(tmp_path / "suppressed")) == {
+        BASE_URL,
+        BASE_URL + "guide/",
+        BASE_URL + "other/",
+    }
+
+
+SPHINX_SITEMAP_CONF = """\
+import os
+
+project = "Demo"
+extensions = ["sitemap_plugins.sphinx"]  # was: ["sphinx_sitemap"]
+exclude_patterns = ["_build"]
+language = "en"
+version = "2.1"
+html_baseurl = os.environ.get("READTHEDOCS_CANONICAL_URL", "https://docs.example.org/")
+sitemap_url_scheme = "{link}"
+sitemap_filename = "doc-sitemap.xml"
+sitemap_show_lastmod = True
+sitemap_indent = 2
+sitemap_locales = [None]
+sitemap_excludes = ["search.html", "genindex.html", "drafts/*"]
+"""
+
+
+def test_sphinx_sitemap_conf_py_works_unchanged(git_repo: GitRepo, tmp_path: Path) -> None:
+    srcdir = write_project(git_repo, PAGES, conf=SPHINX_SITEMAP_CONF)
+    git_repo.commit("project", DATE)
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir, "-W", builder="html")
+
+    assert not (outdir / "sitemap.xml").exists()
+    entries = read_entries(outdir, "doc-sitemap.xml", "https://docs.example.org/")
+    assert set(entries) == {
+        "https://docs.example.org/index.html",
+        "https://docs.example.org/guide.html",
+    }
+    assert {e.lastmod for e in entries.values()} == {"2024-03-01"}
+    assert all(not e.alternates for e in entries.values())
+    lines = (outdir / "doc-sitemap.xml").read_text(encoding="utf-8").splitlines()
+    assert "  <url>" in lines
+
+    rtd = tmp_path / "rtd"
+    canonical = "https://demo.readthedocs.io/en/latest/"
+    sphinx_build(srcdir, rtd, builder="html", env={"READTHEDOCS_CANONICAL_URL": canonical})
+    assert canonical + "guide.html" in read_entries(rtd, "doc-sitemap.xml", canonical)
+
+
+def test_sphinx_sitemap_url_scheme_and_show_lastmod_false(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    srcdir = _project(
+        git_repo,
+        'version = "2.1"\nlanguage = "en"\nsitemap_url_scheme = "{lang}{version}{link}"\n'
+        "sitemap_show_lastmod = False\n"
+        'sitemap_excludes = ["drafts/*"]\n',  # matches the link, before the prefix
+    )
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir, "-W")
+    entries = read_entries(outdir)
+    assert set(entries) == {BASE_URL + "en/2.1/", BASE_URL + "en/2.1/guide/"}
+    assert {e.lastmod for e in entries.values()} == {None}
+
+
+def test_no_language_or_version_prefix_by_default(git_repo: GitRepo, tmp_path: Path) -> None:
+    srcdir = _project(git_repo, 'version = "2.1"\nlanguage = "de"\n')
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir, "-W")
+    assert set(read_entries(outdir)) == {
+        BASE_URL,
+        BASE_URL + "guide/",
+        BASE_URL + "drafts/plan/",
+    }
+
+
+@pytest.mark.parametrize("order", ["ours-first", "theirs-first"])
+def test_sphinx_sitemap_loaded_too_is_a_clear_error(
+    git_repo: GitRepo, tmp_path: Path, order: str
+) -> None:
+    # A stand-in for the real package, registering the option names sphinx-sitemap registers.
+    git_repo.write(
+        "docs/_ext/sphinx_sitemap.py",
+        "def setup(app):\n"
+        "    app.add_config_value('sitemap_url_scheme', '{lang}{version}{link}', '')\n"
+        "    app.add_config_value('sitemap_filename', 'sitemap.xml', '')\n"
+        "    return {'parallel_read_safe': True}\n",
+    )
+    names = ['"sitemap_plugins.sphinx"', '"sphinx_sitemap"']
+    if order == "theirs-first":
+        names.reverse()
+    conf_extra = (
+        "import sys, os\nsys.path.insert(0, os.path.abspath('_ext'))\n"
+        f"extensions = [{', '.join(names)}]\n"
+    )
+    srcdir = _project(git_repo, conf_extra)
+    result = sphinx_build(srcdir, tmp_path / "out", check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "remove 'sphinx_sitemap' from extensions" in output
+
+
+def test_base_url_without_trailing_slash(git_repo: GitRepo, tmp_path: Path) -> None:
+    srcdir = _project(git_repo, 'html_baseurl = "https://example.org/docs"\n')
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir, "-W")
+    docs = "https://example.org/docs/"
+    assert set(read_entries(outdir, base_url=docs)) == {
+        docs,
+        docs + "guide/",
+        docs + "drafts/plan/",
+    }
+
+
+@pytest.mark.parametrize(
+    ("setting", "expected"),
+    [
+        ('html_baseurl = "/"', "html_baseurl '/' is not usable as the site's base URL"),
+        ('html_baseurl = ""', "the site's base URL is not set (set html_baseurl in conf.py)"),
+    ],
+)
+def test_unusable_or_missing_base_url_warns_and_writes_nothing(
+    git_repo: GitRepo, tmp_path: Path, setting: str, expected: str
+) -> None:
+    srcdir = _project(git_repo, setting + "\n")
+    outdir = tmp_path / "out"
+    result = sphinx_build(srcdir, outdir)
+    assert expected in result.stderr
+    assert (outdir / "index.html").is_file()
+    assert not (outdir / "sitemap.xml").exists()
+    strict = sphinx_build(srcdir, tmp_path / "strict", "-W", check=False)
+    assert strict.returncode != 0
+
+
+def test_locales_without_lang_in_the_url_scheme_warn(git_repo: GitRepo, tmp_path: Path) -> None:
+    """sphinx-sitemap put {lang} in every URL by default; we do not, so say what to set."""
+    srcdir = _project(git_repo, 'sitemap_locales = ["de", "fr"]\n')
+    outdir = tmp_path / "out"
+    result = sphinx_build(srcdir, outdir)
+    assert "sitemap_locales ['de', 'fr'] has no effect" in result.stderr
+    assert "sitemap_url_scheme" in result.stderr
+    entries = read_entries(outdir)
+    assert BASE_URL + "guide/" in entries
+    assert all(not entry.alternates for entry in entries.values())
