@@ -1,0 +1,603 @@
+"""Real Pelican builds in temporary git repositories, every sitemap checked and read back.
+
+Most builds run the real ``pelican`` command line in a subprocess, as users do: each build then
+starts from a clean process (Pelican's logging de-duplicates warnings process-wide), and exit
+codes (``strict``, ``--fatal warnings``) are what the shell sees. The autoreload test drives the
+Python API, because that is how Pelican itself runs several builds in one process.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.support.gitrepo import GitRepo
+from tests.support.sitemap_checks import UrlEntry, check_sitemap_file, parse_with_usp
+
+pytestmark = pytest.mark.pelican
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "example_sites" / "pelican"
+BASE = "https://example.org/"
+
+# The example site's sources, each committed on its own date (committer date = git lastmod).
+COMMITS = {
+    "content/pages/index.md": "2024-01-10T09:00:00+00:00",
+    "content/pages/guide/install.md": "2024-02-11T09:00:00+00:00",
+    "content/pages/guide/configure.md": "2024-03-12T09:00:00+00:00",
+    "content/pages/reference/options.md": "2024-04-13T09:00:00+00:00",
+    "content/pages/café.md": "2024-06-14T09:00:00+00:00",
+    "content/pages/about.md": "2024-07-15T09:00:00+00:00",
+    "content/pages/internal.md": "2024-08-16T09:00:00+00:00",
+    "content/pages/404.md": "2024-09-17T09:00:00+00:00",
+    "content/pages/hidden.md": "2024-09-18T09:00:00+00:00",
+    "content/blog/first-post.md": "2024-10-01T09:00:00+00:00",
+    "content/blog/second-post.md": "2024-10-02T09:00:00+00:00",
+    "content/blog/second-post-fr.md": "2024-10-03T09:00:00+00:00",
+    "content/blog/salt-and-pepper.md": "2024-10-04T09:00:00+00:00",
+    "content/blog/creme-brulee.md": "2024-10-05T09:00:00+00:00",
+    "content/blog/draft.md": "2024-10-06T09:00:00+00:00",
+}
+
+# A plain site for the focused tests: the settings of a new user, plus what each test adds.
+PLAIN_SETTINGS = """\
+AUTHOR = "Author"
+SITENAME = "Test site"
+SITEURL = "https://example.org"
+PATH = "content"
+TIMEZONE = "UTC"
+DEFAULT_LANG = "en"
+PLUGINS = ["sitemap_plugins.pelican"]
+FEED_ALL_ATOM = None
+CATEGORY_FEED_ATOM = None
+TRANSLATION_FEED_ATOM = None
+AUTHOR_FEED_ATOM = None
+AUTHOR_FEED_RSS = None
+"""
+
+
+def post(title: str, date: str, *, tags: str = "misc", category: str = "News", **meta: str) -> str:
+    lines = [f"Title: {title}", f"Date: {date}", f"Category: {category}", f"Tags: {tags}"]
+    lines += [f"{key}: {value}" for key, value in meta.items()]
+    return "\n".join(lines) + f"\n\nSome text about {title.lower()}.\n"
+
+
+def page(title: str, **meta: str) -> str:
+    lines = [f"Title: {title}"] + [f"{key}: {value}" for key, value in meta.items()]
+    return "\n".join(lines) + f"\n\nSome text about {title.lower()}.\n"
+
+
+def example_repo(repo: GitRepo, extra_settings: str = "") -> Path:
+    """The example site committed file by file, with ``extra_settings`` appended."""
+    for relpath, date in COMMITS.items():
+        repo.write(relpath, (EXAMPLE / relpath).read_text(encoding="utf-8"))
+        repo.commit(f"add {relpath}", date, relpath)
+    settings = (EXAMPLE / "pelicanconf.py").read_text(encoding="utf-8")
+    repo.write("pelicanconf.py", settings + extra_settings)
+    repo.write(".gitignore", "output/\n")
+    repo.commit("settings", "2024-12-01T09:00:00+00:00")
+    return repo.root
+
+
+def plain_repo(repo: GitRepo, files: dict[str, str], settings: str = "", date: str = "") -> Path:
+    """A small site: ``files`` under the repo root, committed together at ``date``."""
+    for relpath, text in files.items():
+        repo.write(relpath, text)
+    repo.write("pelicanconf.py", PLAIN_SETTINGS + textwrap.dedent(settings))
+    repo.write(".gitignore", "output/\n")
+    repo.commit("site", date or "2024-05-05T12:00:00+00:00")
+    return repo.root
+
+
+def pelican(site: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """Run the real ``pelican`` CLI in ``site``; output in ``site/output``."""
+    env = dict(os.environ, COLUMNS="400", PYTHONPATH=str(ROOT), PYTHONWARNINGS="ignore")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pelican",
+            "content",
+            "-s",
+            "pelicanconf.py",
+            "-o",
+            "output",
+            *list(args),
+        ],
+        cwd=site,
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(f"pelican failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
+    return proc
+
+
+def sitemap(site: Path, name: str = "sitemap.xml") -> dict[str, UrlEntry]:
+    """The checked sitemap of a built site, by path relative to the base URL."""
+    path = site / "output" / name
+    entries = check_sitemap_file(path, BASE + name, site_dir=site / "output", base_url=BASE)
+    return {entry.loc.removeprefix(BASE): entry for entry in entries}
+
+
+def log_of(proc: subprocess.CompletedProcess[str]) -> str:
+    return " ".join((proc.stdout + proc.stderr).split())
+
+
+# -- the example site -------------------------------------------------------------------------
+
+EXAMPLE_PATHS = {
+    "",
+    "about/",
+    "caf%C3%A9/",
+    "guide/configure/",
+    "guide/install/",
+    "reference/options/",
+    "blog/",
+    "blog/page/2/",
+    "first-post.html",
+    "second-post.html",
+    "second-post-fr.html",
+    "salt-&-pepper.html",
+    "cr%C3%A8me-br%C3%BBl%C3%A9e.html",
+    "archives.html",
+    "authors.html",
+    "categories.html",
+    "tags.html",
+    "author/example-author.html",
+    "author/example-author/page/2/",
+    "category/news.html",
+    "category/recipes.html",
+    "tag/cooking.html",
+    "tag/python.html",
+    "tag/sitemaps.html",
+}
+
+
+def test_example_site_lists_every_published_url_once(git_repo: GitRepo) -> None:
+    site = example_repo(git_repo)
+    proc = pelican(site, "-v")
+    entries = sitemap(site)
+    assert set(entries) == EXAMPLE_PATHS
+    # Left out: internal (sitemap exclude), 404, the hidden page, the draft.
+    assert "left out 4" in log_of(proc)
+    assert len(log_of(proc).split("sitemap: 24 URLs in sitemap.xml")) == 2  # one summary line
+
+
+def test_example_site_lastmod_metadata_then_date_then_git(git_repo: GitRepo) -> None:
+    site = example_repo(git_repo)
+    pelican(site)
+    entries = sitemap(site)
+    assert entries["about/"].lastmod == "2024-05-01"  # sitemap.lastmod metadata
+    assert entries["guide/install/"].lastmod == "2024-02-11"  # git
+    assert entries["caf%C3%A9/"].lastmod == "2024-06-14"  # git, non-ASCII file name
+    assert entries[""].lastmod == "2024-01-10"
+    assert entries["first-post.html"].lastmod == "2024-01-10"  # Date, not the later commit
+    assert entries["second-post.html"].lastmod == "2024-03-01"  # Modified beats Date
+    # Listings are as new as the newest article they list, never the build date.
+    assert entries["blog/"].lastmod == "2024-04-02"
+    assert entries["tag/python.html"].lastmod == "2024-01-10"
+    assert entries["tag/sitemaps.html"].lastmod == "2024-03-01"
+    assert entries["blog/page/2/"].lastmod == "2024-03-01"  # the second and first posts
+
+
+def test_example_site_metadata_and_translations(git_repo: GitRepo) -> None:
+    site = example_repo(git_repo)
+    pelican(site)
+    entries = sitemap(site)
+    install = entries["guide/install/"]
+    assert (install.priority, install.changefreq) == ("0.8", "monthly")
+    assert entries["reference/options/"].changefreq == "weekly"
+    assert entries["guide/configure/"].priority is None  # nothing configured: nothing written
+    group = {
+        "en": BASE + "second-post.html",
+        "fr": BASE + "second-post-fr.html",
+        "x-default": BASE + "second-post.html",
+    }
+    assert entries["second-post.html"].alternates == group
+    assert entries["second-post-fr.html"].alternates == group
+    assert entries["first-post.html"].alternates == {}
+
+
+def test_example_site_read_back_by_an_independent_parser(git_repo: GitRepo) -> None:
+    site = example_repo(git_repo)
+    pelican(site)
+    pages = parse_with_usp(site / "output", "sitemap.xml", base_url=BASE)
+    assert set(pages) == {BASE + path for path in EXAMPLE_PATHS}
+    assert BASE + "salt-&-pepper.html" in pages  # a raw "&" would not be XML at all
+
+
+def test_relative_urls_keep_absolute_locs(git_repo: GitRepo) -> None:
+    site = example_repo(git_repo)
+    pelican(site)
+    absolute = (site / "output" / "sitemap.xml").read_bytes()
+    shutil.rmtree(site / "output")
+    pelican(site, "--relative-urls")
+    assert (site / "output" / "sitemap.xml").read_bytes() == absolute
+    sitemap(site)
+
+
+# -- URLs as Pelican serves them ----------------------------------------------------------------
+
+
+# Another plugin's generator writing a page of its own, as many Pelican plugins do.
+OTHER_PLUGIN = """\
+from pelican import signals
+from pelican.generators import Generator
+
+
+class ExtraGenerator(Generator):
+    def generate_output(self, writer):
+        template = self.env.from_string("<html><body>extra</body></html>")
+        writer.write_file("extra/index.html", template, self.context)
+
+
+def register():
+    signals.get_generators.connect(lambda pelican: ExtraGenerator, weak=False)
+"""
+
+
+def test_custom_urls_save_as_metadata_pagination_and_archives(git_repo: GitRepo) -> None:
+    files = {
+        f"content/post-{n}.md": post(
+            f"Post {n}", f"2024-0{n}-01", tags="alpha" if n < 4 else "beta"
+        )
+        for n in range(1, 6)
+    }
+    files["content/pages/contact.md"] = page("Contact", Save_as="contact.html", URL="contact")
+    files["content/pages/team.md"] = page("Team")
+    files["content/tpl/landing.html"] = "<html><body>{{ SITENAME }} landing</body></html>\n"
+    files["plugins/extra.py"] = OTHER_PLUGIN
+    site = plain_repo(
+        git_repo,
+        files,
+        """
+        ARTICLE_URL = "posts/{slug}/"
+        ARTICLE_SAVE_AS = "posts/{slug}/index.html"
+        PAGE_URL = "{slug}/"
+        PAGE_SAVE_AS = "{slug}/index.html"
+        TAG_URL = "topics/{slug}"
+        TAG_SAVE_AS = "topics/{slug}.html"
+        CATEGORY_SAVE_AS = ""
+        CATEGORIES_SAVE_AS = ""
+        AUTHORS_SAVE_AS = ""
+        ARCHIVES_URL = "archive/"
+        ARCHIVES_SAVE_AS = "archive/index.html"
+        YEAR_ARCHIVE_URL = "{date:%Y}/"
+        YEAR_ARCHIVE_SAVE_AS = "{date:%Y}/index.html"
+        ARTICLE_EXCLUDES = ["pages", "tpl"]
+        TEMPLATE_PAGES = {"tpl/landing.html": "landing/index.html"}
+        PLUGIN_PATHS = ["plugins"]
+        PLUGINS = ["extra", "sitemap_plugins.pelican"]
+        DEFAULT_PAGINATION = 2
+        """,
+    )
+    pelican(site)
+    entries = sitemap(site)
+    assert set(entries) == {
+        "",  # index.html, page 1 of the paginated index
+        "index2.html",  # Pelican's default PAGINATION_PATTERNS
+        "index3.html",
+        *(f"posts/post-{n}/" for n in range(1, 6)),
+        "contact",  # url metadata, saved as contact.html
+        "team/",
+        "topics/alpha",  # TAG_URL, not where TAG_SAVE_AS wrote it
+        "topics/alpha2.html",
+        "topics/beta",
+        "tags.html",
+        "archive/",
+        "2024/",
+        "landing/",  # TEMPLATE_PAGES
+        "extra/",  # written by another plugin's generator
+        "author/author.html",
+        "author/author2.html",
+        "author/author3.html",
+    }
+    assert entries["2024/"].lastmod == "2024-05-01"
+    assert entries["topics/beta"].lastmod == "2024-05-01"
+    assert entries["topics/alpha"].lastmod == "2024-03-01"
+    assert entries["landing/"].lastmod == "2024-05-05"  # the template's own commit
+    assert entries["extra/"].lastmod is None  # nothing tells what it shows: no date is made up
+
+
+def test_pagination_url_patterns_and_index_url(git_repo: GitRepo) -> None:
+    files = {f"content/p{n}.md": post(f"P{n}", f"2024-01-0{n}") for n in range(1, 6)}
+    site = plain_repo(
+        git_repo,
+        files,
+        """
+        DEFAULT_PAGINATION = 2
+        INDEX_SAVE_AS = "news/index.html"
+        INDEX_URL = "news/"
+        PAGINATION_PATTERNS = (
+            (1, "{url}", "{save_as}"),
+            (2, "{base_name}/page/{number}/", "{base_name}/page/{number}/index.html"),
+        )
+        """,
+    )
+    pelican(site)
+    entries = sitemap(site)
+    assert {"news/", "news/page/2/", "news/page/3/"} <= set(entries)
+    assert not any("index" in path for path in entries)
+    assert entries["news/"].lastmod == "2024-01-05"  # its newest post
+    assert entries["news/page/3/"].lastmod == "2024-01-01"  # only the oldest is left there
+
+
+# -- lastmod --------------------------------------------------------------------------------------
+
+
+def test_lastmod_honours_timezone_and_git_for_pages(git_repo: GitRepo) -> None:
+    files = {
+        # 00:30 in Paris is still the previous day in UTC: the day must be Paris's.
+        "content/late.md": post("Late", "2024-02-20 10:00", Modified="2024-03-01 00:30"),
+        "content/pages/about.md": page("About"),
+    }
+    site = plain_repo(
+        git_repo,
+        files,
+        'TIMEZONE = "Europe/Paris"\nSITEMAP = {"lastmod_format": "datetime"}\n',
+        date="2024-06-01T08:00:00+02:00",
+    )
+    git_repo.write("content/pages/about.md", page("About", Summary="changed"))
+    git_repo.commit("edit about", "2024-07-02T10:15:00+02:00")
+    pelican(site)
+    entries = sitemap(site)
+    assert entries["late.html"].lastmod == "2024-03-01T00:30:00+01:00"
+    assert entries["pages/about.html"].lastmod == "2024-07-02T10:15:00+02:00"
+    assert entries[""].lastmod == "2024-03-01T00:30:00+01:00"
+
+
+def test_uncommitted_page_takes_its_mtime(git_repo: GitRepo) -> None:
+    site = plain_repo(git_repo, {"content/pages/a.md": page("A")}, date="2020-01-01T00:00:00Z")
+    edited = git_repo.write("content/pages/a.md", page("A", Summary="edited"))
+    os.utime(edited, (1_700_000_000, 1_700_000_000))  # 2023-11-14 UTC
+    pelican(site)
+    assert sitemap(site)["pages/a.html"].lastmod == "2023-11-14"
+
+
+# -- left out ------------------------------------------------------------------------------------
+
+
+def test_drafts_hidden_private_noindex_redirects_and_404_are_left_out(git_repo: GitRepo) -> None:
+    files = {
+        "content/kept.md": post("Kept", "2024-01-01"),
+        "content/draft.md": post("Draft", "2024-01-02", Status="draft"),
+        "content/hidden.md": post("Hidden", "2024-01-03", Status="hidden"),
+        "content/private.md": post("Private", "2024-01-04", Private="True"),
+        "content/off.md": post("Off", "2024-01-05", Sitemap="false"),
+        "content/pages/404.md": page("Not found", Status="hidden", Save_as="404.html"),
+        "content/pages/notfound.md": page("Missing", Save_as="404/index.html", URL="404/"),
+        "content/tpl/quiet.html": '<html><head><meta name="robots" content="noindex,follow">'
+        "</head><body>quiet</body></html>\n",
+        "content/tpl/moved.html": '<html><head><meta http-equiv="refresh" '
+        'content="0; url=/kept.html"></head></html>\n',
+        "content/tpl/feed.json": '{"items": []}\n',
+    }
+    site = plain_repo(
+        git_repo,
+        files,
+        """
+        ARTICLE_EXCLUDES = ["pages", "tpl"]
+        TEMPLATE_PAGES = {
+            "tpl/quiet.html": "quiet.html",
+            "tpl/moved.html": "moved.html",
+            "tpl/feed.json": "feed.json",
+        }
+        """,
+    )
+    proc = pelican(site, "-v")
+    paths = set(sitemap(site))
+    assert "kept.html" in paths
+    assert not paths & {
+        "draft.html",
+        "drafts/draft.html",
+        "hidden.html",
+        "private.html",
+        "off.html",
+        "404.html",
+        "404/",
+        "quiet.html",
+        "moved.html",
+        "feed.json",
+    }
+    log = log_of(proc)
+    for reason in ("draft", "hidden", "private", "noindex", "redirect", "404 page", "not a page"):
+        assert reason in log
+
+
+# -- pelican-sitemap's settings ------------------------------------------------------------------
+
+
+LEGACY_SETTINGS = """
+SITEMAP = {
+    "format": "xml",
+    "priorities": {"articles": 0.7, "indexes": 0.3, "pages": 0.6},
+    "changefreqs": {"articles": "weekly", "indexes": "daily", "pages": "yearly"},
+    "exclude": ["^/noindex/", "/tag/", r"\\.json$", "^secret"],
+}
+PAGE_URL = "{slug}/"
+PAGE_SAVE_AS = "{slug}/index.html"
+"""
+
+
+def test_pelican_sitemap_setting_used_unchanged(git_repo: GitRepo) -> None:
+    files = {
+        "content/a.md": post("A", "2024-01-01", tags="x"),
+        "content/b.md": post("B", "2024-01-02", Priority="0.9", ChangeFreq="hourly"),
+        "content/pages/about.md": page("About"),
+        "content/pages/noindex.md": page("Hidden away", Slug="noindex/inner"),
+        "content/pages/secret.md": page("Secret", Slug="secret-plans"),
+    }
+    site = plain_repo(git_repo, files, LEGACY_SETTINGS)
+    pelican(site)
+    entries = sitemap(site)
+    assert not any(path.startswith(("tag/", "noindex/", "secret")) for path in entries)
+    assert (entries["a.html"].priority, entries["a.html"].changefreq) == ("0.7", "weekly")
+    assert (entries["b.html"].priority, entries["b.html"].changefreq) == ("0.9", "hourly")
+    assert (entries["about/"].priority, entries["about/"].changefreq) == ("0.6", "yearly")
+    assert (entries["archives.html"].priority, entries["archives.html"].changefreq) == (
+        "0.3",
+        "daily",
+    )
+
+
+def test_pelican_sitemap_txt_format(git_repo: GitRepo) -> None:
+    files = {"content/a.md": post("Salt & pepper", "2024-01-01", Slug="salt-&-pepper")}
+    site = plain_repo(git_repo, files, 'SITEMAP = {"format": "txt"}\n')
+    pelican(site)
+    assert not (site / "output" / "sitemap.xml").exists()
+    assert set(sitemap(site, "sitemap.txt")) >= {"", "salt-&-pepper.html", "tags.html"}
+
+
+def test_incumbent_plugin_loaded_too_is_reported(git_repo: GitRepo) -> None:
+    # A stand-in named like pelican-sitemap's legacy module, loaded from PLUGIN_PATHS.
+    files = {
+        "content/a.md": post("A", "2024-01-01"),
+        "plugins/sitemap.py": "def register():\n    pass\n",
+    }
+    site = plain_repo(
+        git_repo,
+        files,
+        'PLUGIN_PATHS = ["plugins"]\nPLUGINS = ["sitemap", "sitemap_plugins.pelican"]\n',
+    )
+    proc = pelican(site)
+    assert "pelican-sitemap is active too" in log_of(proc)
+
+
+# -- options, warnings, strict --------------------------------------------------------------------
+
+
+def test_core_options_split_and_gzip(git_repo: GitRepo) -> None:
+    files = {f"content/p{n}.md": post(f"P{n}", f"2024-01-0{n}") for n in range(1, 8)}
+    site = plain_repo(git_repo, files, 'SITEMAP = {"urls_per_file": 5, "gzip": "both"}\n')
+    pelican(site)
+    out = site / "output"
+    entries = check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml")
+    assert len(entries) > 5
+    assert (out / "sitemap-2.xml").is_file()
+    assert (
+        gzip.decompress((out / "sitemap.xml.gz").read_bytes()) == (out / "sitemap.xml").read_bytes()
+    )
+
+
+def test_bad_metadata_warns_names_file_and_keeps_the_page(git_repo: GitRepo) -> None:
+    files = {
+        "content/a.md": post("A", "2024-01-01", Priority="high"),
+        "content/b.md": post("B", "2024-01-02", Sitemap='{"changefreq": "sometimes"}'),
+    }
+    site = plain_repo(git_repo, files)
+    proc = pelican(site)
+    log = log_of(proc)
+    assert "content/a.md: priority 'high'" in log
+    assert "content/b.md" in log
+    assert "'sometimes'" in log
+    entries = sitemap(site)
+    assert {"a.html", "b.html"} <= set(entries)
+    assert entries["b.html"].changefreq is None
+
+
+def test_strict_option_and_fatal_warnings_fail_the_build(git_repo: GitRepo) -> None:
+    site = plain_repo(git_repo, {"content/a.md": post("A", "2024-01-01")})
+    assert pelican(site, "--fatal", "warnings", check=False).returncode == 0
+    git_repo.write("content/a.md", post("A", "2024-01-01", ChangeFreq="Weekly"))
+    assert pelican(site, check=False).returncode == 0
+    assert pelican(site, "--fatal", "warnings", check=False).returncode != 0
+    git_repo.write("pelicanconf.py", PLAIN_SETTINGS + 'SITEMAP = {"strict": True}\n')
+    proc = pelican(site, check=False)
+    assert proc.returncode != 0
+    assert "strict" in log_of(proc)
+
+
+def test_invalid_option_fails_at_config_time(git_repo: GitRepo) -> None:
+    site = plain_repo(
+        git_repo, {"content/a.md": post("A", "2024-01-01")}, 'SITEMAP = {"gzip": 2}\n'
+    )
+    proc = pelican(site, check=False)
+    assert proc.returncode != 0
+    assert "SITEMAP['gzip']" in log_of(proc)
+    assert not (site / "output" / "sitemap.xml").exists()
+
+
+@pytest.mark.parametrize("siteurl", ["", "/blog", "example.org"])
+def test_missing_or_relative_siteurl_warns_and_writes_nothing(
+    git_repo: GitRepo, siteurl: str
+) -> None:
+    site = plain_repo(
+        git_repo, {"content/a.md": post("A", "2024-01-01")}, f"SITEURL = {siteurl!r}\n"
+    )
+    proc = pelican(site)
+    assert "no sitemap written" in log_of(proc)
+    assert "SITEURL" in log_of(proc)
+    assert not (site / "output" / "sitemap.xml").exists()
+
+
+# -- several builds in one process (pelican --autoreload) ------------------------------------------
+
+
+def test_autoreload_builds_start_from_scratch(
+    git_repo: GitRepo, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pelican import Pelican
+    from pelican.settings import read_settings
+
+    files = {"content/a.md": post("A", "2024-01-01"), "content/b.md": post("B", "2024-01-02")}
+    site = plain_repo(git_repo, files)
+    settings = read_settings(
+        str(site / "pelicanconf.py"),
+        override={"PATH": str(site / "content"), "OUTPUT_PATH": str(site / "output")},
+    )
+    instance = Pelican(settings)
+    # A second copy of the module, as a plugin loader that imports it again would make: both
+    # copies' handlers run, and the build must still be made once.
+    spec = importlib.util.spec_from_file_location(
+        "sitemap_plugins._pelican_again", ROOT / "sitemap_plugins" / "pelican.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    again = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, again)  # as Pelican's own plugin loader does
+    spec.loader.exec_module(again)
+    again.register()
+    caplog.set_level(logging.INFO)
+    instance.run()
+    assert {"a.html", "b.html"} <= set(sitemap(site))
+    (site / "content" / "b.md").unlink()
+    (site / "output" / "b.html").unlink()
+    instance.run()
+    paths = set(sitemap(site))
+    assert "a.html" in paths
+    assert "b.html" not in paths
+    summaries = [r.getMessage() for r in caplog.records if " URLs in " in r.getMessage()]
+    assert len(summaries) == 2  # one per build
+    assert summaries[0] != summaries[1]
+
+
+def test_page_translations_get_bcp47_hreflang_and_x_default(git_repo: GitRepo) -> None:
+    files = {
+        "content/pages/about.md": page("About", Slug="about", Lang="en"),
+        "content/pages/about-pt.md": page("Sobre", Slug="about", Lang="pt_BR"),
+        "content/pages/about-de.md": page("Über", Slug="about", Lang="de", Status="hidden"),
+    }
+    site = plain_repo(git_repo, files)
+    pelican(site)
+    entries = sitemap(site)
+    group = {
+        "en": BASE + "pages/about.html",
+        "pt-BR": BASE + "pages/about-pt_BR.html",
+        "x-default": BASE + "pages/about.html",
+    }
+    assert entries["pages/about.html"].alternates == group
+    assert entries["pages/about-pt_BR.html"].alternates == group
+    assert "pages/about-de.html" not in entries
