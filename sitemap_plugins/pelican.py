@@ -136,8 +136,6 @@ def _read_settings(settings: Mapping[str, Any]) -> _Settings:
         raise OptionError("SITEMAP", raw, "a dict of sitemap options")
     values = {name: value for name, value in raw.items() if name not in _LEGACY_KEYS}
     defaults: dict[str, object] = {}
-    if values.get("format") == "txt":
-        defaults["filename"] = "sitemap.txt"  # pelican-sitemap's name, and what the file is
     bad_siteurl = None
     siteurl = settings.get("SITEURL") or ""
     if "base_url" not in values and siteurl:

@@ -1,0 +1,122 @@
+"""The three hosts agree: same pages and metadata give the same sitemap entries, and the same
+option names mean the same thing everywhere.
+
+The example sites are copied into one real git repository, committed at chosen dates, edited
+once more, and built with each host's real command line.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.support.gitrepo import GitRepo
+from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "example_sites"
+BASE = "https://example.org/"
+FIRST = "2024-02-01T10:00:00+00:00"
+EDIT = "2024-04-20T16:45:00+00:00"
+
+# How each example is built, where its sitemap lands, and its source for guide/configure.
+HOSTS = {
+    "mkdocs": (["-m", "mkdocs", "build", "--strict"], "site", "docs/guide/configure.md"),
+    "sphinx": (
+        ["-m", "sphinx", "-W", "-b", "dirhtml", ".", "_build/dirhtml"],
+        "_build/dirhtml",
+        "guide/configure.rst",
+    ),
+    "pelican": (
+        ["-m", "pelican", "content", "-s", "pelicanconf.py"],
+        "output",
+        "content/pages/guide/configure.md",
+    ),
+}
+SHARED = {"", "guide/install/", "guide/configure/", "reference/options/", "caf%C3%A9/", "about/"}
+LEFT_OUT = {"internal/", "404/", "404.html"}
+
+Row = tuple[str, str | None, str | None, str | None]
+
+
+@dataclass(frozen=True)
+class Built:
+    """One example site after its real build: where it was written, and its sitemap by path."""
+
+    site_dir: Path
+    rows: dict[str, Row]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Built]:
+    """Every example site built once in a repository with two dated commits."""
+    repo = GitRepo(tmp_path_factory.mktemp("cross") / "repo")
+    for host in HOSTS:
+        shutil.copytree(
+            EXAMPLES / host,
+            repo.root / host,
+            ignore=shutil.ignore_patterns("site", "_build", "output", "__pycache__"),
+        )
+    repo.commit("the three example sites", FIRST)
+    for host, (_, _, configure) in HOSTS.items():
+        source = repo.root / host / configure
+        source.write_text(source.read_text("utf-8") + "\nOne more paragraph.\n", "utf-8")
+    repo.commit("edit guide/configure everywhere", EDIT)
+
+    results: dict[str, Built] = {}
+    for host, (command, output, _) in HOSTS.items():
+        folder = repo.root / host
+        done = subprocess.run(
+            [sys.executable, *command], cwd=folder, capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, f"{host} build failed:\n{done.stdout}\n{done.stderr}"
+        sitemap = folder / output / "sitemap.xml"
+        entries = check_sitemap_file(sitemap, BASE + "sitemap.xml")
+        rows = {}
+        for entry in entries:
+            assert entry.loc.startswith(BASE)
+            path = entry.loc[len(BASE) :]
+            rows[path] = (path, entry.lastmod, entry.priority, entry.changefreq)
+        results[host] = Built(folder / output, rows)
+    return results
+
+
+def test_every_host_lists_the_shared_pages_and_leaves_out_the_same(
+    built: dict[str, Built],
+) -> None:
+    for host, site in built.items():
+        assert set(site.rows) >= SHARED, host
+        assert not set(site.rows) & LEFT_OUT, host
+    assert set(built["mkdocs"].rows) == SHARED
+    assert set(built["sphinx"].rows) == SHARED
+
+
+def test_hosts_agree_on_path_lastmod_priority_changefreq(
+    built: dict[str, Built],
+) -> None:
+    shared = {host: {site.rows[path] for path in SHARED} for host, site in built.items()}
+    assert shared["mkdocs"] == shared["sphinx"] == shared["pelican"]
+    by_path = {row[0]: row for row in shared["mkdocs"]}
+    assert by_path["guide/configure/"][1] == "2024-04-20"  # the later commit
+    assert by_path[""][1] == "2024-02-01"
+    assert by_path["about/"][1] == "2024-05-01"  # explicit sitemap.lastmod
+    assert by_path["guide/install/"][2:] == ("0.8", "monthly")
+    assert by_path["reference/options/"][3] == "weekly"
+
+
+def test_an_independent_parser_reads_each_host_alike(built: dict[str, Built]) -> None:
+    """ultimate-sitemap-parser, fetching over loopback, sees the same shared pages everywhere."""
+    seen = {}
+    for host, site in built.items():
+        pages = parse_with_usp(site.site_dir, "sitemap.xml", base_url=BASE)
+        seen[host] = {
+            (loc, page.lastmod.date() if page.lastmod else None)
+            for loc, page in pages.items()
+            if loc[len(BASE) :] in SHARED
+        }
+    assert seen["mkdocs"] == seen["sphinx"] == seen["pelican"]
+    assert len(seen["mkdocs"]) == len(SHARED)

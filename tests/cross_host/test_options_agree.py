@@ -1,0 +1,103 @@
+"""One schema, three hosts: every option is checked when each host reads its configuration.
+
+The same bad value for the same option must stop MkDocs, Sphinx and Pelican while they load
+their configuration, with a message naming the option and the value.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins.core import OPTION_SPECS
+
+BAD_VALUES: dict[str, object] = {
+    "base_url": "/relative/",
+    "filename": "../sitemap.xml",
+    "format": "json",
+    "gzip": "maybe",
+    "urls_per_file": 50_001,
+    "bytes_per_file": 10,
+    "lastmod_sources": ["svn"],
+    "git_date": "tagger",
+    "lastmod_format": "unix",
+    "changefreq": "Weekly",
+    "priority": 1.5,
+    "rules": [{"glob": "blog/*"}],
+    "exclude": 42,
+    "robots_txt": "yes",
+    "indent": 99,
+    "strict": "yes",
+}
+
+
+def test_the_table_covers_every_option() -> None:
+    assert list(BAD_VALUES) == [spec.name for spec in OPTION_SPECS]
+
+
+def _mkdocs_error(tmp_path: Path, name: str, value: object) -> str:
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort, ConfigurationError
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_name: t\nsite_url: https://example.org/\n")
+    with pytest.raises((Abort, ConfigurationError)) as caught:
+        load_config(
+            str(config), plugins=[{"sitemap": {name: value}}], site_dir=str(tmp_path / "site")
+        )
+    return str(caught.value)
+
+
+def _sphinx_error(tmp_path: Path, name: str, value: object) -> str:
+    from sphinx.application import Sphinx
+
+    (tmp_path / "conf.py").write_text(
+        'extensions = ["sitemap_plugins.sphinx"]\nhtml_baseurl = "https://example.org/"\n'
+        f"sitemap_{name} = {value!r}\n"
+    )
+    (tmp_path / "index.rst").write_text("Home\n====\n")
+    with pytest.raises(Exception) as caught:  # noqa: PT011 - whatever Sphinx wraps it in
+        Sphinx(
+            str(tmp_path),
+            str(tmp_path),
+            str(tmp_path / "_build"),
+            str(tmp_path / "_doctrees"),
+            "html",
+            status=None,
+            warning=None,
+        )
+    return str(caught.value)
+
+
+def _pelican_error(tmp_path: Path, name: str, value: object) -> str:
+    from pelican import Pelican
+    from pelican.settings import read_settings
+
+    (tmp_path / "content").mkdir()
+    settings = read_settings(
+        override={
+            "PATH": str(tmp_path / "content"),
+            "OUTPUT_PATH": str(tmp_path / "output"),
+            "SITEURL": "https://example.org",
+            "PLUGINS": ["sitemap_plugins.pelican"],
+            "SITEMAP": {name: value},
+        }
+    )
+    with pytest.raises(Exception) as caught:  # noqa: PT011 - raised from Pelican's signal
+        Pelican(settings)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("host", ["mkdocs", "sphinx", "pelican"])
+@pytest.mark.parametrize("name", list(BAD_VALUES))
+def test_a_bad_value_stops_each_host_at_config_time(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, host: str, name: str
+) -> None:
+    value = BAD_VALUES[name]
+    load = {"mkdocs": _mkdocs_error, "sphinx": _sphinx_error, "pelican": _pelican_error}[host]
+    message = load(tmp_path, name, value) + caplog.text  # MkDocs logs the reason, then aborts
+    assert name in message
+    assert repr(value) in message or str(value) in message
