@@ -19,7 +19,13 @@ nox.options.sessions = ["tests_core", "tests_mkdocs", "tests_sphinx", "tests_pel
 
 ROOT = Path(__file__).parent
 REPORTS = ROOT / ".nox-reports"
-TEST_DEPS = ["pytest>=8", "hypothesis>=6.100", "lxml>=5", "ultimate-sitemap-parser>=1.1"]
+TEST_DEPS = [
+    "pytest>=8",
+    "hypothesis>=6.100",
+    "lxml>=5",
+    "ultimate-sitemap-parser>=1.8",
+    "requests",
+]
 PY = sys.version_info[:2]
 HOSTS = ("mkdocs", "sphinx", "pelican")
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import stat
 import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ FileDate = tuple[dt.datetime, str]
 GitRunner = Callable[[Sequence[str], Path], "subprocess.CompletedProcess[bytes]"]
 """Runs ``git <args>`` in a directory; injectable so callers can count or trace git processes."""
 
+_File = tuple[str, str]  # (resolved directory, file name): files are keyed without their own link
 _ABSENT = b"-"  # the "blob" of a path that does not exist in a commit
 # Variables that would make git look at another repository than the one found from the file.
 _REPO_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
@@ -46,7 +48,7 @@ _REPO_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
 def run_git(args: Sequence[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
     """Run git the way :class:`FileDates` needs: C locale, no optional locks, no repo overrides."""
     env = {key: value for key, value in os.environ.items() if key not in _REPO_ENV}
-    env.update(GIT_OPTIONAL_LOCKS="0", LC_ALL="C", GIT_TERMINAL_PROMPT="0")
+    env.update(GIT_OPTIONAL_LOCKS="0", LC_ALL="C", GIT_TERMINAL_PROMPT="0", GIT_FLUSH="0")
     return subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, check=False)
 
 
@@ -91,53 +93,54 @@ class FileDates:
         self, files: Iterable[Path], *, use_git: bool = True, use_mtime: bool = True
     ) -> dict[Path, FileDate]:
         """The date of each existing file; files with no date at all are left out."""
-        real: dict[Path, Path] = {}
+        found: dict[Path, tuple[_File, float]] = {}
+        folders: dict[Path, str] = {}
         for path in files:
             try:
                 absolute = Path(path).absolute()
                 # Resolve the directory, not the file: a symlinked file is dated as git tracks it.
-                resolved = Path(os.path.realpath(absolute.parent)) / absolute.name
-                if resolved.is_file():
-                    real[path] = resolved
+                folder = folders.get(absolute.parent)
+                if folder is None:
+                    folder = folders[absolute.parent] = os.path.realpath(absolute.parent)
+                info = Path(folder, absolute.name).stat()
             except (OSError, ValueError):
                 continue
-        from_git = self._git_dates(set(real.values())) if use_git and real else {}
+            if stat.S_ISREG(info.st_mode):
+                found[path] = ((folder, absolute.name), info.st_mtime)
+        wanted = {file for file, _ in found.values()}
+        from_git = self._git_dates(wanted) if use_git and wanted else {}
         epoch = _source_date_epoch()
         result: dict[Path, FileDate] = {}
-        for path, resolved in real.items():
-            date = from_git.get(resolved)
+        for path, (file, mtime) in found.items():
+            date = from_git.get(file)
             if date is not None:
                 result[path] = (date, "git")
             elif use_mtime:
-                try:
-                    mtime = int(resolved.stat().st_mtime)
-                except OSError:
-                    continue
-                if epoch is not None:
-                    mtime = min(mtime, epoch)  # clamp, as reproducible-build tools do
-                result[path] = (dt.datetime.fromtimestamp(mtime, dt.timezone.utc), "mtime")
+                seconds = int(mtime) if epoch is None else min(int(mtime), epoch)  # clamp, as
+                # reproducible-build tools do; git dates are history, never clamped
+                result[path] = (dt.datetime.fromtimestamp(seconds, dt.timezone.utc), "mtime")
         return result
 
     # -- per repository -----------------------------------------------------------------------
 
-    def _git_dates(self, files: set[Path]) -> dict[Path, dt.datetime]:
+    def _git_dates(self, files: set[_File]) -> dict[_File, dt.datetime]:
         roots: dict[Path, Path | None] = {}
-        by_root: dict[Path, list[Path]] = {}
-        for path in files:
-            root = _find_root(path.parent, roots)
+        by_root: dict[Path, dict[str, list[str]]] = {}
+        for folder, name in files:
+            root = _find_root(Path(folder), roots)
             if root is not None:
-                by_root.setdefault(root, []).append(path)
-        found: dict[Path, dt.datetime] = {}
+                by_root.setdefault(root, {}).setdefault(folder, []).append(name)
+        found: dict[_File, dt.datetime] = {}
         shallow: list[Path] = []
-        for root, paths in sorted(by_root.items()):
+        for root, folders in sorted(by_root.items()):
             try:
-                found.update(self._repo_dates(root, paths, shallow))
+                found.update(self._repo_dates(root, folders, shallow))
             except OSError:  # no git executable: mtime, quietly
                 return found
         if shallow:
             names = ", ".join(str(root) for root in shallow)
             self._reporter.warning(
-                Code.SHALLOW_CLONE,
+                Code.GIT,
                 f"{names}: shallow git clone, so last-modified dates come from file times, "
                 "not history. Fetch the whole history: 'fetch-depth: 0' for actions/checkout "
                 "in GitHub Actions, or 'git fetch --unshallow'.",
@@ -145,8 +148,8 @@ class FileDates:
         return found
 
     def _repo_dates(
-        self, root: Path, paths: list[Path], shallow: list[Path]
-    ) -> dict[Path, dt.datetime]:
+        self, root: Path, folders: dict[str, list[str]], shallow: list[Path]
+    ) -> dict[_File, dt.datetime]:
         probe = self._git(root, ["rev-parse", "--show-toplevel", "--is-shallow-repository"])
         if probe is None:
             return {}
@@ -163,12 +166,15 @@ class FileDates:
         if status is None:
             return {}
         head, dirty = _parse_status(status)
-        rel: dict[Path, str] = {}
-        for path in paths:
+        rel: dict[_File, str] = {}
+        for folder, names in folders.items():
             try:
-                rel[path] = path.relative_to(top).as_posix()
+                prefix = Path(folder).relative_to(top).as_posix() + "/"
             except ValueError:
                 continue
+            prefix = "" if prefix == "./" else prefix
+            for name in names:
+                rel[folder, name] = prefix + name
         if head is None or not rel:
             return {}
         walk = self._walks.get(top)
@@ -181,10 +187,22 @@ class FileDates:
                 return {}
             walk = self._walks[top] = _Walk(head, wanted, dates)
         return {
-            path: walk.dates[name]
-            for path, name in rel.items()
+            file: walk.dates[name]
+            for file, name in rel.items()
             if name not in dirty and name in walk.dates
         }
+
+    def _log_args(self, head: str, wanted: frozenset[str]) -> list[str]:
+        # --full-history --sparse: every commit, with its true parents, so that each file's chain
+        # can be followed; the pathspec only trims the diffs. --no-renames: a rename is a change
+        # of the new path, as ``git log -1 -- NEW`` sees it, and detection would cost time.
+        merges = "--diff-merges=first-parent" if self._first_parent_diffs else "-m"
+        return [
+            "-c", "core.quotepath=off", "-c", "log.showSignature=false", "--literal-pathspecs",
+            "log", "-z", "--topo-order", "--full-history", "--sparse", "--no-renames", "--raw",
+            "--no-abbrev", "--root", merges, "--no-color", "--no-ext-diff", "--no-textconv",
+            f"--format=%x1e%H %P%x1f{self._format}", head, "--", *_pathspecs(wanted),
+        ]  # fmt: skip
 
     def _git(self, cwd: Path, args: list[str]) -> bytes | None:
         """Run git; on failure warn (unless it is merely not a repository) and return None."""
@@ -198,26 +216,16 @@ class FileDates:
         if b"not a git repository" not in proc.stderr:
             message = proc.stderr.decode("utf-8", "replace").strip() or f"exit {proc.returncode}"
             self._reporter.warning(
-                Code.SHALLOW_CLONE,
+                Code.GIT,
                 f"{cwd}: 'git {command}' failed, so file times are used instead: {message}",
             )
         return None
 
     def _walk(self, top: Path, head: str, wanted: frozenset[str]) -> dict[str, dt.datetime] | None:
-        args = [
-            "-c", "core.quotepath=off", "-c", "log.showSignature=false", "--literal-pathspecs",
-            "log", "-z", "--topo-order", "--full-history", "--sparse", "--no-renames", "--raw",
-            "--no-abbrev", "--root", "--no-color", "--no-ext-diff", "--no-textconv",
-            f"--format=%x1e%H %P%x1f{self._format}", "",  # placeholder for the merge-diff mode
-            head, "--", *_pathspecs(wanted),
-        ]  # fmt: skip
-        mode = args.index("")
-        args[mode] = "--diff-merges=first-parent" if self._first_parent_diffs else "-m"
-        proc = self._run(args, top)
+        proc = self._run(self._log_args(head, wanted), top)
         if proc.returncode != 0 and self._first_parent_diffs and b"diff-merges" in proc.stderr:
-            self._first_parent_diffs = False  # git < 2.31
-            args[mode] = "-m"
-            proc = self._run(args, top)
+            self._first_parent_diffs = False  # git < 2.31: use -m from now on
+            proc = self._run(self._log_args(head, wanted), top)
         out = self._checked(top, "log", proc)
         if out is None:
             return None
@@ -270,8 +278,14 @@ def _pathspecs(paths: frozenset[str]) -> list[str]:
         return []
     specs = []
     for members in groups.values():
-        prefix = os.path.commonpath(members) if len(members) > 1 else members[0]
-        specs.append(prefix)
+        common = members[0].split("/")
+        for member in members[1:]:
+            parts = member.split("/")
+            size = 0
+            while size < min(len(common), len(parts)) and common[size] == parts[size]:
+                size += 1
+            common = common[:size]
+        specs.append("/".join(common))
     return sorted(specs)
 
 
@@ -302,23 +316,26 @@ def _parse_status(out: bytes) -> tuple[str | None, set[str]]:
 
 def _parse_log(out: bytes, wanted: frozenset[str]) -> list[_Commit]:
     """Commits in git's topological order, each with its wanted paths' blobs after the commit."""
+    names = {os.fsencode(path): path for path in wanted}
     commits: list[_Commit] = []
     current: _Commit | None = None
     tokens = out.split(b"\0")
     i = 0
     while i < len(tokens):
-        token = tokens[i].lstrip(b"\n")
+        token = tokens[i]
         i += 1
-        if token.startswith(b"\x1e"):
+        if token[:1] == b"\n":
+            token = token[1:]
+        if token[:1] == b"\x1e":
             ids, _, date = token[1:].partition(b"\x1f")
             sha, *parents = ids.split()
             if current is None or current.sha != sha:  # ``-m`` repeats a merge's header
                 current = _Commit(sha, parents, date)
                 commits.append(current)
-        elif token.startswith(b":") and i < len(tokens):
-            path = os.fsdecode(tokens[i])  # consumed by position: any byte may be in a name
+        elif token[:1] == b":" and i < len(tokens):
+            path = names.get(tokens[i])  # the name is taken by position: any byte may be in it
             i += 1
-            if current is not None and path in wanted:
+            if path is not None and current is not None:
                 fields = token.split(b" ")
                 gone = fields[1] == b"000000"
                 current.changes[path] = _ABSENT if gone else fields[1] + b" " + fields[3]
@@ -367,6 +384,7 @@ def _follow(
         if not group:
             continue
         is_merge = len(commit.parents) > 1
+        probed = range(1 if first_parent_diffs else 0, len(commit.parents))
         probes: list[dict[str, int]] = [{} for _ in commit.parents]
         for path, blob in commit.changes.items():
             tok = group.pop(path, None)
@@ -375,9 +393,8 @@ def _follow(
             if not is_merge:
                 answered[tok] = (index, blob)
                 continue
-            first = 1 if first_parent_diffs else 0
             children = []
-            for slot in range(first, len(commit.parents)):
+            for slot in probed:
                 child = token(path)
                 probes[slot][path] = child
                 children.append(child)

@@ -21,7 +21,7 @@ class Code(str, enum.Enum):
     BAD_URL = "url"
     NO_BASE_URL = "base_url"
     DUPLICATE = "duplicate"
-    SHALLOW_CLONE = "git"
+    GIT = "git"
     EMPTY = "empty"
     CONFLICT = "conflict"
 

@@ -1,0 +1,712 @@
+"""FileDates against real git: every date must be the one ``git log -1 -- FILE`` gives.
+
+The histories are built commit by commit with chosen dates; git itself is the oracle. Each
+merge-related test runs twice: with ``--diff-merges=first-parent`` (git >= 2.31) and with the
+``-m`` fallback used for older git (selected by a runner that refuses ``--diff-merges`` exactly
+as old git does, while real git does all the work).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+import shutil
+import subprocess
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins.core.lastmod import FileDates, run_git
+from sitemap_plugins.core.report import Code, CollectingReporter
+from tests.support.gitrepo import GitRepo, have_git
+
+pytestmark = pytest.mark.skipif(not have_git(), reason="git is not installed")
+
+D1 = "2024-01-01T10:00:00+00:00"
+D2 = "2024-02-01T10:00:00+01:00"
+D3 = "2024-03-01T10:00:00-05:00"
+D4 = "2024-04-01T10:00:00+05:30"
+D5 = "2024-05-01T10:00:00+00:00"
+D6 = "2024-06-01T10:00:00+02:00"
+
+
+class Recorder:
+    """A git runner that records each command and can play a git that predates --diff-merges.
+
+    ``calls`` holds the commands real git ran; those refused as old git would are only counted.
+    """
+
+    def __init__(self, *, old_git: bool = False) -> None:
+        self.old_git = old_git
+        self.calls: list[list[str]] = []
+        self.refused = 0
+
+    def __call__(self, args: Sequence[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
+        if self.old_git and any(arg.startswith("--diff-merges") for arg in args):
+            self.refused += 1
+            message = b"fatal: unrecognized argument: --diff-merges=first-parent\n"
+            return subprocess.CompletedProcess(["git", *args], 128, b"", message)
+        self.calls.append(list(args))
+        return run_git(args, cwd)
+
+    def count(self, command: str) -> int:
+        """How many times ``git <command>`` ran (global options such as ``-c x=y`` skipped)."""
+        total = 0
+        for args in self.calls:
+            words = iter(args)
+            for word in words:
+                if word == "-c":
+                    next(words)
+                elif not word.startswith("-"):
+                    total += word == command
+                    break
+        return total
+
+
+Make = Callable[..., tuple[FileDates, CollectingReporter, Recorder]]
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    # FileDates runs git with the caller's environment: keep the developer's config out of it.
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> GitRepo:
+    return GitRepo(tmp_path / "repo")
+
+
+@pytest.fixture(params=["first-parent", "separate"])
+def make(request: pytest.FixtureRequest) -> Make:
+    old_git = request.param == "separate"
+
+    def factory(git_date: str = "committer") -> tuple[FileDates, CollectingReporter, Recorder]:
+        reporter = CollectingReporter()
+        recorder = Recorder(old_git=old_git)
+        return FileDates(reporter, git_date=git_date, runner=recorder), reporter, recorder
+
+    return factory
+
+
+def iso(value: tuple[dt.datetime, str]) -> str:
+    return value[0].isoformat()
+
+
+def assert_matches_git(repo: GitRepo, make: Make) -> None:
+    """For every file in HEAD, and both date fields: our date == ``git log -1`` for that file."""
+    files = repo.tracked_files()
+    assert files
+    for git_date in ("committer", "author"):
+        dates, reporter, recorder = make(git_date)
+        got = dates.dates([repo.path(name) for name in files])
+        expected = {name: repo.log_date(name, field=git_date) for name in files}
+        actual = {name: iso(got[repo.path(name)]) for name in files}
+        assert actual == expected, git_date
+        assert {source for _, source in got.values()} == {"git"}
+        assert reporter.warnings == []
+        assert recorder.count("log") == 1
+        assert recorder.refused == recorder.old_git  # old git: refused once, then -m
+
+
+# -- linear histories, renames, names -------------------------------------------------------------
+
+
+def test_linear_history_with_out_of_order_dates(repo: GitRepo, make: Make) -> None:
+    repo.write("docs/a.md", "1")
+    repo.write("docs/b.md", "1")
+    repo.commit("one", D3)
+    repo.write("docs/a.md", "2")
+    repo.commit("two, dated before one", D1)
+    repo.write("docs/b.md", "2")
+    repo.commit("three", D2, author_date=D6)
+    dates, _, _ = make()
+    got = dates.dates([repo.path("docs/a.md"), repo.path("docs/b.md")])
+    assert iso(got[repo.path("docs/a.md")]) == D1  # the last change, not the newest date
+    assert iso(got[repo.path("docs/b.md")]) == D2
+    assert_matches_git(repo, make)
+
+
+def test_dates_keep_the_commits_own_offset(repo: GitRepo, make: Make) -> None:
+    repo.write("a.md", "1")
+    repo.commit("one", D4, author_date=D3)
+    committer, _, _ = make()
+    author, _, _ = make("author")
+    path = repo.path("a.md")
+    when, source = committer.dates([path])[path]
+    assert (when.isoformat(), source) == (D4, "git")
+    assert when.utcoffset() == dt.timedelta(hours=5, minutes=30)
+    assert iso(author.dates([path])[path]) == D3
+
+
+def test_renamed_file_is_dated_like_git_log_on_the_new_path(repo: GitRepo, make: Make) -> None:
+    repo.write("docs/old.md", "content that stays the same\n" * 20)
+    repo.write("docs/other.md", "x")
+    repo.commit("add", D1)
+    repo.move("docs/old.md", "docs/moved/new name.md")
+    repo.commit("rename only", D2)
+    repo.write("docs/keep.md", "k")
+    repo.commit("later", D3)
+    dates, _, _ = make()
+    new = repo.path("docs/moved/new name.md")
+    assert iso(dates.dates([new])[new]) == D2 == repo.log_date("docs/moved/new name.md")
+    assert_matches_git(repo, make)
+
+
+def test_unusual_names(repo: GitRepo, make: Make) -> None:
+    names = [
+        "docs/ünïcødé/页面.md",
+        "docs/with space/a b.md",
+        "docs/[glob]*?.md",
+        "docs/quote\"'.md",
+        "top level.md",
+        "deep/er/than/that.md",
+    ]
+    for number, name in enumerate(names):
+        repo.write(name, name)
+        repo.commit(f"add {number}", f"2024-01-0{number + 1}T00:00:00+00:00")
+    repo.write("docs/[glob]x.md", "would match the glob if pathspecs were not literal")
+    repo.commit("decoy", D6)
+    dates, _, _ = make()
+    got = dates.dates([repo.path(name) for name in names])
+    for number, name in enumerate(names):
+        assert iso(got[repo.path(name)]) == f"2024-01-0{number + 1}T00:00:00+00:00", name
+    assert_matches_git(repo, make)
+
+
+def test_mode_change_counts_as_a_change(repo: GitRepo, make: Make) -> None:
+    repo.write("bin/tool.sh", "#!/bin/sh\n")
+    repo.write("docs/page.md", "x")
+    repo.commit("add", D1)
+    repo.path("bin/tool.sh").chmod(0o755)
+    repo.commit("make executable", D2)
+    assert repo.log_date("bin/tool.sh") == D2
+    assert_matches_git(repo, make)
+
+
+def test_git_environment_of_the_caller_does_not_leak(
+    repo: GitRepo, make: Make, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo.write("page.md", "x")
+    repo.commit("add", D1)
+    other = GitRepo(tmp_path / "other")
+    other.write("page.md", "y")
+    other.commit("other", D2)
+    monkeypatch.setenv("GIT_DIR", str(other.root / ".git"))  # as inside a git hook
+    monkeypatch.setenv("GIT_WORK_TREE", str(other.root))
+    dates, _, _ = make()
+    assert iso(dates.dates([repo.path("page.md")])[repo.path("page.md")]) == D1
+
+
+def test_many_top_level_entries_walk_the_whole_tree(repo: GitRepo, make: Make) -> None:
+    for number in range(40):
+        repo.write(f"dir{number}/page.md", str(number))
+    repo.commit("many", D1)
+    repo.write("dir7/page.md", "changed")
+    repo.commit("one more", D2)
+    assert_matches_git(repo, make)
+
+
+# -- merges ---------------------------------------------------------------------------------------
+
+
+def test_conflict_resolved_in_the_merge_dates_the_file_at_the_merge(
+    repo: GitRepo, make: Make
+) -> None:
+    repo.write("docs/page.md", "base\n")
+    repo.write("docs/calm.md", "calm\n")
+    repo.commit("base", D1)
+    repo.checkout("feature", create=True)
+    repo.write("docs/page.md", "feature\n")
+    repo.commit("feature edit", D3)  # newer than main's edit: a naive pass would pick it
+    repo.checkout("main")
+    repo.write("docs/page.md", "main\n")
+    repo.commit("main edit", D2)
+    repo.merge("feature", D4, resolve={"docs/page.md": "both\n"})
+    dates, _, _ = make()
+    page = repo.path("docs/page.md")
+    assert iso(dates.dates([page])[page]) == D4
+    assert_matches_git(repo, make)
+
+
+def test_merge_main_into_feature_then_back(repo: GitRepo, make: Make) -> None:
+    repo.write("docs/main.md", "m0")
+    repo.write("docs/feature.md", "f0")
+    repo.write("docs/untouched.md", "u0")
+    repo.commit("base", D1)
+    repo.checkout("feature", create=True)
+    repo.write("docs/feature.md", "f1")
+    repo.commit("feature work", D2)
+    repo.checkout("main")
+    repo.write("docs/main.md", "m1")
+    repo.commit("main work", D3)
+    repo.checkout("feature")
+    repo.merge("main", D4, message="merge main into feature")
+    repo.write("docs/feature.md", "f2")
+    repo.commit("more feature work", D5)
+    repo.checkout("main")
+    repo.fast_forward("feature")
+    dates, _, _ = make()
+    got = dates.dates([repo.path("docs/main.md"), repo.path("docs/untouched.md")])
+    assert iso(got[repo.path("docs/main.md")]) == D3  # not the "merge main into feature" date
+    assert iso(got[repo.path("docs/untouched.md")]) == D1
+    assert_matches_git(repo, make)
+    # ... and the same history closed with a real merge commit instead of a fast-forward.
+    repo.git("reset", "-q", "--hard", "HEAD~2")  # main as it was: "main work"
+    repo.merge("feature", D6, message="merge feature")
+    assert_matches_git(repo, make)
+
+
+def test_side_change_discarded_with_strategy_ours(repo: GitRepo, make: Make) -> None:
+    repo.write("docs/page.md", "kept")
+    repo.commit("base", D1)
+    repo.checkout("experiment", create=True)
+    repo.write("docs/page.md", "discarded")
+    repo.write("docs/new.md", "discarded too")
+    repo.commit("experiment", D3)
+    repo.checkout("main")
+    repo.merge("experiment", D4, strategy="ours")
+    dates, _, _ = make()
+    page = repo.path("docs/page.md")
+    assert iso(dates.dates([page])[page]) == D1
+    assert_matches_git(repo, make)
+
+
+def test_side_change_to_one_file_discarded_while_another_is_taken(
+    repo: GitRepo, make: Make
+) -> None:
+    # One side commit touches two files; the merge keeps main's version of one (after a
+    # conflict) and takes the side's version of the other. For the kept file git follows the
+    # first parent, so the side commit, though newer, is not its date.
+    repo.write("docs/kept.md", "base\n")
+    repo.write("docs/taken.md", "base\n")
+    repo.commit("base", D1)
+    repo.checkout("side", create=True)
+    repo.write("docs/kept.md", "side\n")
+    repo.write("docs/taken.md", "side\n")
+    repo.commit("side edits both", D3)
+    repo.checkout("main")
+    repo.write("docs/kept.md", "main\n")
+    repo.commit("main edit", D2)
+    repo.merge("side", D4, resolve={"docs/kept.md": "main\n"})
+    dates, _, _ = make()
+    got = dates.dates([repo.path("docs/kept.md"), repo.path("docs/taken.md")])
+    assert iso(got[repo.path("docs/kept.md")]) == D2
+    assert iso(got[repo.path("docs/taken.md")]) == D3
+    assert_matches_git(repo, make)
+
+
+def test_evil_merge_and_identical_changes_on_both_sides(repo: GitRepo, make: Make) -> None:
+    repo.write("docs/evil.md", "base")
+    repo.write("docs/same.md", "base")
+    repo.write("docs/x.md", "base")
+    repo.commit("base", D1)
+    repo.checkout("side", create=True)
+    repo.write("docs/same.md", "identical edit")
+    repo.write("docs/x.md", "side")
+    repo.commit("side", D2)
+    repo.checkout("main")
+    repo.write("docs/same.md", "identical edit")
+    repo.commit("main", D3)
+    repo.merge("side", D4, resolve={"docs/evil.md": "changed by the merge only"})
+    dates, _, _ = make()
+    got = dates.dates([repo.path("docs/evil.md"), repo.path("docs/same.md")])
+    assert iso(got[repo.path("docs/evil.md")]) == D4
+    assert iso(got[repo.path("docs/same.md")]) == D3  # TREESAME to both: first parent wins
+    assert_matches_git(repo, make)
+
+
+def test_file_added_and_deleted_on_branches(repo: GitRepo, make: Make) -> None:
+    repo.write("docs/a.md", "a")
+    repo.write("docs/gone.md", "g")
+    repo.commit("base", D1)
+    repo.checkout("side", create=True)
+    repo.write("docs/added-on-side.md", "new")
+    repo.remove("docs/gone.md")
+    repo.commit("side", D2)
+    repo.checkout("main")
+    repo.write("docs/a.md", "a2")
+    repo.commit("main", D3)
+    repo.merge("side", D4)
+    repo.write("docs/gone.md", "back again")
+    repo.commit("re-add", D5)
+    assert_matches_git(repo, make)
+
+
+def test_octopus_merge(repo: GitRepo, make: Make) -> None:
+    repo.write("docs/one.md", "0")
+    repo.write("docs/two.md", "0")
+    repo.write("docs/three.md", "0")
+    repo.commit("base", D1)
+    for number, (branch, name) in enumerate([("b1", "one"), ("b2", "two"), ("b3", "three")]):
+        repo.checkout("main")
+        repo.checkout(branch, create=True)
+        repo.write(f"docs/{name}.md", branch)
+        repo.commit(branch, f"2024-02-0{number + 1}T00:00:00+00:00")
+    repo.checkout("main")
+    repo.write("docs/two.md", "main")
+    repo.commit("main", D3)
+    merge = repo.git(
+        "merge", "-q", "--no-edit", "-s", "ours", "b1", "b2", "b3", env={"GIT_COMMITTER_DATE": D5}
+    )
+    assert merge == ""
+    repo.git("checkout", "-q", "b2", "--", "docs/three.md")
+    repo.git("checkout", "-q", "b3", "--", "docs/three.md")
+    repo.commit("pick three", D6)
+    assert_matches_git(repo, make)
+    # A real octopus whose result differs per file: some files TREESAME to a later parent only.
+    repo.git("reset", "-q", "--hard", "HEAD~2")
+    repo.git("merge", "-q", "--no-edit", "b1", "b3", env={"GIT_COMMITTER_DATE": D5})
+    assert len(repo.git("log", "-1", "--format=%P").split()) == 3
+    assert_matches_git(repo, make)
+
+
+def test_criss_cross_merges(repo: GitRepo, make: Make) -> None:
+    repo.write("docs/a.md", "0")
+    repo.write("docs/b.md", "0")
+    repo.commit("base", D1)
+    repo.checkout("other", create=True)
+    repo.write("docs/b.md", "other")
+    repo.commit("other", D2)
+    repo.checkout("main")
+    repo.write("docs/a.md", "main")
+    repo.commit("main", D2)
+    repo.merge("other", D3, message="criss")
+    repo.checkout("other")
+    repo.merge("main~1", D3, message="cross")
+    repo.write("docs/a.md", "other again")
+    repo.commit("other again", D4)
+    repo.checkout("main")
+    repo.merge("other", D5, resolve={"docs/a.md": "other again"})
+    assert_matches_git(repo, make)
+
+
+def random_history(repo: GitRepo, seed: int) -> None:
+    """A random history of branches, conflicts, discarded sides, renames and skewed dates."""
+    rng = random.Random(seed)
+    pool = ["docs/index.md", "docs/a b.md", "docs/ünï.md", "docs/sub/deep.md", "README.md"]
+    clock = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
+
+    def when() -> str:
+        nonlocal clock
+        clock += dt.timedelta(hours=rng.randint(-30, 60))  # dates go backwards at times
+        offset = dt.timezone(dt.timedelta(minutes=rng.choice([0, 60, -300, 330])))
+        return clock.astimezone(offset).isoformat()
+
+    for name in pool:
+        repo.write(name, f"{name} 0\n")
+    repo.commit("base", when())
+    branches = ["main"]
+    for step in range(40):
+        action = rng.random()
+        current = repo.current_branch()
+        if action < 0.45:
+            if rng.random() < 0.1:
+                source = rng.choice(pool)
+                if repo.run("ls-files", "--error-unmatch", source, check=False).returncode == 0:
+                    target = f"docs/renamed-{step}.md"
+                    repo.move(source, target)
+                    pool[pool.index(source)] = target
+            for name in rng.sample(pool, rng.randint(1, 3)):
+                if rng.random() < 0.1:
+                    repo.git("rm", "-q", "-f", "--ignore-unmatch", "--", name)
+                else:
+                    repo.write(name, f"{name} {step} {current}\n")
+            repo.commit(f"edit {step}", when(), author_date=when(), allow_empty=True)
+        elif action < 0.6 or len(branches) == 1:
+            name = f"b{step}"
+            repo.checkout(name, create=True)
+            branches.append(name)
+        elif action < 0.7:
+            repo.checkout(rng.choice(branches))
+        else:
+            other = rng.choice([b for b in branches if b != current])
+            merge_random(repo, rng, other, when())
+    repo.checkout("main")
+    for other in branches[1:]:
+        if rng.random() < 0.5:
+            merge_random(repo, rng, other, when())
+
+
+def merge_random(repo: GitRepo, rng: random.Random, other: str, date: str) -> None:
+    strategy = ["-s", "ours"] if rng.random() < 0.15 else []
+    repo.run("merge", "-q", "--no-commit", "--no-ff", *strategy, other, check=False)
+    if repo.run("rev-parse", "-q", "--verify", "MERGE_HEAD", check=False).returncode:
+        return  # already up to date
+    for name in repo.git("diff", "--name-only", "-z", "--diff-filter=U").split("\0"):
+        if name:
+            resolve_one(repo, rng, name, rng.choice([":2", ":3", "new"]))
+    if rng.random() < 0.4:  # keep our side of something the merge took from theirs
+        for name in repo.git("diff", "--cached", "--name-only", "-z", "HEAD").split("\0"):
+            if name and rng.random() < 0.5:
+                resolve_one(repo, rng, name, ":2")
+    if rng.random() < 0.1 and repo.path("docs/index.md").exists():
+        repo.write("docs/index.md", f"evil {rng.random()}\n")
+        repo.git("add", "docs/index.md")
+    repo.git("commit", "-q", "--no-verify", "--allow-empty", "-m", f"merge {other}",
+             env={"GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date})  # fmt: skip
+
+
+def resolve_one(repo: GitRepo, rng: random.Random, name: str, choice: str) -> None:
+    if choice == "new":
+        repo.write(name, f"resolved {rng.random()}\n")
+        repo.git("add", "--", name)
+        return
+    ref = "HEAD:" + name if choice == ":2" else f"{choice}:{name}"
+    shown = repo.run("show", ref, check=False)
+    if shown.returncode:
+        repo.git("rm", "-q", "--cached", "--ignore-unmatch", "--", name)
+        repo.path(name).unlink(missing_ok=True)
+    else:
+        repo.write(name, shown.stdout)
+        repo.git("add", "--", name)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_histories_match_git_log_for_every_file(
+    repo: GitRepo, make: Make, seed: int
+) -> None:
+    random_history(repo, seed)
+    assert repo.git("status", "--porcelain") == ""
+    assert_matches_git(repo, make)
+
+
+# -- uncommitted work, fallbacks ----------------------------------------------------------------
+
+
+def test_uncommitted_untracked_and_ignored_files_take_their_mtime(
+    repo: GitRepo, make: Make
+) -> None:
+    repo.write(".gitignore", "ignored.md\n")
+    for name in ("clean.md", "modified.md", "staged.md", "unindexed.md"):
+        repo.write(name, name)
+    repo.commit("base", D1)
+    repo.write("modified.md", "changed, not staged")
+    repo.write("staged.md", "changed and staged")
+    repo.git("add", "staged.md")
+    repo.git("rm", "-q", "--cached", "unindexed.md")
+    repo.write("untracked.md", "new")
+    repo.write("new-staged.md", "new")
+    repo.git("add", "new-staged.md")
+    repo.write("ignored.md", "ignored")
+    dates, reporter, _ = make()
+    names = ["clean.md", "modified.md", "staged.md", "unindexed.md", "untracked.md"]
+    names += ["new-staged.md", "ignored.md"]
+    got = dates.dates([repo.path(name) for name in names])
+    assert got[repo.path("clean.md")] == (dt.datetime.fromisoformat(D1), "git")
+    for name in names[1:]:
+        when, source = got[repo.path(name)]
+        expected = int(repo.path(name).stat().st_mtime)
+        assert (when, source) == (dt.datetime.fromtimestamp(expected, dt.timezone.utc), "mtime")
+        assert when.tzinfo == dt.timezone.utc
+    assert reporter.warnings == []
+
+
+def test_file_deleted_in_history_then_recreated_untracked(repo: GitRepo, make: Make) -> None:
+    repo.write("page.md", "1")
+    repo.write("other.md", "1")
+    repo.commit("add", D1)
+    repo.remove("page.md")
+    repo.commit("delete", D2)
+    repo.write("page.md", "back, untracked")
+    dates, _, _ = make()
+    assert dates.dates([repo.path("page.md")])[repo.path("page.md")][1] == "mtime"
+
+
+def test_shallow_clone_warns_once_and_uses_mtime(repo: GitRepo, make: Make, tmp_path: Path) -> None:
+    for number in range(3):
+        repo.write(f"docs/p{number}.md", str(number))
+        repo.commit(f"c{number}", f"2024-01-0{number + 1}T00:00:00+00:00")
+    clone = repo.clone(tmp_path / "shallow clone", depth=1)
+    dates, reporter, recorder = make()
+    files = [clone.path(f"docs/p{number}.md") for number in range(3)]
+    got = dates.dates(files)
+    assert {source for _, source in got.values()} == {"mtime"}
+    assert len(reporter.warnings) == 1
+    code, message = reporter.warnings[0]
+    assert code is Code.GIT
+    assert str(clone.root.resolve()) in message
+    assert "fetch-depth: 0" in message
+    assert "git fetch --unshallow" in message
+    assert recorder.count("log") == 0
+    dates.dates(files)
+    assert len(reporter.warnings) == 2  # once per call, not once per file
+    clone.git("fetch", "-q", "--unshallow")
+    assert {source for _, source in dates.dates(files).values()} == {"git"}
+
+
+def test_outside_any_repository_is_quietly_mtime(tmp_path: Path, make: Make) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    page = plain / "page.md"
+    page.write_text("x", encoding="utf-8")
+    dates, reporter, recorder = make()
+    assert dates.dates([page])[page][1] == "mtime"
+    assert reporter.warnings == []
+    assert recorder.calls == []  # found by looking for .git, not by asking git
+
+
+def test_without_git_installed_is_quietly_mtime(
+    repo: GitRepo, make: Make, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo.write("page.md", "x")
+    repo.commit("add", D1)
+    empty = tmp_path / "no-git-here"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    assert shutil.which("git") is None
+    dates, reporter, _ = make()
+    assert dates.dates([repo.path("page.md")])[repo.path("page.md")][1] == "mtime"
+    assert reporter.warnings == []
+
+
+def test_repository_without_commits_is_quietly_mtime(repo: GitRepo, make: Make) -> None:
+    repo.write("page.md", "x")
+    dates, reporter, recorder = make()
+    assert dates.dates([repo.path("page.md")])[repo.path("page.md")][1] == "mtime"
+    assert reporter.warnings == []
+    assert recorder.count("log") == 0
+
+
+def test_broken_repository_warns_and_uses_mtime(repo: GitRepo, make: Make) -> None:
+    repo.write("page.md", "1")
+    first = repo.commit("first", D1)
+    repo.write("page.md", "2")
+    repo.commit("second", D2)
+    repo.write("other.md", "3")
+    repo.commit("third", D3)
+    objects = repo.root / ".git" / "objects"
+    (objects / first[:2] / first[2:]).unlink()  # history is now missing a commit
+    dates, reporter, _ = make()
+    got = dates.dates([repo.path("page.md")])
+    assert got[repo.path("page.md")][1] == "mtime"
+    assert reporter.codes() == [Code.GIT]
+    assert str(repo.root.resolve()) in reporter.warnings[0][1]
+
+
+def test_use_git_and_use_mtime_switches(repo: GitRepo, make: Make) -> None:
+    repo.write("tracked.md", "x")
+    repo.commit("add", D1)
+    repo.write("untracked.md", "y")
+    files = [repo.path("tracked.md"), repo.path("untracked.md")]
+    dates, _, recorder = make()
+    only_mtime = dates.dates(files, use_git=False)
+    assert {source for _, source in only_mtime.values()} == {"mtime"}
+    assert len(only_mtime) == 2
+    assert recorder.calls == []
+    only_git = dates.dates(files, use_mtime=False)
+    assert list(only_git) == [repo.path("tracked.md")]
+    assert dates.dates(files, use_git=False, use_mtime=False) == {}
+
+
+def test_source_date_epoch_clamps_mtime_but_not_git(
+    repo: GitRepo, make: Make, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo.write("tracked.md", "x")
+    repo.commit("add", "2030-01-01T00:00:00+00:00")
+    new = repo.write("untracked.md", "y")
+    old = repo.write("old.md", "z")
+    epoch = int(dt.datetime(2025, 1, 1, tzinfo=dt.timezone.utc).timestamp())
+    os.utime(new, (epoch + 1000, epoch + 1000))
+    os.utime(old, (epoch - 1000, epoch - 1000))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(epoch))
+    dates, _, _ = make()
+    got = dates.dates([repo.path("tracked.md"), new, old])
+    utc = dt.timezone.utc
+    assert got[new] == (dt.datetime.fromtimestamp(epoch, utc), "mtime")
+    assert got[old] == (dt.datetime.fromtimestamp(epoch - 1000, utc), "mtime")
+    assert iso(got[repo.path("tracked.md")]) == "2030-01-01T00:00:00+00:00"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "not a number")
+    assert dates.dates([new])[new] == (dt.datetime.fromtimestamp(epoch + 1000, utc), "mtime")
+
+
+def test_missing_files_are_absent(repo: GitRepo, make: Make, tmp_path: Path) -> None:
+    repo.write("page.md", "x")
+    repo.commit("add", D1)
+    repo.remove("page.md")  # tracked in HEAD, gone from disk
+    missing = [repo.path("page.md"), tmp_path / "nowhere" / "x.md", repo.root / "docs"]
+    dates, reporter, _ = make()
+    assert dates.dates(missing) == {}
+    assert reporter.warnings == []
+
+
+def test_symlinked_directories_and_caller_keys(repo: GitRepo, make: Make, tmp_path: Path) -> None:
+    repo.write("docs/page.md", "x")
+    repo.commit("add", D2)
+    link = tmp_path / "link-to-repo"
+    link.symlink_to(repo.root, target_is_directory=True)
+    via_link = link / "docs" / "page.md"
+    relative = Path(os.path.relpath(repo.path("docs/page.md")))
+    dates, _, recorder = make()
+    got = dates.dates([via_link, repo.path("docs/page.md"), relative])
+    assert set(got) == {via_link, repo.path("docs/page.md"), relative}
+    assert {iso(value) for value in got.values()} == {D2}
+    assert recorder.count("log") == 1
+
+
+# -- processes and caching ----------------------------------------------------------------------
+
+
+def test_one_log_per_repository_and_a_constant_number_of_processes(
+    tmp_path: Path, make: Make
+) -> None:
+    first = GitRepo(tmp_path / "first")
+    second = GitRepo(tmp_path / "first" / "nested")  # a repository inside another one
+    for number in range(30):
+        first.write(f"docs/p{number}.md", str(number))
+        second.write(f"docs/p{number}.md", str(number))
+    second.commit("nested", D2)
+    first.write(".gitignore", "nested/\n")
+    first.commit("outer", D1)
+    outside = tmp_path / "outside.md"
+    outside.write_text("x", encoding="utf-8")
+    files = [first.path(f"docs/p{n}.md") for n in range(30)]
+    files += [second.path(f"docs/p{n}.md") for n in range(30)] + [outside]
+    dates, _, recorder = make()
+    got = dates.dates(files)
+    assert recorder.count("log") == 2
+    assert len(recorder.calls) == 6  # rev-parse, status and log for each repository
+    assert recorder.refused == recorder.old_git  # the fallback to -m is remembered
+    assert {iso(got[path]) for path in files[:30]} == {D1}
+    assert {iso(got[path]) for path in files[30:60]} == {D2}
+    assert got[outside][1] == "mtime"
+
+
+def test_cache_reuses_the_walk_until_head_moves_or_files_are_added(
+    repo: GitRepo, make: Make
+) -> None:
+    repo.write("docs/a.md", "1")
+    repo.write("docs/b.md", "1")
+    repo.commit("add", D1)
+    a, b = repo.path("docs/a.md"), repo.path("docs/b.md")
+    dates, _, recorder = make()
+    assert iso(dates.dates([a])[a]) == D1
+    assert recorder.count("log") == 1
+    assert iso(dates.dates([a])[a]) == D1
+    assert recorder.count("log") == 1  # nothing changed: no second walk
+    dates.dates([a, b])
+    assert recorder.count("log") == 2  # a file the cache does not cover
+    dates.dates([b])
+    dates.dates([a, b])
+    assert recorder.count("log") == 2
+    repo.write("docs/a.md", "edited, not committed")
+    got = dates.dates([a, b])
+    assert got[a][1] == "mtime"  # the work tree is re-read on every call...
+    assert iso(got[b]) == D1
+    assert recorder.count("log") == 2  # ...but committed history cannot have changed
+    repo.commit("edit", D3)
+    got = dates.dates([a, b])
+    assert recorder.count("log") == 3  # HEAD moved
+    assert (iso(got[a]), iso(got[b])) == (D3, D1)
+    repo.git("checkout", "-q", "HEAD~1")
+    assert iso(dates.dates([a])[a]) == D1
+    assert recorder.count("log") == 4
+
+
+def test_git_date_is_validated() -> None:
+    with pytest.raises(ValueError, match="git_date"):
+        FileDates(CollectingReporter(), git_date="commit")
