@@ -123,8 +123,13 @@ class _PendingFile:
             raw.close()
 
     def discard(self) -> None:
-        for raw in self._raw:
-            raw.close()
+        # Close the gzip layers too: left open, they try to flush into a closed file when
+        # collected later (an "unraisable" error on Python 3.12+).
+        for stream in (*self._streams, *self._raw):
+            try:
+                stream.close()
+            except (OSError, ValueError):
+                pass
         for temp in self.temps.values():
             temp.unlink(missing_ok=True)
 
