@@ -8,6 +8,7 @@ unambiguously is rejected with the value named, never guessed.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from typing import Final
 
@@ -37,8 +38,12 @@ def parse_lastmod(value: object) -> Lastmod:
     raise ValueError("a date such as 2024-05-01 or a timestamp such as 2024-05-01T10:00:00+02:00")
 
 
+@functools.lru_cache(maxsize=4096)
 def format_lastmod(value: Lastmod, style: str) -> str:
-    """Render for ``<lastmod>``: ``date`` gives the calendar day in the value's own offset."""
+    """Render for ``<lastmod>``: ``date`` gives the calendar day in the value's own offset.
+
+    Cached: a site's pages share few distinct dates (one per commit), and this runs per URL.
+    """
     if isinstance(value, dt.datetime):
         if style == "date":
             return value.date().isoformat()

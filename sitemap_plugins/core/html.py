@@ -1,46 +1,61 @@
 """What a rendered page's ``<head>`` says about whether it belongs in a sitemap.
 
 Hosts render pages we do not control (themes, redirect plugins), so the HTML is the only place a
-``robots noindex`` meta or a redirect stub shows. Only the head is parsed, which keeps this cheap
-on large sites.
+``robots noindex`` meta or a redirect stub shows. This runs on every page of a build, so only
+the ``<meta>`` tags of the head are looked at, and only those that could matter are parsed.
 """
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
+from typing import Final
+
+_HEAD_END: Final = re.compile(r"</head\s*>", re.IGNORECASE)
+_META_TAG: Final = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
+_RELEVANT: Final = re.compile(r"robots|bot\b|refresh", re.IGNORECASE)
+_ROBOTS_NAMES: Final = frozenset({"robots", "googlebot", "bingbot"})
 
 
-class _HeadScanner(HTMLParser):
+class _MetaAttributes(HTMLParser):
+    """The attributes of one ``<meta>`` tag, with entities decoded as a browser would."""
+
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.noindex = False
-        self.refresh = False
+        self.values: dict[str, str] = {}
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag != "meta":
-            return
-        values = {name.lower(): (value or "") for name, value in attrs}
-        name = values.get("name", "").strip().lower()
-        content = values.get("content", "").lower()
-        if name in ("robots", "googlebot", "bingbot") and "noindex" in content.replace(" ", ""):
-            self.noindex = True
-        if values.get("http-equiv", "").strip().lower() == "refresh" and "url=" in content:
-            self.refresh = True
+        self.values = {name.lower(): (value or "") for name, value in attrs}
+
+    handle_startendtag = handle_starttag
 
 
-def _scan(html: str) -> _HeadScanner:
-    end = html.lower().find("</head>")
-    scanner = _HeadScanner()
-    scanner.feed(html if end < 0 else html[:end])
-    scanner.close()
-    return scanner
+def _meta_tags(html: str) -> list[dict[str, str]]:
+    end = _HEAD_END.search(html)
+    head = html if end is None else html[: end.start()]
+    found = []
+    for tag in _META_TAG.findall(head):
+        if _RELEVANT.search(tag):
+            parser = _MetaAttributes()
+            parser.feed(tag)
+            parser.close()
+            found.append(parser.values)
+    return found
 
 
 def has_robots_noindex(html: str) -> bool:
     """Whether the page asks search engines not to index it."""
-    return _scan(html).noindex
+    for values in _meta_tags(html):
+        name = values.get("name", "").strip().lower()
+        if name in _ROBOTS_NAMES and "noindex" in values.get("content", "").lower():
+            return True
+    return False
 
 
 def is_redirect_stub(html: str) -> bool:
     """Whether the page is a meta-refresh redirect (as mkdocs-redirects and others write)."""
-    return _scan(html).refresh
+    return any(
+        values.get("http-equiv", "").strip().lower() == "refresh"
+        and "url=" in values.get("content", "").lower().replace(" ", "")
+        for values in _meta_tags(html)
+    )

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 Lastmod = dt.date | dt.datetime
 """A modification time: an aware ``datetime``, or a plain ``date`` when only that is known."""
@@ -67,12 +67,13 @@ class Page:
             object.__setattr__(self, "sitemap", MappingProxyType(dict(self.sitemap)))
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """One validated ``<url>``: every field is already known to be protocol-valid.
 
     ``loc`` and the alternate URLs are absolute and percent-encoded but not XML-escaped; the
-    renderer escapes. ``images`` holds absolute image URLs (image sitemap 1.1).
+    renderer escapes. ``images`` holds absolute image URLs (image sitemap 1.1). A named tuple
+    rather than a frozen dataclass: as immutable, and twice as cheap to make, which counts when a
+    site streams a million of them.
     """
 
     loc: str
@@ -80,11 +81,10 @@ class Entry:
     changefreq: str | None = None
     priority: float | None = None
     alternates: tuple[tuple[str, str], ...] = ()
-    images: tuple[str, ...] = field(default=())
+    images: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class IndexEntry:
+class IndexEntry(NamedTuple):
     """One ``<sitemap>`` child of a sitemap index."""
 
     loc: str

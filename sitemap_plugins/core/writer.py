@@ -8,6 +8,8 @@ sitemap as it was, and readers never see an index pointing at missing files.
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
 import gzip
 import os
 import re
@@ -15,9 +17,9 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Final
+from typing import Any, BinaryIO, Final
 
-from sitemap_plugins.core.dates import format_lastmod, sort_key
+from sitemap_plugins.core.dates import sort_key
 from sitemap_plugins.core.model import Entry, IndexEntry, Lastmod
 from sitemap_plugins.core.options import Options
 from sitemap_plugins.core.render import (
@@ -81,9 +83,6 @@ class _PendingFile:
         self.temps: dict[str, Path] = {}
         self._streams: list[BinaryIO] = []
         self._raw: list[BinaryIO] = []
-        self._chunks: list[bytes] = []
-        self._pending = 0
-        self.size = 0
         try:
             for variant in variants:
                 handle, name = tempfile.mkstemp(dir=directory, prefix=".sitemap-", suffix=".tmp")
@@ -102,21 +101,10 @@ class _PendingFile:
             raise
 
     def write(self, data: bytes) -> None:
-        self._chunks.append(data)
-        self._pending += len(data)
-        self.size += len(data)
-        if self._pending >= _FLUSH_BYTES:
-            self._flush()
-
-    def _flush(self) -> None:
-        block = b"".join(self._chunks)
         for stream in self._streams:
-            stream.write(block)
-        self._chunks.clear()
-        self._pending = 0
+            stream.write(data)
 
     def close(self) -> None:
-        self._flush()
         for stream in self._streams:
             stream.close()
         for raw in self._raw:
@@ -126,10 +114,8 @@ class _PendingFile:
         # Close the gzip layers too: left open, they try to flush into a closed file when
         # collected later (an "unraisable" error on Python 3.12+).
         for stream in (*self._streams, *self._raw):
-            try:
+            with contextlib.suppress(OSError, ValueError):
                 stream.close()
-            except (OSError, ValueError):
-                pass
         for temp in self.temps.values():
             temp.unlink(missing_ok=True)
 
@@ -137,19 +123,10 @@ class _PendingFile:
 class _Shard:
     """A sitemap file being filled, with the newest lastmod it holds for the index."""
 
-    def __init__(self, pending: _PendingFile, lastmod_style: str) -> None:
+    def __init__(self, pending: _PendingFile) -> None:
         self.file = pending
         self.count = 0
         self.newest: Lastmod | None = None
-        self._style = lastmod_style
-        self._newest_key: object = None
-
-    def saw(self, lastmod: Lastmod) -> None:
-        # Compare what is written: with dates only, the newest *day as written* must head the
-        # index, which is not always the day of the newest instant when offsets differ.
-        key = format_lastmod(lastmod, "date") if self._style == "date" else sort_key(lastmod)
-        if self.newest is None or key > self._newest_key:  # type: ignore[operator]
-            self.newest, self._newest_key = lastmod, key
 
 
 def write_sitemaps(
@@ -198,44 +175,66 @@ def _fill_shards(
     extensions: list[str],
     shards: list[_Shard],
 ) -> int:
+    """Render and write every entry, starting a new shard at either limit.
+
+    This is the per-URL hot path of a million-URL site, so the state of the shard being filled
+    lives in local variables and bytes are batched before they reach the file (and gzip).
+    """
     xml = options.format == "xml"
     head = (urlset_open(extensions) if xml else "").encode()
     tail = (URLSET_CLOSE if xml else "").encode()
-    limit = options.bytes_per_file - len(tail)
-    urls = 0
+    room = options.bytes_per_file - len(head) - len(tail)  # entry bytes one file can hold
+    per_file = options.urls_per_file
+    style, indent = options.lastmod_format, options.indent
+    by_day = style == "date"
+    urls = count = used = batched = 0
+    batch: list[bytes] = []
     shard: _Shard | None = None
+    newest: Lastmod | None = None
+    newest_key: Any = None
     for entry in entries:
-        text = (
-            render_url(entry, lastmod_style=options.lastmod_format, indent=options.indent)
+        data = (
+            render_url(entry, lastmod_style=style, indent=indent)
             if xml
             else render_text_line(entry)
-        )
-        data = text.encode()
-        if len(head) + len(data) > limit:
+        ).encode()
+        size = len(data)
+        if size > room:
             reporter.warning(
                 Code.BAD_URL,
-                f"{entry.loc}: left out, its entry alone is {len(data):,} bytes, more than "
+                f"{entry.loc}: left out, its entry alone is {size:,} bytes, more than "
                 f"bytes_per_file allows ({options.bytes_per_file:,})",
             )
             continue
-        if (
-            shard is None
-            or shard.count >= options.urls_per_file
-            or shard.file.size + len(data) > limit
-        ):
+        if shard is None or count == per_file or used + size > room:
             if shard is not None:
-                shard.file.write(tail)
+                shard.count, shard.newest = count, newest
+                shard.file.write(b"".join(batch) + tail)
                 shard.file.close()
-            shard = _Shard(_PendingFile(target, layout.variants), options.lastmod_format)
+            shard = _Shard(_PendingFile(target, layout.variants))
             shards.append(shard)
-            shard.file.write(head)
-        shard.file.write(data)
-        shard.count += 1
-        if entry.lastmod is not None:
-            shard.saw(entry.lastmod)
+            batch, batched, used, count, newest, newest_key = [head], 0, 0, 0, None, None
+        batch.append(data)
+        batched += size
+        used += size
+        count += 1
+        if batched >= _FLUSH_BYTES:
+            shard.file.write(b"".join(batch))
+            batch, batched = [], 0
+        lastmod = entry.lastmod
+        if lastmod is not None:
+            # The index names the newest lastmod *as written*: with dates only, that is the day
+            # in the value's own offset, not always the day of the newest instant.
+            if by_day:
+                key: Any = lastmod.date() if isinstance(lastmod, dt.datetime) else lastmod
+            else:
+                key = sort_key(lastmod)
+            if newest_key is None or key > newest_key:
+                newest, newest_key = lastmod, key
         urls += 1
     if shard is not None:
-        shard.file.write(tail)
+        shard.count, shard.newest = count, newest
+        shard.file.write(b"".join(batch) + tail)
         shard.file.close()
     return urls
 

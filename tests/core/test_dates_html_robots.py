@@ -109,3 +109,20 @@ def test_robots_txt_without_trailing_newline_gets_line_appended(tmp_path: Path) 
         "Disallow:",
         "Sitemap: https://example.org/docs/sitemap.xml",
     ]
+
+
+@pytest.mark.parametrize(
+    ("html", "noindex", "redirect"),
+    [
+        ('<HEAD><meta\nname="robots"\ncontent="NOINDEX"/></HEAD>', True, False),
+        ("<head><meta name=robots content=noindex></head>", True, False),
+        ('<head><meta name="bingbot" content="noarchive, noindex"></head>', True, False),
+        ('<head><meta name="robots" content="index"><title>noindex</title></head>', False, False),
+        ('<head><meta http-equiv="Refresh" content="0;URL=&quot;/new/&quot;"></head>', False, True),
+        ('<head><meta http-equiv="refresh" content="30"></head>', False, False),  # a reload
+        ("<p>no head at all</p>", False, False),
+    ],
+)
+def test_head_meta_variants(html: str, noindex: bool, redirect: bool) -> None:
+    assert has_robots_noindex(html) is noindex
+    assert is_redirect_stub(html) is redirect
