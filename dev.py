@@ -80,9 +80,10 @@ def main(argv: list[str]) -> int:
         old.unlink()
     status = _nox(python, extra)
     passed, failed, skipped = _test_totals()
-    print(f"\ntests: {passed} passed, {failed} failed, {skipped} skipped")
-    if status == 0 and passed == 0:
-        print("dev.py: no test ran", file=sys.stderr)
+    if passed or failed or skipped:
+        print(f"\ntests: {passed} passed, {failed} failed, {skipped} skipped")
+    if status == 0 and passed == 0 and not extra:
+        print("dev.py: the test sessions ran no test", file=sys.stderr)
         return 1
     return status
 
