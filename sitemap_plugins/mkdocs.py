@@ -104,7 +104,6 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
 
     def __init__(self) -> None:
         self._builder: SitemapBuilder | None = None
-        self._skip_reason: str | None = None
         self._seen: dict[tuple[str, str], _Seen] = {}
         self._files: list[File] = []
         self._redirected: frozenset[str] = frozenset()
@@ -132,17 +131,6 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
 
     def _configure(self, config: MkDocsConfig) -> None:
         values = {spec.name: self.config[spec.name] for spec in OPTION_SPECS}
-        self._skip_reason = None
-        if values["base_url"] is None and config.site_url:
-            values["base_url"] = config.site_url
-            try:
-                Options.from_mapping({"base_url": config.site_url})
-            except OptionError as error:
-                self._skip_reason = (
-                    f"no sitemap written: site_url {config.site_url!r} in mkdocs.yml is not "
-                    f"{error.allowed}"
-                )
-                values["base_url"] = None
         try:
             options = Options.from_mapping(values, defaults=MKDOCS_DEFAULTS)
         except OptionError as error:  # pragma: no cover - each option was checked by MkDocs
@@ -183,10 +171,12 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             elif seen.left_out is not None:
                 left_out[seen.left_out] += 1
         self._files = []
-        if self._skip_reason is not None:
-            log.warning(f"sitemap: {self._skip_reason}")
-            return
-        summary = self._builder.build(pages, Path(self._site_dir), left_out=left_out)
+        summary = self._builder.build(
+            pages,
+            Path(self._site_dir),
+            left_out=left_out,
+            host_base_url=("site_url in mkdocs.yml", config.site_url),
+        )
         log.info(summary.line())
         if summary.warnings and self._builder.options.strict:
             raise PluginError(f"sitemap: {summary.warnings} warning(s) in strict mode")

@@ -116,7 +116,7 @@ class _Settings:
     """Everything the adapter reads from Pelican's settings, checked once per Pelican instance."""
 
     options: Options
-    bad_siteurl: str | None
+    siteurl: str
     exclude: tuple[re.Pattern[str], ...]
     kind_defaults: Mapping[str, Mapping[str, object]]
 
@@ -135,17 +135,8 @@ def _read_settings(settings: Mapping[str, Any]) -> _Settings:
     if not isinstance(raw, Mapping):
         raise OptionError("SITEMAP", raw, "a dict of sitemap options")
     values = {name: value for name, value in raw.items() if name not in _LEGACY_KEYS}
-    defaults: dict[str, object] = {}
-    bad_siteurl = None
-    siteurl = settings.get("SITEURL") or ""
-    if "base_url" not in values and siteurl:
-        try:
-            Options.from_mapping({"base_url": siteurl})
-            defaults["base_url"] = siteurl
-        except OptionError:
-            bad_siteurl = str(siteurl)
     try:
-        options = Options.from_mapping(values, defaults=defaults)
+        options = Options.from_mapping(values)
     except OptionError as error:
         raise OptionError(f"SITEMAP[{error.option!r}]", error.value, error.allowed) from None
     legacy = bool(raw) and set(raw) <= _LEGACY_KEYS | {"format"}
@@ -156,7 +147,8 @@ def _read_settings(settings: Mapping[str, Any]) -> _Settings:
         changefreqs = _per_kind(raw, "changefreqs", _LEGACY_CHANGEFREQS, check_changefreq)
         for kind in _KINDS:
             kind_defaults[kind] = {"priority": priorities[kind], "changefreq": changefreqs[kind]}
-    return _Settings(options, bad_siteurl, _exclude_patterns(raw.get("exclude", [])), kind_defaults)
+    siteurl = str(settings.get("SITEURL") or "")
+    return _Settings(options, siteurl, _exclude_patterns(raw.get("exclude", [])), kind_defaults)
 
 
 def _per_kind(
@@ -259,15 +251,10 @@ class _Site:
         pages = [seen.page for seen in self.seen.values() if seen.page is not None]
         left_out = Counter(seen.left_out for seen in self.seen.values() if seen.left_out)
         self.seen = {}
-        if self.read.bad_siteurl is not None:
-            reporter.warning(
-                Code.BAD_URL,
-                f"no sitemap written: SITEURL {self.read.bad_siteurl!r} is not an absolute "
-                "http(s) URL such as https://example.org",
-            )
-        else:
-            summary = self.builder.build(pages, self.output_path, left_out=left_out)
-            reporter.info(summary.line())
+        summary = self.builder.build(
+            pages, self.output_path, left_out=left_out, host_base_url=("SITEURL", self.read.siteurl)
+        )
+        reporter.info(summary.line())
         if self.read.options.strict and reporter.count:
             raise SitemapStrictError(
                 f"sitemap: {reporter.count} warning(s) and SITEMAP['strict'] is on"

@@ -125,46 +125,31 @@ class _Site:
     def build_finished(self, app: Sphinx, exception: Exception | None) -> None:
         if exception is not None or self.settings is None or not _is_website(app.builder):
             return
-        options = self._options_with_base_url(app.config)
-        if options is None:
-            return
+        options = self.settings.options
         pages, left_out = _pages(app, self.settings)
         if self.builder is None or self.builder.options != options:
             self.builder = SitemapBuilder(options, self.reporter, base_url_setting=BASE_URL_SETTING)
-        summary = self.builder.build(pages, Path(app.outdir), left_out=left_out)
+        summary = self.builder.build(
+            pages,
+            Path(app.outdir),
+            left_out=left_out,
+            host_base_url=self._host_base_url(app.config),
+        )
         self.reporter.info(summary.line())
         if options.strict and summary.warnings:
             raise SphinxError(
                 f"sitemap: {summary.warnings} warning(s) and sitemap_strict is on (see above)"
             )
 
-    def _options_with_base_url(self, config: Config) -> Options | None:
-        """Our options, the base URL falling back to html_baseurl, then to Read the Docs'.
+    @staticmethod
+    def _host_base_url(config: Config) -> tuple[str, str | None]:
+        """The host's base URL, for when ``sitemap_base_url`` is unset, as (setting, value).
 
-        A host value that is not an absolute URL is the host's business, not a config error of
-        ours: it gets a warning and no sitemap, and the rest of the build goes on.
+        ``html_baseurl`` first, then Read the Docs' canonical URL; the core checks the value.
         """
-        assert self.settings is not None
-        options = self.settings.options
-        if options.base_url is not None:
-            return options
-        fallbacks = (
-            ("html_baseurl", config.html_baseurl),
-            ("READTHEDOCS_CANONICAL_URL", os.environ.get("READTHEDOCS_CANONICAL_URL")),
-        )
-        for setting, value in fallbacks:
-            if not value:
-                continue
-            try:
-                return Options.from_mapping({**self.settings.values, "base_url": value})
-            except OptionError as error:
-                self.reporter.warning(
-                    Code.BAD_URL,
-                    f"no sitemap written: {setting} {value!r} is not usable as the site's base "
-                    f"URL (allowed: {error.allowed})",
-                )
-                return None
-        return options  # no base URL anywhere: the core says so and writes nothing
+        if config.html_baseurl:
+            return ("html_baseurl", config.html_baseurl)
+        return ("READTHEDOCS_CANONICAL_URL", os.environ.get("READTHEDOCS_CANONICAL_URL"))
 
 
 def _our_values(config: Config, link_path: Callable[[str], str]) -> dict[str, object]:

@@ -24,7 +24,13 @@ from sitemap_plugins.core.model import Entry, Lastmod, Page
 from sitemap_plugins.core.options import Options, check_changefreq, check_priority
 from sitemap_plugins.core.report import Code, Reporter
 from sitemap_plugins.core.robots import update_robots_txt
-from sitemap_plugins.core.urls import MAX_URL_LENGTH, directory_url, in_scope, join_url
+from sitemap_plugins.core.urls import (
+    MAX_URL_LENGTH,
+    check_base_url,
+    directory_url,
+    in_scope,
+    join_url,
+)
 from sitemap_plugins.core.writer import write_sitemaps
 
 _HREFLANG: Final = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")
@@ -101,12 +107,35 @@ class SitemapBuilder:
         self._clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
 
     def build(
-        self, pages: Iterable[Page], output_dir: Path, *, left_out: Mapping[str, int] = {}
+        self,
+        pages: Iterable[Page],
+        output_dir: Path,
+        *,
+        left_out: Mapping[str, int] = {},
+        host_base_url: tuple[str, str | None] | None = None,
     ) -> Summary:
-        """Resolve every page into an entry and write the files; warnings go to the reporter."""
+        """Resolve every page into an entry and write the files; warnings go to the reporter.
+
+        ``host_base_url`` is the host's own idea of the site's URL, as (setting, value): MkDocs
+        ``site_url``, Sphinx ``html_baseurl``, Pelican ``SITEURL``. It stands in when the
+        ``base_url`` option is unset. Hosts allow values a sitemap cannot use (a relative ``/``
+        for local previews), so an unusable one is a warning and no sitemap, not a config error.
+        """
         reporter = _CountingReporter(self.reporter)
         summary = Summary(left_out=Counter(left_out))
         base_url = self.options.base_url
+        setting, value = host_base_url or ("", None)
+        if base_url is None and value:
+            try:
+                base_url = check_base_url(value)
+            except ValueError as error:
+                reporter.warning(
+                    Code.BAD_URL,
+                    f"no sitemap written: {setting} {value!r} is not usable as the site's base "
+                    f"URL (allowed: {error})",
+                )
+                summary.warnings = reporter.count
+                return summary
         if base_url is None:
             reporter.warning(
                 Code.NO_BASE_URL,

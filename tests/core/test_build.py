@@ -199,6 +199,39 @@ def test_no_base_url_writes_nothing_and_says_which_setting(tmp_path: Path) -> No
     assert summary.urls == 0
 
 
+@pytest.mark.parametrize(
+    ("value", "base"), [("https://example.org/site", "https://example.org/site/"), (None, None)]
+)
+def test_the_host_base_url_stands_in_for_an_unset_option(
+    tmp_path: Path, value: str | None, base: str | None
+) -> None:
+    reporter = CollectingReporter()
+    builder = SitemapBuilder(Options.from_mapping({}), reporter, base_url_setting="SITEURL")
+    builder.build([Page(path="a/", origin="a.md")], tmp_path, host_base_url=("SITEURL", value))
+    if base is None:
+        assert reporter.codes() == [Code.NO_BASE_URL]
+        assert list(tmp_path.iterdir()) == []
+    else:
+        assert [e.loc for e in read_sitemap(tmp_path / "sitemap.xml")] == [base + "a/"]
+        assert reporter.warnings == []
+
+
+def test_an_unusable_host_base_url_warns_naming_setting_and_value(tmp_path: Path) -> None:
+    reporter = CollectingReporter()
+    builder = SitemapBuilder(Options.from_mapping({}), reporter)
+    summary = builder.build(
+        [Page(path="a/", origin="a.md")], tmp_path, host_base_url=("html_baseurl", "/")
+    )
+    assert list(tmp_path.iterdir()) == []
+    assert reporter.codes() == [Code.BAD_URL]
+    assert "html_baseurl '/' is not usable as the site's base URL" in reporter.warnings[0][1]
+    assert summary.warnings == 1
+    # The option, when set, wins over whatever the host says.
+    explicit = SitemapBuilder(Options.from_mapping({"base_url": BASE}), CollectingReporter())
+    explicit.build([Page(path="a/", origin="a.md")], tmp_path, host_base_url=("html_baseurl", "/"))
+    assert [e.loc for e in read_sitemap(tmp_path / "sitemap.xml")] == [BASE + "a/"]
+
+
 def test_out_of_scope_and_overlong_urls_are_left_out(tmp_path: Path) -> None:
     pages = [
         Page(path="ok/", origin="ok.md"),
