@@ -40,8 +40,7 @@ from sitemap_plugins.core import (
     OptionSpec,
     Page,
     SitemapBuilder,
-    has_robots_noindex,
-    is_redirect_stub,
+    head_exclusion,
 )
 from sitemap_plugins.core.dates import parse_lastmod
 from sitemap_plugins.core.model import Lastmod
@@ -196,10 +195,10 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self, file: File, meta: Mapping[str, Any], html: str, page: MkDocsPage | None
     ) -> _Seen:
         reason = _host_reason(file)
-        if reason is None and (file.src_uri in self._redirected or is_redirect_stub(html)):
+        if reason is None and file.src_uri in self._redirected:
             reason = "redirect stub"
-        if reason is None and has_robots_noindex(html):
-            reason = "noindex"
+        if reason is None:
+            reason = head_exclusion(html)
         if reason is not None:
             return _Seen(None, reason)
         return _Seen(

@@ -38,8 +38,7 @@ from sitemap_plugins.core import (
     Options,
     Page,
     SitemapBuilder,
-    has_robots_noindex,
-    is_redirect_stub,
+    head_exclusion,
 )
 from sitemap_plugins.core.dates import parse_lastmod
 from sitemap_plugins.core.options import check_changefreq, check_priority
@@ -422,11 +421,7 @@ def _html_reason(path: Path) -> str | None:
         html = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
-    if has_robots_noindex(html):
-        return "noindex"
-    if is_redirect_stub(html):
-        return "redirect"
-    return None
+    return head_exclusion(html)
 
 
 def _clean(url: str) -> str:

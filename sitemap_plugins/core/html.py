@@ -43,19 +43,35 @@ def _meta_tags(html: str) -> list[dict[str, str]]:
     return found
 
 
+def _asks_noindex(values: dict[str, str]) -> bool:
+    name = values.get("name", "").strip().lower()
+    return name in _ROBOTS_NAMES and "noindex" in values.get("content", "").lower()
+
+
+def _redirects(values: dict[str, str]) -> bool:
+    return values.get("http-equiv", "").strip().lower() == "refresh" and "url=" in values.get(
+        "content", ""
+    ).lower().replace(" ", "")
+
+
 def has_robots_noindex(html: str) -> bool:
     """Whether the page asks search engines not to index it."""
-    for values in _meta_tags(html):
-        name = values.get("name", "").strip().lower()
-        if name in _ROBOTS_NAMES and "noindex" in values.get("content", "").lower():
-            return True
-    return False
+    return any(_asks_noindex(values) for values in _meta_tags(html))
 
 
 def is_redirect_stub(html: str) -> bool:
     """Whether the page is a meta-refresh redirect (as mkdocs-redirects and others write)."""
-    return any(
-        values.get("http-equiv", "").strip().lower() == "refresh"
-        and "url=" in values.get("content", "").lower().replace(" ", "")
-        for values in _meta_tags(html)
-    )
+    return any(_redirects(values) for values in _meta_tags(html))
+
+
+def head_exclusion(html: str) -> str | None:
+    """Why a rendered page stays out of the sitemap, from one scan of its head, or None.
+
+    Adapters call this once per page; the reason is the same words in every host's summary.
+    """
+    tags = _meta_tags(html)
+    if any(_redirects(values) for values in tags):
+        return "redirect stub"
+    if any(_asks_noindex(values) for values in tags):
+        return "noindex"
+    return None

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.core.dates import format_lastmod, newest, parse_lastmod
-from sitemap_plugins.core.html import has_robots_noindex, is_redirect_stub
+from sitemap_plugins.core.html import has_robots_noindex, head_exclusion, is_redirect_stub
 from sitemap_plugins.core.robots import update_robots_txt
 
 UTC = dt.timezone.utc
@@ -126,3 +126,5 @@ def test_robots_txt_without_trailing_newline_gets_line_appended(tmp_path: Path) 
 def test_head_meta_variants(html: str, noindex: bool, redirect: bool) -> None:
     assert has_robots_noindex(html) is noindex
     assert is_redirect_stub(html) is redirect
+    expected = "redirect stub" if redirect else "noindex" if noindex else None
+    assert head_exclusion(html) == expected
