@@ -14,6 +14,7 @@ we run after it and write one sitemap for all languages.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import posixpath
 from collections import Counter
@@ -289,7 +290,9 @@ def _blog_date(page: MkDocsPage | None, meta: Mapping[str, Any]) -> object:
         return None
     date = meta.get("date")
     if isinstance(date, Mapping):
-        return date.get("updated") or date.get("created")
+        date = date.get("updated") or date.get("created")
+    if isinstance(date, dt.datetime) and not date.utcoffset() and date.time() == dt.time():
+        return date.date()  # Material turns a written day into midnight UTC: keep the day
     return date
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from sitemap_plugins.core.dates import newest, parse_lastmod, sort_key
+from sitemap_plugins.core.dates import as_written, newest, parse_lastmod, sort_key
 from sitemap_plugins.core.lastmod import FileDate, FileDates
 from sitemap_plugins.core.model import Entry, Lastmod, Page
 from sitemap_plugins.core.options import Options, check_changefreq, check_priority
@@ -217,6 +217,9 @@ class SitemapBuilder:
         priority = self.options.priority if priority is None else priority
         changefreq = self.options.changefreq if changefreq is None else changefreq
         lastmod, origin = self._lastmod(page, meta, dates, reporter)
+        if lastmod is not None:
+            declared = origin in ("metadata", "listed pages")
+            lastmod = as_written(lastmod, self.options.lastmod_format, declared=declared)
         entry = Entry(
             loc=loc,
             lastmod=lastmod,

@@ -38,15 +38,33 @@ def parse_lastmod(value: object) -> Lastmod:
     raise ValueError("a date such as 2024-05-01 or a timestamp such as 2024-05-01T10:00:00+02:00")
 
 
+def utc_day(value: Lastmod) -> dt.date:
+    """The calendar day of an instant in UTC, so that every reader agrees on one calendar.
+
+    A commit at 23:30 UTC-5 is the next day in UTC; a bare date is already a day and stays.
+    """
+    if isinstance(value, dt.datetime):
+        return value.astimezone(dt.timezone.utc).date()
+    return value
+
+
+def as_written(value: Lastmod, style: str, *, declared: bool) -> Lastmod:
+    """The value to write in ``style``: with ``date``, a declared time keeps the day its author
+    wrote (a post dated 23:30 in New York is that day), an instant becomes its UTC day."""
+    if style != "date" or not isinstance(value, dt.datetime):
+        return value
+    return value.date() if declared else utc_day(value)
+
+
 @functools.lru_cache(maxsize=4096)
 def format_lastmod(value: Lastmod, style: str) -> str:
-    """Render for ``<lastmod>``: ``date`` gives the calendar day in the value's own offset.
+    """Render for ``<lastmod>``: the full W3C datetime with its offset, or with ``date`` the day.
 
     Cached: a site's pages share few distinct dates (one per commit), and this runs per URL.
     """
     if isinstance(value, dt.datetime):
         if style == "date":
-            return value.date().isoformat()
+            return utc_day(value).isoformat()
         stamp = value.replace(microsecond=0).isoformat()
         return stamp[:-6] + "Z" if stamp.endswith("+00:00") else stamp
     return value.isoformat()

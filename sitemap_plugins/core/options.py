@@ -230,7 +230,10 @@ class Options:
         "committer", _choice("committer", "author"), "Which git date is a file's lastmod."
     )
     lastmod_format: str = _spec(
-        "date", _choice("date", "datetime"), "Write lastmod as YYYY-MM-DD or as a full timestamp."
+        "datetime",
+        _choice("datetime", "date"),
+        "datetime: the full W3C timestamp with the commit's offset; date: YYYY-MM-DD, the UTC "
+        "day of an instant (a date an author wrote keeps its day).",
     )
     changefreq: str | None = _spec(
         None, _optional(check_changefreq), "Default changefreq; unset writes none."

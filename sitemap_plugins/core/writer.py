@@ -9,7 +9,6 @@ sitemap as it was, and readers never see an index pointing at missing files.
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import gzip
 import os
 import re
@@ -19,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Final
 
-from sitemap_plugins.core.dates import sort_key
+from sitemap_plugins.core.dates import sort_key, utc_day
 from sitemap_plugins.core.model import Entry, IndexEntry, Lastmod
 from sitemap_plugins.core.options import Options
 from sitemap_plugins.core.render import (
@@ -226,7 +225,7 @@ def _fill_shards(
             # The index names the newest lastmod *as written*: with dates only, that is the day
             # in the value's own offset, not always the day of the newest instant.
             if by_day:
-                key: Any = lastmod.date() if isinstance(lastmod, dt.datetime) else lastmod
+                key: Any = utc_day(lastmod)
             else:
                 key = sort_key(lastmod)
             if newest_key is None or key > newest_key:

@@ -66,9 +66,9 @@ def test_lastmod_comes_from_git_and_entries_are_sorted(site: GitRepo, tmp_path: 
     summary, reporter = build(tmp_path / "out", pages)
     entries = check_sitemap_file(tmp_path / "out" / "sitemap.xml", BASE + "sitemap.xml")
     assert [(e.loc, e.lastmod) for e in entries] == [
-        (BASE, "2024-01-10"),
-        (BASE + "guide/caf%C3%A9/", "2024-01-10"),
-        (BASE + "guide/install/", "2024-03-15"),
+        (BASE, "2024-01-10T09:00:00Z"),
+        (BASE + "guide/caf%C3%A9/", "2024-01-10T09:00:00Z"),
+        (BASE + "guide/install/", "2024-03-15T18:30:00+02:00"),
     ]
     assert reporter.warnings == []
     assert summary.urls == 3
@@ -101,12 +101,30 @@ def test_uncommitted_edit_takes_mtime_and_explicit_dates_win(site: GitRepo, tmp_
     summary, reporter = build(tmp_path / "out", pages)
     entries = {e.loc: e.lastmod for e in read_sitemap(tmp_path / "out/sitemap.xml")}
     assert entries == {
-        BASE: "2024-06-01",
+        BASE: "2024-06-01T12:00:00Z",
         BASE + "guide/install/": "2023-12-24",
         BASE + "guide/caf%C3%A9/": "2023-11-05",
     }
     assert summary.lastmod_from == {"mtime": 1, "metadata": 2}
     assert reporter.warnings == []
+
+
+def test_date_style_gives_the_utc_day_of_a_commit_and_the_declared_day_of_metadata(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    git_repo.write("docs/late.md", "# late\n")
+    git_repo.write("docs/declared.md", "# declared\n")
+    git_repo.commit("near midnight in New York", "2024-05-01T23:30:00-05:00")
+    pages = [
+        page(git_repo, "late/", "late.md"),
+        page(git_repo, "declared/", "declared.md", updated="2024-05-01T23:30:00-05:00"),
+    ]
+    build(tmp_path / "date", pages, lastmod_format="date")
+    by_day = {e.loc: e.lastmod for e in check_sitemap_file(tmp_path / "date/sitemap.xml")}
+    assert by_day == {BASE + "late/": "2024-05-02", BASE + "declared/": "2024-05-01"}
+    build(tmp_path / "instant", pages)
+    exact = {e.loc: e.lastmod for e in check_sitemap_file(tmp_path / "instant/sitemap.xml")}
+    assert set(exact.values()) == {"2024-05-01T23:30:00-05:00"}
 
 
 def test_a_page_with_several_sources_takes_the_newest(site: GitRepo, tmp_path: Path) -> None:
@@ -116,7 +134,9 @@ def test_a_page_with_several_sources_takes_the_newest(site: GitRepo, tmp_path: P
         sources=(site.path("docs/index.md"), site.path("docs/guide/install.md")),
     )
     build(tmp_path / "out", [combined])
-    assert [e.lastmod for e in read_sitemap(tmp_path / "out/sitemap.xml")] == ["2024-03-15"]
+    assert [e.lastmod for e in read_sitemap(tmp_path / "out/sitemap.xml")] == [
+        "2024-03-15T18:30:00+02:00"
+    ]
 
 
 def test_bad_metadata_warns_naming_file_and_value_and_keeps_the_rest(
@@ -133,7 +153,7 @@ def test_bad_metadata_warns_naming_file_and_value_and_keeps_the_rest(
     home = entries[BASE]
     assert (home.priority, home.changefreq) == ("0.4", "weekly")  # bad field only is dropped
     assert entries[BASE + "guide/install/"].changefreq is None
-    assert entries[BASE + "guide/caf%C3%A9/"].lastmod == "2024-01-10"  # falls back to git
+    assert entries[BASE + "guide/caf%C3%A9/"].lastmod == "2024-01-10T09:00:00Z"  # git instead
     assert reporter.codes() == [Code.BAD_PRIORITY, Code.BAD_CHANGEFREQ, Code.BAD_LASTMOD]
     messages = [message for _, message in reporter.warnings]
     assert "docs/index.md" in messages[0]
@@ -266,7 +286,7 @@ def test_alternates_list_self_others_and_x_default(tmp_path: Path) -> None:
 def test_generated_pages_take_the_newest_listed_date(tmp_path: Path) -> None:
     listed = (dt.date(2024, 1, 1), dt.datetime(2024, 2, 3, 4, tzinfo=dt.timezone.utc))
     pages = [Page(path="tags/x/", origin="tags/x/index.html", listed_dates=listed)]
-    summary, _ = build(tmp_path / "out", pages, lastmod_format="datetime")
+    summary, _ = build(tmp_path / "out", pages)
     assert [e.lastmod for e in read_sitemap(tmp_path / "out/sitemap.xml")] == [
         "2024-02-03T04:00:00Z"
     ]
@@ -281,7 +301,7 @@ def test_build_time_only_when_asked(tmp_path: Path) -> None:
     today = dt.datetime.now(dt.timezone.utc).date()
     [written] = [e.lastmod for e in read_sitemap(tmp_path / "asked/sitemap.xml")]
     assert written is not None
-    assert abs((dt.date.fromisoformat(written) - today).days) <= 1
+    assert abs((dt.datetime.fromisoformat(written.replace("Z", "+00:00")).date() - today).days) <= 1
 
 
 def test_robots_txt_names_the_sitemap(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_plugins.core.dates import format_lastmod, newest, parse_lastmod
+from sitemap_plugins.core.dates import as_written, format_lastmod, newest, parse_lastmod
 from sitemap_plugins.core.html import has_robots_noindex, head_exclusion, is_redirect_stub
 from sitemap_plugins.core.robots import update_robots_txt
 
@@ -37,9 +37,11 @@ def test_parse_lastmod_refuses_to_guess(raw: object) -> None:
         parse_lastmod(raw)
 
 
-def test_format_lastmod_date_is_the_day_in_its_own_offset() -> None:
+def test_format_lastmod_date_is_the_utc_day_of_an_instant() -> None:
     late = dt.datetime(2024, 5, 1, 23, 30, tzinfo=dt.timezone(dt.timedelta(hours=-5)))
-    assert format_lastmod(late, "date") == "2024-05-01"
+    assert format_lastmod(late, "date") == "2024-05-02"  # 04:30 UTC on the next day
+    early = dt.datetime(2024, 5, 2, 1, 0, tzinfo=dt.timezone(dt.timedelta(hours=9)))
+    assert format_lastmod(early, "date") == "2024-05-01"  # 16:00 UTC the day before
     assert format_lastmod(late, "datetime") == "2024-05-01T23:30:00-05:00"
     assert format_lastmod(dt.datetime(2024, 5, 1, tzinfo=UTC), "datetime") == "2024-05-01T00:00:00Z"
     assert format_lastmod(dt.date(2024, 5, 1), "datetime") == "2024-05-01"
@@ -128,3 +130,11 @@ def test_head_meta_variants(html: str, noindex: bool, redirect: bool) -> None:
     assert is_redirect_stub(html) is redirect
     expected = "redirect stub" if redirect else "noindex" if noindex else None
     assert head_exclusion(html) == expected
+
+
+def test_a_declared_time_keeps_the_day_its_author_wrote() -> None:
+    late = dt.datetime(2024, 5, 1, 23, 30, tzinfo=dt.timezone(dt.timedelta(hours=-5)))
+    assert as_written(late, "date", declared=True) == dt.date(2024, 5, 1)
+    assert as_written(late, "date", declared=False) == dt.date(2024, 5, 2)
+    assert as_written(late, "datetime", declared=True) is late
+    assert as_written(dt.date(2024, 5, 1), "date", declared=False) == dt.date(2024, 5, 1)

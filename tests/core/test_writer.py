@@ -229,8 +229,13 @@ def test_indent_is_pretty_and_still_valid(tmp_path: Path) -> None:
     assert len(read_sitemap(tmp_path / "sitemap.xml")) == 2
 
 
-def test_index_lastmod_is_the_newest_day_as_written(tmp_path: Path) -> None:
-    """With dates only, offsets must not make the index name an older day than its child."""
+@pytest.mark.parametrize(
+    ("style", "newest"), [("date", "2024-05-02"), ("datetime", "2024-05-01T23:00:00-05:00")]
+)
+def test_index_lastmod_is_the_newest_child_as_written(
+    tmp_path: Path, style: str, newest: str
+) -> None:
+    """Offsets must not make the index name an older day or instant than its child holds."""
     east = dt.timezone(dt.timedelta(hours=9))
     west = dt.timezone(dt.timedelta(hours=-5))
     items = [
@@ -238,9 +243,10 @@ def test_index_lastmod_is_the_newest_day_as_written(tmp_path: Path) -> None:
         Entry(loc=f"{BASE}b/", lastmod=dt.datetime(2024, 5, 1, 23, tzinfo=west)),  # 05-02T04Z
         Entry(loc=f"{BASE}c/"),
     ]
-    write(tmp_path, iter(items), urls_per_file=2)
+    write(tmp_path, iter(items), urls_per_file=2, lastmod_format=style)
     check_sitemap_file(tmp_path / "sitemap.xml")
-    assert [ref.lastmod for ref in read_index(tmp_path / "sitemap.xml")] == ["2024-05-02", None]
+    children = {ref.loc: ref.lastmod for ref in read_index(tmp_path / "sitemap.xml")}
+    assert set(children.values()) == {None, newest}
 
 
 def test_tiny_priorities_are_plain_decimals(tmp_path: Path) -> None:

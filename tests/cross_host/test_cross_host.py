@@ -101,8 +101,8 @@ def test_hosts_agree_on_path_lastmod_priority_changefreq(
     shared = {host: {site.rows[path] for path in SHARED} for host, site in built.items()}
     assert shared["mkdocs"] == shared["sphinx"] == shared["pelican"]
     by_path = {row[0]: row for row in shared["mkdocs"]}
-    assert by_path["guide/configure/"][1] == "2024-04-20"  # the later commit
-    assert by_path[""][1] == "2024-02-01"
+    assert by_path["guide/configure/"][1] == "2024-04-20T16:45:00Z"  # the later commit
+    assert by_path[""][1] == "2024-02-01T10:00:00Z"
     assert by_path["about/"][1] == "2024-05-01"  # explicit sitemap.lastmod
     assert by_path["guide/install/"][2:] == ("0.8", "monthly")
     assert by_path["reference/options/"][3] == "weekly"

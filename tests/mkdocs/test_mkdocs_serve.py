@@ -63,11 +63,11 @@ PAGES = [
     ("docs/about.md", "2024-05-14T09:00:00+00:00", "# About\n\nUs.\n"),
 ]
 EXPECTED = {  # URL path -> (lastmod, changefreq, priority) before the edit
-    "": ("2024-01-10", None, None),
-    EDITED_PATH: ("2024-02-11", None, "0.8"),
-    "guide/configure/": ("2024-03-12", None, None),
-    "reference/options/": ("2024-04-13", "weekly", None),
-    "about/": ("2024-05-14", None, None),
+    "": ("2024-01-10T09:00:00Z", None, None),
+    EDITED_PATH: ("2024-02-11T09:00:00Z", None, "0.8"),
+    "guide/configure/": ("2024-03-12T09:00:00Z", None, None),
+    "reference/options/": ("2024-04-13T09:00:00Z", "weekly", None),
+    "about/": ("2024-05-14T09:00:00Z", None, None),
 }
 EDITED_SOURCE = "---\nsitemap:\n  priority: 0.3\n---\n\n# Install\n\nFreshly rewritten.\n"
 SUMMARY = re.compile(r"sitemap: \d+ URLs? in sitemap\.xml\b[^\n]*")
@@ -255,7 +255,8 @@ def test_serve_dirty_rebuild_keeps_every_page(git_repo: GitRepo, tmp_path: Path)
     assert rerendered == {EDITED_PATH}, "not a --dirty rebuild of the one edited page"
     assert set(second) == set(first), log
     edited = second[server.base + EDITED_PATH]
-    assert (edited.priority, edited.lastmod) == ("0.3", EDITED_MTIME.date().isoformat()), log
+    written = EDITED_MTIME.strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert (edited.priority, edited.lastmod) == ("0.3", written), log
     assert edited.changefreq is None
     for loc in set(first) - {server.base + EDITED_PATH}:
         assert second[loc] == first[loc], loc

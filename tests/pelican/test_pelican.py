@@ -181,16 +181,16 @@ def test_example_site_lastmod_metadata_then_date_then_git(git_repo: GitRepo) -> 
     pelican(site)
     entries = sitemap(site)
     assert entries["about/"].lastmod == "2024-05-01"  # sitemap.lastmod metadata
-    assert entries["guide/install/"].lastmod == "2024-02-11"  # git
-    assert entries["caf%C3%A9/"].lastmod == "2024-06-14"  # git, non-ASCII file name
-    assert entries[""].lastmod == "2024-01-10"
-    assert entries["first-post.html"].lastmod == "2024-01-10"  # Date, not the later commit
-    assert entries["second-post.html"].lastmod == "2024-03-01"  # Modified beats Date
+    assert entries["guide/install/"].lastmod == "2024-02-11T09:00:00Z"  # git
+    assert entries["caf%C3%A9/"].lastmod == "2024-06-14T09:00:00Z"  # git, non-ASCII file name
+    assert entries[""].lastmod == "2024-01-10T09:00:00Z"
+    assert entries["first-post.html"].lastmod == "2024-01-10T09:00:00+01:00"  # Date, not git
+    assert entries["second-post.html"].lastmod == "2024-03-01T23:30:00+01:00"  # Modified wins
     # Listings are as new as the newest article they list, never the build date.
-    assert entries["blog/"].lastmod == "2024-04-02"
-    assert entries["tag/python.html"].lastmod == "2024-01-10"
-    assert entries["tag/sitemaps.html"].lastmod == "2024-03-01"
-    assert entries["blog/page/2/"].lastmod == "2024-03-01"  # the second and first posts
+    assert entries["blog/"].lastmod == "2024-04-02T18:00:00+02:00"
+    assert entries["tag/python.html"].lastmod == "2024-01-10T09:00:00+01:00"
+    assert entries["tag/sitemaps.html"].lastmod == "2024-03-01T23:30:00+01:00"
+    assert entries["blog/page/2/"].lastmod == "2024-03-01T23:30:00+01:00"  # 2nd and 1st posts
 
 
 def test_example_site_metadata_and_translations(git_repo: GitRepo) -> None:
@@ -305,10 +305,10 @@ def test_custom_urls_save_as_metadata_pagination_and_archives(git_repo: GitRepo)
         "author/author2.html",
         "author/author3.html",
     }
-    assert entries["2024/"].lastmod == "2024-05-01"
-    assert entries["topics/beta"].lastmod == "2024-05-01"
-    assert entries["topics/alpha"].lastmod == "2024-03-01"
-    assert entries["landing/"].lastmod == "2024-05-05"  # the template's own commit
+    assert entries["2024/"].lastmod == "2024-05-01T00:00:00Z"
+    assert entries["topics/beta"].lastmod == "2024-05-01T00:00:00Z"
+    assert entries["topics/alpha"].lastmod == "2024-03-01T00:00:00Z"
+    assert entries["landing/"].lastmod == "2024-05-05T12:00:00Z"  # the template's own commit
     assert entries["extra/"].lastmod is None  # nothing tells what it shows: no date is made up
 
 
@@ -331,14 +331,24 @@ def test_pagination_url_patterns_and_index_url(git_repo: GitRepo) -> None:
     entries = sitemap(site)
     assert {"news/", "news/page/2/", "news/page/3/"} <= set(entries)
     assert not any("index" in path for path in entries)
-    assert entries["news/"].lastmod == "2024-01-05"  # its newest post
-    assert entries["news/page/3/"].lastmod == "2024-01-01"  # only the oldest is left there
+    assert entries["news/"].lastmod == "2024-01-05T00:00:00Z"  # its newest post
+    assert entries["news/page/3/"].lastmod == "2024-01-01T00:00:00Z"  # only the oldest there
 
 
 # -- lastmod --------------------------------------------------------------------------------------
 
 
-def test_lastmod_honours_timezone_and_git_for_pages(git_repo: GitRepo) -> None:
+@pytest.mark.parametrize(
+    ("style", "late", "about"),
+    [
+        ("datetime", "2024-03-01T00:30:00+01:00", "2024-07-02T01:15:00+02:00"),
+        # The author's day stays Paris's; the commit's instant is 2024-07-01T23:15Z.
+        ("date", "2024-03-01", "2024-07-01"),
+    ],
+)
+def test_lastmod_honours_timezone_and_git_for_pages(
+    git_repo: GitRepo, style: str, late: str, about: str
+) -> None:
     files = {
         # 00:30 in Paris is still the previous day in UTC: the day must be Paris's.
         "content/late.md": post("Late", "2024-02-20 10:00", Modified="2024-03-01 00:30"),
@@ -347,16 +357,16 @@ def test_lastmod_honours_timezone_and_git_for_pages(git_repo: GitRepo) -> None:
     site = plain_repo(
         git_repo,
         files,
-        'TIMEZONE = "Europe/Paris"\nSITEMAP = {"lastmod_format": "datetime"}\n',
+        f'TIMEZONE = "Europe/Paris"\nSITEMAP = {{"lastmod_format": "{style}"}}\n',
         date="2024-06-01T08:00:00+02:00",
     )
     git_repo.write("content/pages/about.md", page("About", Summary="changed"))
-    git_repo.commit("edit about", "2024-07-02T10:15:00+02:00")
+    git_repo.commit("edit about", "2024-07-02T01:15:00+02:00")
     pelican(site)
     entries = sitemap(site)
-    assert entries["late.html"].lastmod == "2024-03-01T00:30:00+01:00"
-    assert entries["pages/about.html"].lastmod == "2024-07-02T10:15:00+02:00"
-    assert entries[""].lastmod == "2024-03-01T00:30:00+01:00"
+    assert entries["late.html"].lastmod == late
+    assert entries["pages/about.html"].lastmod == about
+    assert entries[""].lastmod == late
 
 
 def test_uncommitted_page_takes_its_mtime(git_repo: GitRepo) -> None:
@@ -364,7 +374,7 @@ def test_uncommitted_page_takes_its_mtime(git_repo: GitRepo) -> None:
     edited = git_repo.write("content/pages/a.md", page("A", Summary="edited"))
     os.utime(edited, (1_700_000_000, 1_700_000_000))  # 2023-11-14 UTC
     pelican(site)
-    assert sitemap(site)["pages/a.html"].lastmod == "2023-11-14"
+    assert sitemap(site)["pages/a.html"].lastmod == "2023-11-14T22:13:20Z"
 
 
 # -- left out ------------------------------------------------------------------------------------

@@ -52,8 +52,8 @@ def test_example_site_lists_each_page_with_its_metadata_and_git_date(
     assert (install.priority, install.changefreq) == ("0.8", "monthly")
     assert entries[BASE_URL + "reference/options/"].changefreq == "weekly"  # MyST front matter
     assert entries[BASE_URL + "about/"].lastmod == "2024-05-01"
-    assert entries[BASE_URL + "guide/configure/"].lastmod == "2024-03-05"
-    assert entries[BASE_URL + "caf%C3%A9/"].lastmod == "2024-01-10"
+    assert entries[BASE_URL + "guide/configure/"].lastmod == "2024-03-05T18:30:00+01:00"
+    assert entries[BASE_URL + "caf%C3%A9/"].lastmod == "2024-01-10T09:00:00Z"
     assert all(e.priority is None for loc, e in entries.items() if loc != install.loc)
 
     pages = parse_with_usp(outdir, "sitemap.xml", base_url=BASE_URL)
@@ -103,7 +103,7 @@ def test_urls_are_the_ones_sphinx_links(
 
     entries = read_entries(outdir)
     assert set(entries) == {BASE_URL + path for path in paths}
-    assert {entry.lastmod for entry in entries.values()} == {"2024-02-01"}
+    assert {entry.lastmod for entry in entries.values()} == {"2024-02-01T12:00:00Z"}
     for generated in ("genindex", "search", "py-modindex"):
         assert not any(generated in loc for loc in entries)
     assert "sitemap: 4 URLs in sitemap.xml" in result.stdout
@@ -142,8 +142,8 @@ def test_incremental_build_gives_the_same_sitemap_as_a_clean_build(
     assert incremental == (clean / "sitemap.xml").read_bytes()
     after = read_entries(outdir)
     assert set(after) == set(before)
-    assert after[BASE_URL + "chapter04/"].lastmod == "2024-06-15"
-    assert before[BASE_URL + "chapter04/"].lastmod == "2024-01-01"
+    assert after[BASE_URL + "chapter04/"].lastmod == "2024-06-15T10:00:00Z"
+    assert before[BASE_URL + "chapter04/"].lastmod == "2024-01-01T08:00:00Z"
 
 
 def test_parallel_build_writes_the_same_bytes(git_repo: GitRepo, tmp_path: Path) -> None:
@@ -154,7 +154,7 @@ def test_parallel_build_writes_the_same_bytes(git_repo: GitRepo, tmp_path: Path)
     assert serial == (tmp_path / "parallel" / "sitemap.xml").read_bytes()
     entries = read_entries(tmp_path / "parallel")
     assert len(entries) == 17
-    assert entries[BASE_URL + "chapter09/"].lastmod == "2024-02-10"
+    assert entries[BASE_URL + "chapter09/"].lastmod == "2024-02-10T08:00:00Z"
 
 
 def test_included_and_literalincluded_files_date_the_page(
@@ -179,9 +179,9 @@ def test_included_and_literalincluded_files_date_the_page(
     outdir = tmp_path / "out"
     sphinx_build(srcdir, outdir, "-W")
     entries = read_entries(outdir)
-    assert entries[BASE_URL + "usage/"].lastmod == "2024-04-02"
-    assert entries[BASE_URL + "example/"].lastmod == "2024-05-03"
-    assert entries[BASE_URL + "plain/"].lastmod == "2024-01-01"
+    assert entries[BASE_URL + "usage/"].lastmod == "2024-04-02T08:00:00Z"
+    assert entries[BASE_URL + "example/"].lastmod == "2024-05-03T08:00:00Z"
+    assert entries[BASE_URL + "plain/"].lastmod == "2024-01-01T08:00:00Z"
 
 
 def test_uncommitted_edit_takes_the_file_time(git_repo: GitRepo, tmp_path: Path) -> None:
@@ -191,8 +191,8 @@ def test_uncommitted_edit_takes_the_file_time(git_repo: GitRepo, tmp_path: Path)
     outdir = tmp_path / "out"
     sphinx_build(srcdir, outdir)
     entries = read_entries(outdir)
-    assert entries[BASE_URL].lastmod == "2020-01-01"
-    assert entries[BASE_URL + "draft/"].lastmod != "2020-01-01"
+    assert entries[BASE_URL].lastmod == "2020-01-01T08:00:00Z"
+    assert entries[BASE_URL + "draft/"].lastmod != "2020-01-01T08:00:00Z"
 
 
 def test_singlehtml_lists_its_one_page_and_epub_gets_no_sitemap(
@@ -207,7 +207,7 @@ def test_singlehtml_lists_its_one_page_and_epub_gets_no_sitemap(
     sphinx_build(srcdir, single, "-W", builder="singlehtml")
     entries = read_entries(single)
     assert set(entries) == {BASE_URL + "index.html"}
-    assert entries[BASE_URL + "index.html"].lastmod == "2024-07-08"  # newest of its parts
+    assert entries[BASE_URL + "index.html"].lastmod == "2024-07-08T08:00:00Z"  # newest of its parts
 
     epub = tmp_path / "epub"
     sphinx_build(srcdir, epub, builder="epub")

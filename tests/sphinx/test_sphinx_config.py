@@ -166,7 +166,7 @@ def test_sphinx_sitemap_conf_py_works_unchanged(git_repo: GitRepo, tmp_path: Pat
         "https://docs.example.org/index.html",
         "https://docs.example.org/guide.html",
     }
-    assert {e.lastmod for e in entries.values()} == {"2024-03-01"}
+    assert {e.lastmod for e in entries.values()} == {"2024-03-01T12:00:00Z"}
     assert all(not e.alternates for e in entries.values())
     lines = (outdir / "doc-sitemap.xml").read_text(encoding="utf-8").splitlines()
     assert "  <url>" in lines
