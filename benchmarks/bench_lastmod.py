@@ -95,7 +95,7 @@ def run(
         reporter = CollectingReporter()
         file_dates = FileDates(reporter, git_date="committer")  # fresh: nothing cached
         cpu, start = _cpu(), time.perf_counter()
-        dates = file_dates.dates(paths, use_git=True, use_mtime=True)
+        dates = file_dates.lookup(paths, use_git=True, use_mtime=True).dates
         one_pass_times.append(time.perf_counter() - start)
         one_pass_cpu.append(_cpu() - cpu)
         if reporter.warnings:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from sitemap_plugins.core.dates import as_written, newest, parse_lastmod, sort_key
-from sitemap_plugins.core.lastmod import FileDate, FileDates
+from sitemap_plugins.core.lastmod import DateLookup, FileDate, FileDates, Undated, Why
 from sitemap_plugins.core.model import Entry, Lastmod, Page
 from sitemap_plugins.core.options import Options, check_changefreq, check_priority
 from sitemap_plugins.core.report import Code, Reporter
@@ -82,6 +82,7 @@ class _Resolved:
     entry: Entry
     origin: str
     lastmod_from: str
+    undated: Undated | None = None
 
 
 class SitemapBuilder:
@@ -102,7 +103,9 @@ class SitemapBuilder:
     ) -> None:
         self.options = options
         self.reporter = reporter
-        self.file_dates = file_dates or FileDates(reporter, git_date=options.git_date)
+        self.file_dates = file_dates or FileDates(
+            reporter, git_date=options.git_date, fetch_history=options.git_fetch_history
+        )
         self.base_url_setting = base_url_setting
         self._clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
 
@@ -151,7 +154,10 @@ class SitemapBuilder:
             result = self._resolve(page, base_url, scope, dates, reporter, summary.left_out)
             if result is not None:
                 resolved.append(result)
-        entries = self._deduplicate(resolved, reporter, summary.lastmod_from)
+        kept = self._deduplicate(resolved, reporter)
+        summary.lastmod_from.update(item.lastmod_from for item in kept)
+        _say_why_undated(kept, reporter)
+        entries = [item.entry for item in kept]
         extensions = {"xhtml"} if any(entry.alternates for entry in entries) else set()
         written = write_sitemaps(
             entries,
@@ -169,19 +175,22 @@ class SitemapBuilder:
         summary.warnings = reporter.count
         return summary
 
-    def _file_dates(self, pages: list[Page]) -> dict[Path, FileDate]:
+    def _file_dates(self, pages: list[Page]) -> DateLookup:
         sources = self.options.lastmod_sources
         if "git" not in sources and "mtime" not in sources:
-            return {}
+            return DateLookup({}, {})
         files = {path for page in pages for path in page.sources}
-        return self.file_dates.dates(files, use_git="git" in sources, use_mtime="mtime" in sources)
+        own = {page.sources[0] for page in pages if page.sources}
+        return self.file_dates.lookup(
+            files, within=own, use_git="git" in sources, use_mtime="mtime" in sources
+        )
 
     def _resolve(
         self,
         page: Page,
         base_url: str,
         scope: str,
-        dates: Mapping[Path, FileDate],
+        dates: DateLookup,
         reporter: Reporter,
         left_out: Counter[str],
     ) -> _Resolved | None:
@@ -216,7 +225,7 @@ class SitemapBuilder:
             changefreq = rule.changefreq if changefreq is None else changefreq
         priority = self.options.priority if priority is None else priority
         changefreq = self.options.changefreq if changefreq is None else changefreq
-        lastmod, origin = self._lastmod(page, meta, dates, reporter)
+        lastmod, origin, undated = self._lastmod(page, meta, dates, reporter)
         if lastmod is not None:
             declared = origin in ("metadata", "listed pages")
             lastmod = as_written(lastmod, self.options.lastmod_format, declared=declared)
@@ -227,7 +236,7 @@ class SitemapBuilder:
             priority=priority,
             alternates=self._alternates(page, base_url, scope, reporter),
         )
-        return _Resolved(entry, page.origin, origin)
+        return _Resolved(entry, page.origin, origin, undated)
 
     def _read_meta(self, page: Page, reporter: Reporter) -> Mapping[str, Any] | None:
         """The page's sitemap metadata as a mapping, or None when it asks to be left out."""
@@ -297,27 +306,32 @@ class SitemapBuilder:
         self,
         page: Page,
         meta: Mapping[str, Any],
-        dates: Mapping[Path, FileDate],
+        dates: DateLookup,
         reporter: Reporter,
-    ) -> tuple[Lastmod | None, str]:
+    ) -> tuple[Lastmod | None, str, Undated | None]:
+        """The first source in ``lastmod_sources`` that dates the page, and which it was.
+
+        When the files cannot date the page, the third value says why (a shallow clone, no git),
+        for the one line per build that tells the user how to fix it.
+        """
         files_done = False
+        undated: Undated | None = None
         for source in self.options.lastmod_sources:
             if source == "metadata":
                 explicit = self._explicit_lastmod(page, meta, reporter)
                 if explicit is not None:
-                    return explicit, "metadata"
+                    return explicit, "metadata", None
             elif source in ("git", "mtime") and not files_done:
                 files_done = True
-                known = [dates[path] for path in page.sources if path in dates]
-                if known:
-                    date, origin = max(known, key=lambda item: sort_key(item[0]))
-                    return date, origin
+                dated, undated = _from_files(page, dates)
+                if dated is not None:
+                    return dated[0], dated[1], None
             elif source == "build":
-                return self._clock(), "build time"
+                return self._clock(), "build time", None
             if not page.sources and page.listed_dates:
                 # A generated page is as new as what it lists, whichever step dated those.
-                return newest(list(page.listed_dates)), "listed pages"
-        return None, "none"
+                return newest(list(page.listed_dates)), "listed pages", None
+        return None, "none", undated
 
     @staticmethod
     def _explicit_lastmod(
@@ -380,11 +394,9 @@ class SitemapBuilder:
             return ()  # a page with only itself as "alternate" has no alternates
         return tuple(sorted(found.items(), key=lambda item: (item[0] == "x-default", item[0])))
 
-    def _deduplicate(
-        self, resolved: list[_Resolved], reporter: Reporter, lastmod_from: Counter[str]
-    ) -> list[Entry]:
+    def _deduplicate(self, resolved: list[_Resolved], reporter: Reporter) -> list[_Resolved]:
         resolved.sort(key=lambda item: (item.entry.loc, item.origin))
-        entries: list[Entry] = []
+        kept: list[_Resolved] = []
         previous: _Resolved | None = None
         for item in resolved:
             if previous is not None and item.entry.loc == previous.entry.loc:
@@ -394,7 +406,63 @@ class SitemapBuilder:
                     f"{previous.origin}; listed once",
                 )
                 continue
-            entries.append(item.entry)
-            lastmod_from[item.lastmod_from] += 1
+            kept.append(item)
             previous = item
-        return entries
+        return kept
+
+
+def _from_files(page: Page, lookup: DateLookup) -> tuple[FileDate | None, Undated | None]:
+    """The newest date of the page's files, unless a file git cannot date may be newer.
+
+    In a shallow clone, a file traced to a boundary commit changed at the latest then; if some
+    other file of the page changed after that, the page's date is still exact.
+    """
+    known = [lookup.dates[path] for path in page.sources if path in lookup.dates]
+    missing = [lookup.undated[path] for path in page.sources if path in lookup.undated]
+    bounds = [item.bound for item in missing if item.bound is not None]
+    if known:
+        date, origin = max(known, key=lambda item: sort_key(item[0]))
+        if not bounds or sort_key(date) >= max(bounds):
+            return (date, origin), None
+    shallow = [item for item in missing if item.reason is Why.SHALLOW]
+    if shallow:
+        return None, shallow[0]
+    own = lookup.undated.get(page.sources[0]) if page.sources else None
+    return None, own
+
+
+_WHY_UNDATED: Final[Mapping[Why, str]] = {
+    Why.SHALLOW: (
+        "{pages} no lastmod: {roots} is a shallow clone, so git cannot see when they last "
+        "changed (before the oldest commit the clone holds). Fetch the whole history: "
+        "'fetch-depth: 0' for actions/checkout on GitHub Actions, 'GIT_DEPTH: 0' on GitLab CI, "
+        "'git fetch --unshallow' in build.jobs.post_checkout on Read the Docs (or before the "
+        "build elsewhere), or set the git_fetch_history option"
+    ),
+    Why.NO_GIT: (
+        "{pages} no lastmod: {roots} is a git work tree but git was not found on PATH, so "
+        "its history cannot be read; install git where the site is built"
+    ),
+}
+
+
+def _say_why_undated(resolved: Iterable[_Resolved], reporter: Reporter) -> None:
+    """One line per cause for the pages listed without lastmod: never one line per page."""
+    pages: Counter[Why] = Counter()
+    roots: dict[Why, set[str]] = {}
+    for item in resolved:
+        if item.undated is not None:
+            pages[item.undated.reason] += 1
+            if item.undated.root is not None:
+                roots.setdefault(item.undated.reason, set()).add(str(item.undated.root))
+    for why, count in sorted(pages.items()):
+        text = f"{count} page has" if count == 1 else f"{count} pages have"
+        where = ", ".join(sorted(roots.get(why, ()))) or "the sources"
+        if why in _WHY_UNDATED:
+            reporter.warning(Code.GIT, _WHY_UNDATED[why].format(pages=text, roots=where))
+        elif why is Why.NOT_TRACKED:
+            reporter.info(
+                f"sitemap: {text} no lastmod: their sources are not tracked by git, and a "
+                "file time there records a copy, checkout or unpack, not a change; build from a "
+                "git clone, or set lastmod in their metadata"
+            )

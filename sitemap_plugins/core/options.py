@@ -229,6 +229,12 @@ class Options:
     git_date: str = _spec(
         "committer", _choice("committer", "author"), "Which git date is a file's lastmod."
     )
+    git_fetch_history: bool = _spec(
+        False,
+        _boolean,
+        "In a shallow clone, fetch the missing history from the clone's own remote once before "
+        "reading dates (git fetch --unshallow); if that fails, one warning and no guessed dates.",
+    )
     lastmod_format: str = _spec(
         "datetime",
         _choice("datetime", "date"),

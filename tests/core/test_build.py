@@ -139,6 +139,86 @@ def test_a_page_with_several_sources_takes_the_newest(site: GitRepo, tmp_path: P
     ]
 
 
+def test_shallow_clone_dates_pages_changed_inside_it_and_says_once_what_is_undated(
+    site: GitRepo, tmp_path: Path
+) -> None:
+    site.write("docs/guide/café.md", "# café\n\nedited after the boundary\n")
+    site.commit("edit café", "2024-05-02T23:30:00-05:00")
+    clone = site.clone(tmp_path / "ci", depth=2)  # boundary: "edit install" (MAR)
+    pages = [
+        page(clone, "", "index.md"),
+        page(clone, "guide/install/", "guide/install.md"),
+        page(clone, "guide/café/", "guide/café.md"),
+        # index.md is undated, but it cannot be newer than the boundary, which café.md is.
+        Page(path="both/", origin="both", sources=(clone.path("docs/guide/café.md"),
+                                                   clone.path("docs/index.md"))),
+    ]  # fmt: skip
+    summary, reporter = build(tmp_path / "out", pages)
+    entries = {e.loc: e.lastmod for e in check_sitemap_file(tmp_path / "out/sitemap.xml")}
+    assert entries == {
+        BASE: None,
+        BASE + "guide/install/": None,
+        BASE + "guide/caf%C3%A9/": "2024-05-02T23:30:00-05:00",
+        BASE + "both/": "2024-05-02T23:30:00-05:00",
+    }
+    [(code, message)] = reporter.warnings
+    assert code is Code.GIT
+    assert message.startswith("2 pages have no lastmod: ")
+    assert str(clone.root.resolve()) in message
+    for fix in ("fetch-depth: 0", "GIT_DEPTH: 0", "git fetch --unshallow", "git_fetch_history"):
+        assert fix in message
+    assert summary.lastmod_from == {"git": 2, "none": 2}
+
+
+def test_no_git_in_a_work_tree_is_one_warning_and_no_file_times(
+    site: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    pages = [page(site, "", "index.md"), page(site, "guide/install/", "guide/install.md")]
+    _, reporter = build(tmp_path / "out", pages)
+    assert [e.lastmod for e in read_sitemap(tmp_path / "out/sitemap.xml")] == [None, None]
+    [(code, message)] = reporter.warnings
+    assert code is Code.GIT
+    assert message.startswith("2 pages have no lastmod: ")
+    assert "git was not found" in message
+
+
+def test_sources_outside_git_get_no_file_time_and_one_info_line(tmp_path: Path) -> None:
+    unpacked = tmp_path / "sdist" / "docs"
+    unpacked.mkdir(parents=True)
+    (unpacked / "index.md").write_text("# unpacked\n", encoding="utf-8")
+    pages = [Page(path="", origin="docs/index.md", sources=(unpacked / "index.md",))]
+    _, reporter = build(tmp_path / "out", pages)
+    assert [e.lastmod for e in read_sitemap(tmp_path / "out/sitemap.xml")] == [None]
+    assert reporter.warnings == []
+    [info] = [line for line in reporter.infos if "no lastmod" in line]
+    assert info.startswith("sitemap: 1 page has no lastmod: ")
+    assert "not tracked by git" in info
+    build(tmp_path / "asked", pages, lastmod_sources=["metadata", "mtime"])
+    [written] = [e.lastmod for e in read_sitemap(tmp_path / "asked/sitemap.xml")]
+    assert written is not None  # file times only when asked for without git
+
+
+def test_a_dependency_outside_the_repository_never_dates_a_page(
+    site: GitRepo, tmp_path: Path
+) -> None:
+    beside = tmp_path / "beside.rst"
+    beside.write_text("copied next to the checkout just now\n", encoding="utf-8")
+    pages = [
+        Page(
+            path="",
+            origin="docs/index.md",
+            sources=(site.path("docs/index.md"), Path(os.__file__), beside),
+        )
+    ]
+    build(tmp_path / "out", pages)
+    assert [e.lastmod for e in read_sitemap(tmp_path / "out/sitemap.xml")] == [
+        "2024-01-10T09:00:00Z"
+    ]
+
+
 def test_bad_metadata_warns_naming_file_and_value_and_keeps_the_rest(
     site: GitRepo, tmp_path: Path
 ) -> None:

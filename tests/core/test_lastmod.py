@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_plugins.core.lastmod import FileDates, run_git
+from sitemap_plugins.core.lastmod import FileDates, Undated, Why, run_git
 from sitemap_plugins.core.report import Code, CollectingReporter
-from tests.support.gitrepo import GitRepo, have_git
+from tests.support.gitrepo import GitRepo, git_env, have_git
 
 pytestmark = pytest.mark.skipif(not have_git(), reason="git is not installed")
 
@@ -103,7 +103,7 @@ def assert_matches_git(repo: GitRepo, make: Make) -> None:
     assert files
     for git_date in ("committer", "author"):
         dates, reporter, recorder = make(git_date)
-        got = dates.dates([repo.path(name) for name in files])
+        got = dates.lookup([repo.path(name) for name in files]).dates
         expected = {name: repo.log_date(name, field=git_date) for name in files}
         actual = {name: iso(got[repo.path(name)]) for name in files}
         assert actual == expected, git_date
@@ -125,7 +125,7 @@ def test_linear_history_with_out_of_order_dates(repo: GitRepo, make: Make) -> No
     repo.write("docs/b.md", "2")
     repo.commit("three", D2, author_date=D6)
     dates, _, _ = make()
-    got = dates.dates([repo.path("docs/a.md"), repo.path("docs/b.md")])
+    got = dates.lookup([repo.path("docs/a.md"), repo.path("docs/b.md")]).dates
     assert iso(got[repo.path("docs/a.md")]) == D1  # the last change, not the newest date
     assert iso(got[repo.path("docs/b.md")]) == D2
     assert_matches_git(repo, make)
@@ -137,10 +137,10 @@ def test_dates_keep_the_commits_own_offset(repo: GitRepo, make: Make) -> None:
     committer, _, _ = make()
     author, _, _ = make("author")
     path = repo.path("a.md")
-    when, source = committer.dates([path])[path]
+    when, source = committer.lookup([path]).dates[path]
     assert (when.isoformat(), source) == (D4, "git")
     assert when.utcoffset() == dt.timedelta(hours=5, minutes=30)
-    assert iso(author.dates([path])[path]) == D3
+    assert iso(author.lookup([path]).dates[path]) == D3
 
 
 def test_renamed_file_is_dated_like_git_log_on_the_new_path(repo: GitRepo, make: Make) -> None:
@@ -153,7 +153,7 @@ def test_renamed_file_is_dated_like_git_log_on_the_new_path(repo: GitRepo, make:
     repo.commit("later", D3)
     dates, _, _ = make()
     new = repo.path("docs/moved/new name.md")
-    assert iso(dates.dates([new])[new]) == D2 == repo.log_date("docs/moved/new name.md")
+    assert iso(dates.lookup([new]).dates[new]) == D2 == repo.log_date("docs/moved/new name.md")
     assert_matches_git(repo, make)
 
 
@@ -172,7 +172,7 @@ def test_unusual_names(repo: GitRepo, make: Make) -> None:
     repo.write("docs/[glob]x.md", "would match the glob if pathspecs were not literal")
     repo.commit("decoy", D6)
     dates, _, _ = make()
-    got = dates.dates([repo.path(name) for name in names])
+    got = dates.lookup([repo.path(name) for name in names]).dates
     for number, name in enumerate(names):
         assert iso(got[repo.path(name)]) == f"2024-01-0{number + 1}T00:00:00+00:00", name
     assert_matches_git(repo, make)
@@ -199,7 +199,7 @@ def test_git_environment_of_the_caller_does_not_leak(
     monkeypatch.setenv("GIT_DIR", str(other.root / ".git"))  # as inside a git hook
     monkeypatch.setenv("GIT_WORK_TREE", str(other.root))
     dates, _, _ = make()
-    assert iso(dates.dates([repo.path("page.md")])[repo.path("page.md")]) == D1
+    assert iso(dates.lookup([repo.path("page.md")]).dates[repo.path("page.md")]) == D1
 
 
 def test_many_top_level_entries_walk_the_whole_tree(repo: GitRepo, make: Make) -> None:
@@ -229,7 +229,7 @@ def test_conflict_resolved_in_the_merge_dates_the_file_at_the_merge(
     repo.merge("feature", D4, resolve={"docs/page.md": "both\n"})
     dates, _, _ = make()
     page = repo.path("docs/page.md")
-    assert iso(dates.dates([page])[page]) == D4
+    assert iso(dates.lookup([page]).dates[page]) == D4
     assert_matches_git(repo, make)
 
 
@@ -251,7 +251,7 @@ def test_merge_main_into_feature_then_back(repo: GitRepo, make: Make) -> None:
     repo.checkout("main")
     repo.fast_forward("feature")
     dates, _, _ = make()
-    got = dates.dates([repo.path("docs/main.md"), repo.path("docs/untouched.md")])
+    got = dates.lookup([repo.path("docs/main.md"), repo.path("docs/untouched.md")]).dates
     assert iso(got[repo.path("docs/main.md")]) == D3  # not the "merge main into feature" date
     assert iso(got[repo.path("docs/untouched.md")]) == D1
     assert_matches_git(repo, make)
@@ -272,7 +272,7 @@ def test_side_change_discarded_with_strategy_ours(repo: GitRepo, make: Make) -> 
     repo.merge("experiment", D4, strategy="ours")
     dates, _, _ = make()
     page = repo.path("docs/page.md")
-    assert iso(dates.dates([page])[page]) == D1
+    assert iso(dates.lookup([page]).dates[page]) == D1
     assert_matches_git(repo, make)
 
 
@@ -294,7 +294,7 @@ def test_side_change_to_one_file_discarded_while_another_is_taken(
     repo.commit("main edit", D2)
     repo.merge("side", D4, resolve={"docs/kept.md": "main\n"})
     dates, _, _ = make()
-    got = dates.dates([repo.path("docs/kept.md"), repo.path("docs/taken.md")])
+    got = dates.lookup([repo.path("docs/kept.md"), repo.path("docs/taken.md")]).dates
     assert iso(got[repo.path("docs/kept.md")]) == D2
     assert iso(got[repo.path("docs/taken.md")]) == D3
     assert_matches_git(repo, make)
@@ -314,7 +314,7 @@ def test_evil_merge_and_identical_changes_on_both_sides(repo: GitRepo, make: Mak
     repo.commit("main", D3)
     repo.merge("side", D4, resolve={"docs/evil.md": "changed by the merge only"})
     dates, _, _ = make()
-    got = dates.dates([repo.path("docs/evil.md"), repo.path("docs/same.md")])
+    got = dates.lookup([repo.path("docs/evil.md"), repo.path("docs/same.md")]).dates
     assert iso(got[repo.path("docs/evil.md")]) == D4
     assert iso(got[repo.path("docs/same.md")]) == D3  # TREESAME to both: first parent wins
     assert_matches_git(repo, make)
@@ -478,7 +478,7 @@ def test_random_histories_match_git_log_for_every_file(
 # -- uncommitted work, fallbacks ----------------------------------------------------------------
 
 
-def test_uncommitted_untracked_and_ignored_files_take_their_mtime(
+def test_working_tree_changes_take_their_mtime_and_ignored_files_no_date(
     repo: GitRepo, make: Make
 ) -> None:
     repo.write(".gitignore", "ignored.md\n")
@@ -492,17 +492,19 @@ def test_uncommitted_untracked_and_ignored_files_take_their_mtime(
     repo.write("untracked.md", "new")
     repo.write("new-staged.md", "new")
     repo.git("add", "new-staged.md")
-    repo.write("ignored.md", "ignored")
+    repo.write("ignored.md", "ignored")  # a build artefact or a virtualenv's file: no date
     dates, reporter, _ = make()
-    names = ["clean.md", "modified.md", "staged.md", "unindexed.md", "untracked.md"]
-    names += ["new-staged.md", "ignored.md"]
-    got = dates.dates([repo.path(name) for name in names])
+    changed = ["modified.md", "staged.md", "unindexed.md", "untracked.md", "new-staged.md"]
+    found = dates.lookup([repo.path(name) for name in ["clean.md", *changed, "ignored.md"]])
+    got = found.dates
     assert got[repo.path("clean.md")] == (dt.datetime.fromisoformat(D1), "git")
-    for name in names[1:]:
+    for name in changed:
         when, source = got[repo.path(name)]
         expected = int(repo.path(name).stat().st_mtime)
         assert (when, source) == (dt.datetime.fromtimestamp(expected, dt.timezone.utc), "mtime")
         assert when.tzinfo == dt.timezone.utc
+    assert repo.path("ignored.md") not in got
+    assert found.undated[repo.path("ignored.md")].reason is Why.NOT_TRACKED
     assert reporter.warnings == []
 
 
@@ -514,43 +516,153 @@ def test_file_deleted_in_history_then_recreated_untracked(repo: GitRepo, make: M
     repo.commit("delete", D2)
     repo.write("page.md", "back, untracked")
     dates, _, _ = make()
-    assert dates.dates([repo.path("page.md")])[repo.path("page.md")][1] == "mtime"
+    assert dates.lookup([repo.path("page.md")]).dates[repo.path("page.md")][1] == "mtime"
 
 
-def test_shallow_clone_warns_once_and_uses_mtime(repo: GitRepo, make: Make, tmp_path: Path) -> None:
+def linear_history(repo: GitRepo) -> dict[str, str]:
+    """p0..p2 added at D1; p1 changed at D2, p2 at D3 (near midnight in a UTC-5 zone)."""
     for number in range(3):
-        repo.write(f"docs/p{number}.md", str(number))
-        repo.commit(f"c{number}", f"2024-01-0{number + 1}T00:00:00+00:00")
-    clone = repo.clone(tmp_path / "shallow clone", depth=1)
+        repo.write(f"docs/p{number}.md", f"p{number}, first")
+    repo.commit("c1", D1)
+    repo.write("docs/p1.md", "p1, second")
+    repo.commit("c2", D2)
+    repo.write("docs/p2.md", "p2, second")
+    repo.commit("c3", "2024-03-01T23:30:00-05:00")
+    return {name: repo.log_date(name) for name in repo.tracked_files()}
+
+
+@pytest.mark.parametrize(
+    ("depth", "exact"),
+    [
+        (1, set()),  # HEAD is the boundary: it may or may not have changed p2
+        (2, {"docs/p2.md"}),  # c3 is inside the window, c2 is the boundary
+        (3, {"docs/p0.md", "docs/p1.md", "docs/p2.md"}),  # the boundary is the true root
+        (9, {"docs/p0.md", "docs/p1.md", "docs/p2.md"}),  # deeper than history: not shallow
+    ],
+)
+def test_shallow_clone_dates_what_its_history_proves_and_nothing_else(
+    repo: GitRepo, make: Make, tmp_path: Path, depth: int, exact: set[str]
+) -> None:
+    truth = linear_history(repo)
+    clone = repo.clone(tmp_path / "shallow clone", depth=depth)
     dates, reporter, recorder = make()
-    files = [clone.path(f"docs/p{number}.md") for number in range(3)]
-    got = dates.dates(files)
-    assert {source for _, source in got.values()} == {"mtime"}
-    assert len(reporter.warnings) == 1
-    code, message = reporter.warnings[0]
+    found = dates.lookup([clone.path(name) for name in truth])
+    assert {name: iso(found.dates[clone.path(name)]) for name in exact} == {
+        name: truth[name] for name in exact
+    }
+    for name in set(truth) - exact:
+        assert clone.path(name) not in found.dates  # never the checkout time or the boundary's
+        undated = found.undated[clone.path(name)]
+        assert undated.reason is Why.SHALLOW
+        assert undated.root == clone.root.resolve()
+        boundary = clone.git("log", "-1", "--format=%cI", "--", name).strip()
+        assert undated.bound == dt.datetime.fromisoformat(boundary)  # an upper bound only
+    assert reporter.warnings == []  # the build says it once, counting pages
+    assert recorder.count("log") == 1
+
+
+def test_shallow_clones_of_merge_histories_are_exact_or_undated(
+    repo: GitRepo, make: Make, tmp_path: Path
+) -> None:
+    """Against git itself: each file is dated exactly as in the full clone, or not at all, and
+    undated exactly when the shallow clone's own ``git log -1`` stops at a boundary commit."""
+    random_history(repo, 3)
+    files = repo.tracked_files()
+    full = {name: repo.log_date(name) for name in files}
+    commits = int(repo.git("rev-list", "--count", "HEAD"))
+    seen = {True: 0, False: 0}
+    for depth in (1, 2, 4, commits // 2, commits - 1):
+        clone = repo.clone(tmp_path / f"depth-{depth}", depth=depth)
+        marked = clone.path(".git/shallow")
+        shallow = set(marked.read_text().split()) if marked.exists() else set()
+        dates, reporter, _ = make()
+        found = dates.lookup([clone.path(name) for name in files])
+        for name in files:
+            last = clone.git("log", "-1", "--format=%H", "--", name).strip()
+            cut = last in shallow and bool(clone.git("cat-file", "-p", last).count("\nparent "))
+            if cut:
+                assert found.undated[clone.path(name)].reason is Why.SHALLOW, (depth, name)
+            else:
+                assert iso(found.dates[clone.path(name)]) == full[name], (depth, name)
+            seen[cut] += 1
+        assert reporter.warnings == []
+    assert seen[True]  # the depths gave both kinds of file
+    assert seen[False]
+
+
+@pytest.mark.parametrize("partial", [False, True], ids=["full-fetch", "blobless-fetch"])
+def test_fetch_history_deepens_a_shallow_clone_from_its_own_remote(
+    repo: GitRepo, tmp_path: Path, partial: bool
+) -> None:
+    truth = linear_history(repo)
+    bare = tmp_path / "origin.git"
+    subprocess.run(
+        ["git", "clone", "-q", "--bare", str(repo.root), str(bare)], env=git_env(), check=True
+    )
+    # A server that allows filters (as the big forges do) sends commits and trees only.
+    allow = "true" if partial else "false"
+    subprocess.run(
+        ["git", "-C", str(bare), "config", "uploadpack.allowFilter", allow],
+        env=git_env(),
+        check=True,
+    )
+    clone = GitRepo(tmp_path / "ci", init=False)
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "1", bare.as_uri(), str(clone.root)],
+        env=git_env(),
+        check=True,
+    )
+    files = [clone.path(name) for name in truth]
+    reporter = CollectingReporter()
+    recorder = Recorder()
+    dates = FileDates(reporter, fetch_history=True, runner=recorder)
+    found = dates.lookup(files)
+    assert {name: iso(found.dates[clone.path(name)]) for name in truth} == truth
+    assert reporter.warnings == []
+    assert recorder.count("fetch") == 1
+    assert clone.git("rev-parse", "--is-shallow-repository").strip() == "false"
+    objects = clone.git("rev-list", "--objects", "--missing=print", "HEAD").split("\n")
+    assert any(line.startswith("?") for line in objects) == partial  # old contents not fetched
+    dates.lookup(files)
+    assert recorder.count("fetch") == 1  # fetched once, then an ordinary full clone
+
+
+def test_fetch_history_that_fails_warns_once_and_keeps_the_shallow_rule(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    truth = linear_history(repo)
+    clone = repo.clone(tmp_path / "ci", depth=2)
+    shutil.rmtree(repo.root)  # the remote is gone, as offline or without credentials
+    reporter = CollectingReporter()
+    dates = FileDates(reporter, fetch_history=True)
+    files = [clone.path(name) for name in truth]
+    found = dates.lookup(files)
+    assert {iso(found.dates[path]) for path in found.dates} == {truth["docs/p2.md"]}
+    assert {item.reason for item in found.undated.values()} == {Why.SHALLOW}
+    [(code, message)] = reporter.warnings
     assert code is Code.GIT
-    assert str(clone.root.resolve()) in message
-    assert "fetch-depth: 0" in message
     assert "git fetch --unshallow" in message
-    assert recorder.count("log") == 0
-    dates.dates(files)
-    assert len(reporter.warnings) == 2  # once per call, not once per file
-    clone.git("fetch", "-q", "--unshallow")
-    assert {source for _, source in dates.dates(files).values()} == {"git"}
+    assert str(clone.root.resolve()) in message
+    dates.lookup(files)
+    assert len(reporter.warnings) == 1  # tried once per repository, not per build
 
 
-def test_outside_any_repository_is_quietly_mtime(tmp_path: Path, make: Make) -> None:
+def test_outside_any_repository_there_is_no_date(tmp_path: Path, make: Make) -> None:
     plain = tmp_path / "plain"
     plain.mkdir()
     page = plain / "page.md"
     page.write_text("x", encoding="utf-8")
     dates, reporter, recorder = make()
-    assert dates.dates([page])[page][1] == "mtime"
+    found = dates.lookup([page])
+    assert found.dates == {}
+    assert found.undated[page] == Undated(Why.NOT_TRACKED)
     assert reporter.warnings == []
     assert recorder.calls == []  # found by looking for .git, not by asking git
+    # Asked for file times without git, the caller gets them.
+    assert dates.lookup([page], use_git=False).dates[page][1] == "mtime"
 
 
-def test_without_git_installed_is_quietly_mtime(
+def test_without_git_installed_a_work_tree_has_no_dates(
     repo: GitRepo, make: Make, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo.write("page.md", "x")
@@ -560,19 +672,27 @@ def test_without_git_installed_is_quietly_mtime(
     monkeypatch.setenv("PATH", str(empty))
     assert shutil.which("git") is None
     dates, reporter, _ = make()
-    assert dates.dates([repo.path("page.md")])[repo.path("page.md")][1] == "mtime"
-    assert reporter.warnings == []
+    found = dates.lookup([repo.path("page.md")])
+    assert found.dates == {}
+    assert found.undated[repo.path("page.md")] == Undated(Why.NO_GIT, repo.root.resolve())
+    assert reporter.warnings == []  # the build counts the pages and says it once
 
 
-def test_repository_without_commits_is_quietly_mtime(repo: GitRepo, make: Make) -> None:
+def test_repository_without_commits_dates_its_untracked_files_by_mtime(
+    repo: GitRepo, make: Make
+) -> None:
     repo.write("page.md", "x")
+    repo.write(".gitignore", "out.md\n")
+    repo.write("out.md", "generated")
     dates, reporter, recorder = make()
-    assert dates.dates([repo.path("page.md")])[repo.path("page.md")][1] == "mtime"
+    found = dates.lookup([repo.path("page.md"), repo.path("out.md")])
+    assert found.dates[repo.path("page.md")][1] == "mtime"
+    assert found.undated[repo.path("out.md")].reason is Why.NOT_TRACKED
     assert reporter.warnings == []
     assert recorder.count("log") == 0
 
 
-def test_broken_repository_warns_and_uses_mtime(repo: GitRepo, make: Make) -> None:
+def test_broken_repository_warns_and_gives_no_dates(repo: GitRepo, make: Make) -> None:
     repo.write("page.md", "1")
     first = repo.commit("first", D1)
     repo.write("page.md", "2")
@@ -582,10 +702,42 @@ def test_broken_repository_warns_and_uses_mtime(repo: GitRepo, make: Make) -> No
     objects = repo.root / ".git" / "objects"
     (objects / first[:2] / first[2:]).unlink()  # history is now missing a commit
     dates, reporter, _ = make()
-    got = dates.dates([repo.path("page.md")])
-    assert got[repo.path("page.md")][1] == "mtime"
+    found = dates.lookup([repo.path("page.md")])
+    assert found.dates == {}
+    assert found.undated[repo.path("page.md")].reason is Why.GIT_FAILED
     assert reporter.codes() == [Code.GIT]
     assert str(repo.root.resolve()) in reporter.warnings[0][1]
+
+
+def test_dependencies_outside_the_sources_repositories_never_date(
+    repo: GitRepo, make: Make, tmp_path: Path
+) -> None:
+    repo.write("docs/page.md", "x")
+    repo.write("src/module.py", "y")
+    repo.write(".gitignore", ".venv/\n")
+    repo.write(".venv/lib/installed.py", "an installed package inside the checkout")
+    repo.commit("add", D1)
+    other = GitRepo(tmp_path / "beside")  # another checkout next to this one
+    other.write("shared.rst", "z")
+    other.commit("other", D6)
+    stdlib = Path(os.__file__)
+    loose = tmp_path / "loose.txt"
+    loose.write_text("beside the checkout", encoding="utf-8")
+    dependencies = [
+        repo.path("src/module.py"),
+        repo.path(".venv/lib/installed.py"),
+        other.path("shared.rst"),
+        stdlib,
+        loose,
+    ]
+    dates, _, _ = make()
+    found = dates.lookup(
+        [repo.path("docs/page.md"), *dependencies], within=[repo.path("docs/page.md")]
+    )
+    assert set(found.dates) == {repo.path("docs/page.md"), repo.path("src/module.py")}
+    assert found.undated[repo.path(".venv/lib/installed.py")].reason is Why.NOT_TRACKED
+    for outside in (other.path("shared.rst"), stdlib, loose):
+        assert found.undated[outside].reason is Why.OUTSIDE, outside
 
 
 def test_use_git_and_use_mtime_switches(repo: GitRepo, make: Make) -> None:
@@ -594,13 +746,14 @@ def test_use_git_and_use_mtime_switches(repo: GitRepo, make: Make) -> None:
     repo.write("untracked.md", "y")
     files = [repo.path("tracked.md"), repo.path("untracked.md")]
     dates, _, recorder = make()
-    only_mtime = dates.dates(files, use_git=False)
+    only_mtime = dates.lookup(files, use_git=False).dates
     assert {source for _, source in only_mtime.values()} == {"mtime"}
     assert len(only_mtime) == 2
     assert recorder.calls == []
-    only_git = dates.dates(files, use_mtime=False)
-    assert list(only_git) == [repo.path("tracked.md")]
-    assert dates.dates(files, use_git=False, use_mtime=False) == {}
+    only_git = dates.lookup(files, use_mtime=False)
+    assert list(only_git.dates) == [repo.path("tracked.md")]
+    assert only_git.undated[repo.path("untracked.md")].reason is Why.UNCOMMITTED
+    assert dates.lookup(files, use_git=False, use_mtime=False).dates == {}
 
 
 def test_source_date_epoch_clamps_mtime_but_not_git(
@@ -615,13 +768,13 @@ def test_source_date_epoch_clamps_mtime_but_not_git(
     os.utime(old, (epoch - 1000, epoch - 1000))
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(epoch))
     dates, _, _ = make()
-    got = dates.dates([repo.path("tracked.md"), new, old])
+    got = dates.lookup([repo.path("tracked.md"), new, old]).dates
     utc = dt.timezone.utc
     assert got[new] == (dt.datetime.fromtimestamp(epoch, utc), "mtime")
     assert got[old] == (dt.datetime.fromtimestamp(epoch - 1000, utc), "mtime")
     assert iso(got[repo.path("tracked.md")]) == "2030-01-01T00:00:00+00:00"
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "not a number")
-    assert dates.dates([new])[new] == (dt.datetime.fromtimestamp(epoch + 1000, utc), "mtime")
+    assert dates.lookup([new]).dates[new] == (dt.datetime.fromtimestamp(epoch + 1000, utc), "mtime")
 
 
 def test_missing_files_are_absent(repo: GitRepo, make: Make, tmp_path: Path) -> None:
@@ -630,7 +783,7 @@ def test_missing_files_are_absent(repo: GitRepo, make: Make, tmp_path: Path) -> 
     repo.remove("page.md")  # tracked in HEAD, gone from disk
     missing = [repo.path("page.md"), tmp_path / "nowhere" / "x.md", repo.root / "docs"]
     dates, reporter, _ = make()
-    assert dates.dates(missing) == {}
+    assert dates.lookup(missing).dates == {}
     assert reporter.warnings == []
 
 
@@ -642,7 +795,7 @@ def test_symlinked_directories_and_caller_keys(repo: GitRepo, make: Make, tmp_pa
     via_link = link / "docs" / "page.md"
     relative = Path(os.path.relpath(repo.path("docs/page.md")))
     dates, _, recorder = make()
-    got = dates.dates([via_link, repo.path("docs/page.md"), relative])
+    got = dates.lookup([via_link, repo.path("docs/page.md"), relative]).dates
     assert set(got) == {via_link, repo.path("docs/page.md"), relative}
     assert {iso(value) for value in got.values()} == {D2}
     assert recorder.count("log") == 1
@@ -667,13 +820,13 @@ def test_one_log_per_repository_and_a_constant_number_of_processes(
     files = [first.path(f"docs/p{n}.md") for n in range(30)]
     files += [second.path(f"docs/p{n}.md") for n in range(30)] + [outside]
     dates, _, recorder = make()
-    got = dates.dates(files)
+    got = dates.lookup(files).dates
     assert recorder.count("log") == 2
     assert len(recorder.calls) == 6  # rev-parse, status and log for each repository
     assert recorder.refused == recorder.old_git  # the fallback to -m is remembered
     assert {iso(got[path]) for path in files[:30]} == {D1}
     assert {iso(got[path]) for path in files[30:60]} == {D2}
-    assert got[outside][1] == "mtime"
+    assert outside not in got
 
 
 def test_cache_reuses_the_walk_until_head_moves_or_files_are_added(
@@ -684,26 +837,26 @@ def test_cache_reuses_the_walk_until_head_moves_or_files_are_added(
     repo.commit("add", D1)
     a, b = repo.path("docs/a.md"), repo.path("docs/b.md")
     dates, _, recorder = make()
-    assert iso(dates.dates([a])[a]) == D1
+    assert iso(dates.lookup([a]).dates[a]) == D1
     assert recorder.count("log") == 1
-    assert iso(dates.dates([a])[a]) == D1
+    assert iso(dates.lookup([a]).dates[a]) == D1
     assert recorder.count("log") == 1  # nothing changed: no second walk
-    dates.dates([a, b])
+    dates.lookup([a, b])
     assert recorder.count("log") == 2  # a file the cache does not cover
-    dates.dates([b])
-    dates.dates([a, b])
+    dates.lookup([b])
+    dates.lookup([a, b])
     assert recorder.count("log") == 2
     repo.write("docs/a.md", "edited, not committed")
-    got = dates.dates([a, b])
+    got = dates.lookup([a, b]).dates
     assert got[a][1] == "mtime"  # the work tree is re-read on every call...
     assert iso(got[b]) == D1
     assert recorder.count("log") == 2  # ...but committed history cannot have changed
     repo.commit("edit", D3)
-    got = dates.dates([a, b])
+    got = dates.lookup([a, b]).dates
     assert recorder.count("log") == 3  # HEAD moved
     assert (iso(got[a]), iso(got[b])) == (D3, D1)
     repo.git("checkout", "-q", "HEAD~1")
-    assert iso(dates.dates([a])[a]) == D1
+    assert iso(dates.lookup([a]).dates[a]) == D1
     assert recorder.count("log") == 4
 
 

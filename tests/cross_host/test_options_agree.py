@@ -21,6 +21,7 @@ BAD_VALUES: dict[str, object] = {
     "bytes_per_file": 10,
     "lastmod_sources": ["svn"],
     "git_date": "tagger",
+    "git_fetch_history": "yes",
     "lastmod_format": "unix",
     "changefreq": "Weekly",
     "priority": 1.5,

@@ -436,3 +436,7 @@ def test_example_site_builds_from_its_folder_with_the_cli(tmp_path: Path) -> Non
     assert BASE + "internal/" not in entries
     assert BASE + "404/" not in entries
     assert len(entries) == 6
+    # A copy outside git (an sdist, a CI artifact): file times record the copy, so only the
+    # date the author wrote is written, and --strict passes (an info line, not a warning).
+    dated = {loc: entry.lastmod for loc, entry in entries.items() if entry.lastmod}
+    assert dated == {BASE + "about/": "2024-05-01"}

@@ -184,6 +184,43 @@ def test_included_and_literalincluded_files_date_the_page(
     assert entries[BASE_URL + "plain/"].lastmod == "2024-01-01T08:00:00Z"
 
 
+def test_only_dependencies_inside_the_repository_date_a_page(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """autodoc of the project's own module dates its page; the standard library, an installed
+    package and a file beside the checkout (their times are install or copy times) never do."""
+    outside = tmp_path / "beside" / "snippet.txt"
+    outside.parent.mkdir()
+    srcdir = write_project(
+        git_repo,
+        {
+            "api.rst": page("API", ".. automodule:: mymod\n   :members:"),
+            "installed.rst": page(
+                "Installed",
+                ".. autofunction:: json.dumps\n\n.. autofunction:: docutils.core.publish_string",
+            ),
+            "beside.rst": page("Beside", ".. literalinclude:: ../../beside/snippet.txt"),
+        },
+        conf_extra=(
+            "import os, sys\n"
+            "sys.path.insert(0, os.path.abspath('../src'))\n"
+            "extensions.append('sphinx.ext.autodoc')\n"
+        ),
+    )
+    git_repo.write("src/mymod.py", '"""My module."""\n\n\ndef f():\n    """Do it."""\n')
+    git_repo.commit("project", "2024-01-01T08:00:00+00:00")
+    git_repo.write("src/mymod.py", '"""My module."""\n\n\ndef f():\n    """Do it well."""\n')
+    git_repo.commit("edit module", "2024-06-06T06:00:00+02:00")
+    outside.write_text("copied here a moment ago\n", encoding="utf-8")
+
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir, "-W")
+    entries = read_entries(outdir)
+    assert entries[BASE_URL + "api/"].lastmod == "2024-06-06T06:00:00+02:00"
+    assert entries[BASE_URL + "installed/"].lastmod == "2024-01-01T08:00:00Z"
+    assert entries[BASE_URL + "beside/"].lastmod == "2024-01-01T08:00:00Z"
+
+
 def test_uncommitted_edit_takes_the_file_time(git_repo: GitRepo, tmp_path: Path) -> None:
     srcdir = write_project(git_repo, {"draft.rst": page("Draft")})
     git_repo.commit("project", "2020-01-01T08:00:00+00:00")
