@@ -22,7 +22,7 @@ from pathlib import Path
 
 from synthetic_repo import ODD_NAMES, RepoSpec, ensure_repo, merged_files, tracked_files
 
-from sitemap_plugins.core.lastmod import FileDates
+from sitemap_plugins.core.git_dates import FileDates
 from sitemap_plugins.core.report import CollectingReporter
 
 

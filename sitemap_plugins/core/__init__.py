@@ -5,8 +5,8 @@ Nothing in this package imports a host (MkDocs, Sphinx, Pelican).
 
 from sitemap_plugins.core.build import SitemapBuilder, Summary
 from sitemap_plugins.core.dates import parse_lastmod
+from sitemap_plugins.core.git_dates import FileDates
 from sitemap_plugins.core.html import has_robots_noindex, head_exclusion, is_redirect_stub
-from sitemap_plugins.core.lastmod import FileDates
 from sitemap_plugins.core.model import Alternate, Entry, IndexEntry, Lastmod, Page
 from sitemap_plugins.core.options import (
     OPTION_SPECS,

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from sitemap_plugins.core.dates import as_written, newest, parse_lastmod, sort_key
-from sitemap_plugins.core.lastmod import DateLookup, FileDate, FileDates, Undated, Why
+from sitemap_plugins.core.git_dates import DateLookup, FileDate, FileDates, Undated, Why
 from sitemap_plugins.core.model import Entry, Lastmod, Page
 from sitemap_plugins.core.options import Options, check_changefreq, check_priority
 from sitemap_plugins.core.report import Code, Reporter
@@ -89,7 +89,8 @@ class SitemapBuilder:
     """Builds the sitemap for one site; keep one per process to reuse the git walk across builds.
 
     ``base_url_setting`` names the host setting users should fill in when no base URL is known
-    (``site_url in mkdocs.yml``), so the warning tells them exactly what to do.
+    (``site_url in mkdocs.yml``), so the warning tells them exactly what to do. ``cache_dir`` is
+    the host's cache place, where the git history pass is kept for the next build.
     """
 
     def __init__(
@@ -99,12 +100,16 @@ class SitemapBuilder:
         *,
         file_dates: FileDates | None = None,
         base_url_setting: str = "base_url",
+        cache_dir: Path | None = None,
         clock: Callable[[], dt.datetime] | None = None,
     ) -> None:
         self.options = options
         self.reporter = reporter
         self.file_dates = file_dates or FileDates(
-            reporter, git_date=options.git_date, fetch_history=options.git_fetch_history
+            reporter,
+            git_date=options.git_date,
+            fetch_history=options.git_fetch_history,
+            cache_dir=cache_dir,
         )
         self.base_url_setting = base_url_setting
         self._clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))

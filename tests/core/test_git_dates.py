@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_plugins.core.lastmod import FileDates, Undated, Why, run_git
+from sitemap_plugins.core.git_dates import FileDates, Undated, Why, run_git
 from sitemap_plugins.core.report import Code, CollectingReporter
 from tests.support.gitrepo import GitRepo, git_env, have_git
 

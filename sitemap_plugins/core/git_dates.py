@@ -1,22 +1,10 @@
-"""Modification dates of source files: git history first, file mtime as the fallback.
+"""Modification dates of source files, as far as their git history proves them.
 
-A site has thousands of pages, so one ``git log`` per file (what popular plugins do) dominates the
-build. :class:`FileDates` runs a fixed number of git processes per repository instead, and still
-gives every file exactly the date ``git log -1 --format=%cI -- FILE`` gives.
-
-Matching ``git log -1 -- FILE`` across merges is the hard part. With its default history
-simplification git walks from HEAD and, at each commit, follows the *first parent the file is
-unchanged against* (TREESAME); the first commit with no such parent is the answer. So the walk for
-one file is a single chain, whatever the commit dates. One pass over the full history cannot
-simply take "the newest commit that lists the file": without ``-c`` it misses merges that resolved
-a conflict, and with ``-m`` it dates a "merge main into my branch" as a change to everything it
-brings. Instead the pass asks git for the diff of each merge against its *first* parent
-(``--diff-merges=first-parent``) with blob ids (``--raw``), and follows every file's chain through
-the graph. When a merge changed a file relative to its first parent, whether the merge is
-TREESAME to a later parent is decided by comparing blob ids: a probe follows the file down that
-parent, and the blob the probe ends on is the file's blob in that parent. Git older than 2.31 has
-no ``--diff-merges``; there ``-m`` gives the merge's blob for the file and probes go down every
-parent, which yields the same answers.
+:class:`FileDates` runs a fixed number of git processes per repository (see
+:mod:`~sitemap_plugins.core.git_history` for the one pass that dates every file exactly as
+``git log -1 -- FILE`` would), keeps the pass on disk for the next build
+(:mod:`~sitemap_plugins.core.git_cache`), and says why a file has no date where git cannot give
+one: a shallow clone's missing history, no git, no repository.
 """
 
 from __future__ import annotations
@@ -31,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from sitemap_plugins.core.git_cache import HistoryCache, StoredWalk
+from sitemap_plugins.core.git_history import Commit, last_changes, log_args, parse_log, reachable
 from sitemap_plugins.core.report import Code, Reporter
 
 __all__ = ["DateLookup", "FileDate", "FileDates", "GitRunner", "Undated", "Why", "run_git"]
@@ -42,7 +32,6 @@ GitRunner = Callable[[Sequence[str], Path], "subprocess.CompletedProcess[bytes]"
 """Runs ``git <args>`` in a directory; injectable so callers can count or trace git processes."""
 
 _File = tuple[str, str]  # (resolved directory, file name): files are keyed without their own link
-_ABSENT = b"-"  # the "blob" of a path that does not exist in a commit
 # Variables that would make git look at another repository than the one found from the file.
 _REPO_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
 # A fetch must fail rather than hang a CI build: no prompt, and a stalled transfer is given up.
@@ -102,24 +91,6 @@ class DateLookup(NamedTuple):
 
 
 @dataclass
-class _Commit:
-    sha: bytes
-    parents: list[bytes]
-    date: bytes
-    changes: dict[str, bytes] = field(default_factory=dict)  # path -> "mode sha" after the commit
-
-
-@dataclass
-class _Walk:
-    """The cached outcome of one history pass: valid while HEAD and the boundary stay put."""
-
-    head: str
-    boundary: frozenset[bytes]
-    paths: frozenset[str]
-    dates: dict[str, tuple[dt.datetime, bool]]  # path -> (date, traced to a boundary commit)
-
-
-@dataclass
 class _Repo:
     """What one repository says about the files asked for, before mtimes are read."""
 
@@ -150,6 +121,7 @@ class FileDates:
         *,
         git_date: str = "committer",
         fetch_history: bool = False,
+        cache_dir: Path | None = None,
         runner: GitRunner | None = None,
     ) -> None:
         if git_date not in ("committer", "author"):
@@ -158,7 +130,8 @@ class FileDates:
         self._format = "%cI" if git_date == "committer" else "%aI"
         self._fetch_history = fetch_history
         self._run = runner or run_git
-        self._walks: dict[Path, _Walk] = {}
+        self._cache = HistoryCache(cache_dir)
+        self._walks: dict[Path, StoredWalk] = {}
         self._fetched: set[Path] = set()  # repositories whose history was fetched, or tried
         self._first_parent_diffs = True  # cleared once git turns out to predate 2.31
 
@@ -179,24 +152,25 @@ class FileDates:
         bounds the files by the folder that holds those sources.
         """
         found: dict[Path, tuple[_File, float]] = {}
-        folders: dict[Path, str] = {}
+        folders: dict[str, str] = {}
+        # Plain strings, not pathlib: this loop runs for every file of the site, every build.
         for path in files:
             try:
-                absolute = Path(path).absolute()
+                parent, name = os.path.split(os.path.abspath(path))  # noqa: PTH100
                 # Resolve the directory, not the file: a symlinked file is dated as git tracks it.
-                folder = folders.get(absolute.parent)
+                folder = folders.get(parent)
                 if folder is None:
-                    folder = folders[absolute.parent] = os.path.realpath(absolute.parent)
-                info = Path(folder, absolute.name).stat()
+                    folder = folders[parent] = os.path.realpath(parent)
+                info = os.stat(os.path.join(folder, name))  # noqa: PTH116, PTH118
             except (OSError, ValueError):
                 continue
             if stat.S_ISREG(info.st_mode):
-                found[path] = ((folder, absolute.name), info.st_mtime)
-        roots: dict[Path, Path | None] = {}
+                found[path] = ((folder, name), info.st_mtime)
+        roots: dict[str, Path | None] = {}
         scope = _Scope.of(within, roots) if within is not None else None
         outcomes: dict[_File, _Outcome] = {}
         for file, _ in found.values():
-            root = _find_root(Path(file[0]), roots)
+            root = _find_root(file[0], roots)
             if scope is not None and not scope.holds(file, root):
                 outcomes[file] = Undated(Why.OUTSIDE, root)
             elif not use_git:
@@ -207,7 +181,7 @@ class FileDates:
             by_root: dict[Path, list[_File]] = {}
             for file, _ in found.values():
                 if file not in outcomes:
-                    root = roots[Path(file[0])]
+                    root = roots[file[0]]
                     if root is not None:
                         by_root.setdefault(root, []).append(file)
             for root, repo_files in sorted(by_root.items()):
@@ -225,7 +199,7 @@ class FileDates:
                 # reproducible-build tools do; git dates are history, never clamped
                 result.dates[path] = (dt.datetime.fromtimestamp(seconds, dt.timezone.utc), "mtime")
             else:
-                result.undated[path] = Undated(Why.UNCOMMITTED, roots.get(Path(file[0])))
+                result.undated[path] = Undated(Why.UNCOMMITTED, roots.get(file[0]))
         return result
 
     # -- per repository -----------------------------------------------------------------------
@@ -264,27 +238,38 @@ class FileDates:
             return failed
         head, dirty = _parse_status(status)
         repo = _Repo(top, {})
+        inside = str(top).rstrip(os.sep) + os.sep
+        prefixes: dict[str, str | None] = {}
         for file in files:
-            try:
-                prefix = Path(file[0]).relative_to(top).as_posix() + "/"
-            except ValueError:
+            prefix = prefixes.get(file[0], "?")
+            if prefix == "?":
+                folder = file[0] + os.sep
+                prefix = prefixes[file[0]] = (
+                    folder[len(inside) :].replace(os.sep, "/")
+                    if folder.startswith(inside)
+                    else None
+                )
+            if prefix is None:  # a symlink led out of the work tree
                 repo.outcome[file] = Undated(Why.NOT_TRACKED, top)
-                continue
-            repo.by_file[file] = ("" if prefix == "./" else prefix) + file[1]
+            else:
+                repo.by_file[file] = prefix + file[1]
         walk = self._walked(top, head, boundary, frozenset(repo.by_file.values()))
         if walk is None and head is not None:
             return failed
         unknown: dict[_File, str] = {}
+        parsed: dict[str, dt.datetime] = {}
         for file, name in repo.by_file.items():
-            dated = walk.dates.get(name) if walk is not None else None
+            answer = walk.answers.get(name) if walk is not None else None
             if name in dirty:
                 repo.outcome[file] = None
-            elif dated is None:
+            elif answer is None:
                 unknown[file] = name  # never committed: untracked, or ignored
-            elif dated[1]:
-                repo.outcome[file] = Undated(Why.SHALLOW, top, dated[0])
             else:
-                repo.outcome[file] = (dated[0], "git")
+                text, cut = answer
+                date = parsed.get(text)
+                if date is None:
+                    date = parsed[text] = dt.datetime.fromisoformat(text)
+                repo.outcome[file] = Undated(Why.SHALLOW, top, date) if cut else (date, "git")
         if unknown:
             untracked = self._untracked(top, sorted(set(unknown.values())))
             for file, name in unknown.items():
@@ -353,20 +338,83 @@ class FileDates:
 
     def _walked(
         self, top: Path, head: str | None, boundary: frozenset[bytes], wanted: frozenset[str]
-    ) -> _Walk | None:
-        """The history pass for ``wanted``, reused while HEAD and the boundary stay put."""
+    ) -> StoredWalk | None:
+        """The history pass for ``wanted`` at ``head``, from the last one where it can be.
+
+        Same HEAD: the last answers stand. HEAD moved: only the commits the old pass lacks are
+        read (``git log HEAD ^OLD``, which also covers a rebase or a switch to another branch,
+        since the old commits stay valid history) and every chain is followed again. A new
+        file, a changed shallow boundary, or an old HEAD git no longer has: one full pass.
+        """
         if head is None or not wanted:
             return None
-        walk = self._walks.get(top)
-        same = walk is not None and (walk.head, walk.boundary) == (head, boundary)
-        if walk is None or not same or not wanted <= walk.paths:
-            if walk is not None and same:
-                wanted |= walk.paths
-            dates = self._walk(top, head, boundary, wanted)
-            if dates is None:
-                return None
-            walk = self._walks[top] = _Walk(head, boundary, wanted, dates)
+        walk = self._walks.get(top) or self._cache.load(top, self._format)
+        usable = walk is not None and walk.boundary == boundary
+        if walk is not None and usable and wanted <= walk.paths:
+            if walk.head == head:
+                self._walks[top] = walk
+                return walk
+            # The new commits must be diffed as the stored ones were: -m if git was old then.
+            self._first_parent_diffs &= walk.first_parent_diffs
+            old = walk.commits
+            if old is None:
+                old = self._cache.load_commits(top, self._format, walk.head)
+            new = (
+                None
+                if old is None
+                else self._log(top, [head, f"^{walk.head}"], walk.paths, quiet=True)
+            )
+            if (
+                old is not None
+                and new is not None
+                and self._first_parent_diffs == walk.first_parent_diffs
+            ):
+                walk = self._answer(head, boundary, walk.paths, new + old)
+                return self._keep(top, walk)
+        paths = wanted | walk.paths if walk is not None and usable else wanted
+        commits = self._log(top, [head], paths, quiet=False)
+        if commits is None:
+            return None
+        return self._keep(top, self._answer(head, boundary, paths, commits))
+
+    def _keep(self, top: Path, walk: StoredWalk) -> StoredWalk:
+        self._walks[top] = walk
+        self._cache.save(top, self._format, walk)
         return walk
+
+    def _answer(
+        self, head: str, boundary: frozenset[bytes], paths: frozenset[str], commits: list[Commit]
+    ) -> StoredWalk:
+        found = last_changes(
+            commits, head.encode(), paths, first_parent_diffs=self._first_parent_diffs
+        )
+        answers = {
+            path: (commit.date.decode(), commit.sha in boundary) for path, commit in found.items()
+        }
+        kept = reachable(commits, head.encode())
+        return StoredWalk(head, boundary, paths, answers, kept, self._first_parent_diffs)
+
+    def _log(
+        self, top: Path, revisions: list[str], paths: frozenset[str], *, quiet: bool
+    ) -> list[Commit] | None:
+        """Parsed commits of ``revisions``; None if git failed (warned unless ``quiet``)."""
+
+        def args() -> list[str]:
+            return log_args(
+                revisions,
+                paths,
+                first_parent_diffs=self._first_parent_diffs,
+                date_format=self._format,
+            )
+
+        proc = self._run(args(), top)
+        if proc.returncode != 0 and self._first_parent_diffs and b"diff-merges" in proc.stderr:
+            self._first_parent_diffs = False  # git < 2.31: use -m from now on
+            proc = self._run(args(), top)
+        if quiet and proc.returncode != 0:
+            return None
+        out = self._checked(top, "log", proc)
+        return None if out is None else parse_log(out, paths)
 
     def _untracked(self, top: Path, names: list[str]) -> set[str] | None:
         """Which of ``names`` are untracked files git does not ignore (None if git failed)."""
@@ -378,18 +426,6 @@ class FileDates:
         if out is None:
             return None
         return {os.fsdecode(name) for name in out.split(b"\0") if name}
-
-    def _log_args(self, head: str, wanted: frozenset[str]) -> list[str]:
-        # --full-history --sparse: every commit, with its true parents, so that each file's chain
-        # can be followed; the pathspec only trims the diffs. --no-renames: a rename is a change
-        # of the new path, as ``git log -1 -- NEW`` sees it, and detection would cost time.
-        merges = "--diff-merges=first-parent" if self._first_parent_diffs else "-m"
-        return [
-            "-c", "core.quotepath=off", "-c", "log.showSignature=false", "--literal-pathspecs",
-            "log", "-z", "--topo-order", "--full-history", "--sparse", "--no-renames", "--raw",
-            "--no-abbrev", "--root", merges, "--no-color", "--no-ext-diff", "--no-textconv",
-            f"--format=%x1e%H %P%x1f{self._format}", head, "--", *_pathspecs(wanted),
-        ]  # fmt: skip
 
     def _git(self, cwd: Path, args: list[str]) -> bytes | None:
         """Run git; on failure warn (unless it is merely not a repository) and return None."""
@@ -416,26 +452,6 @@ class FileDates:
             )
         return None
 
-    def _walk(
-        self, top: Path, head: str, boundary: frozenset[bytes], wanted: frozenset[str]
-    ) -> dict[str, tuple[dt.datetime, bool]] | None:
-        proc = self._run(self._log_args(head, wanted), top)
-        if proc.returncode != 0 and self._first_parent_diffs and b"diff-merges" in proc.stderr:
-            self._first_parent_diffs = False  # git < 2.31: use -m from now on
-            proc = self._run(self._log_args(head, wanted), top)
-        out = self._checked(top, "log", proc)
-        if out is None:
-            return None
-        commits = _parse_log(out, wanted)
-        answers = _follow(commits, head.encode(), wanted, self._first_parent_diffs)
-        parsed: dict[int, dt.datetime] = {}
-        dates: dict[str, tuple[dt.datetime, bool]] = {}
-        for name, index in answers.items():
-            if index not in parsed:
-                parsed[index] = dt.datetime.fromisoformat(commits[index].date.decode())
-            dates[name] = (parsed[index], commits[index].sha in boundary)
-        return dates
-
 
 # -- helpers --------------------------------------------------------------------------------------
 
@@ -448,20 +464,21 @@ class _Scope:
     folder: str | None
 
     @classmethod
-    def of(cls, sources: Iterable[Path], roots: dict[Path, Path | None]) -> _Scope:
+    def of(cls, sources: Iterable[Path], roots: dict[str, Path | None]) -> _Scope:
         repositories: set[Path] = set()
-        loose: list[str] = []
-        for source in sources:
+        loose: set[str] = set()
+        parents = {os.path.dirname(os.path.abspath(source)) for source in sources}  # noqa: PTH100, PTH120
+        for parent in parents:
             try:
-                folder = Path(os.path.realpath(Path(source).absolute().parent))
+                folder = os.path.realpath(parent)
             except (OSError, ValueError):
                 continue
             root = _find_root(folder, roots)
             if root is not None:
                 repositories.add(root)
             else:
-                loose.append(str(folder))
-        return cls(frozenset(repositories), os.path.commonpath(loose) if loose else None)
+                loose.add(folder)
+        return cls(frozenset(repositories), os.path.commonpath(sorted(loose)) if loose else None)
 
     def holds(self, file: _File, root: Path | None) -> bool:
         if root is not None:
@@ -478,43 +495,27 @@ def _source_date_epoch() -> int | None:
         return None
 
 
-def _find_root(directory: Path, seen: dict[Path, Path | None]) -> Path | None:
-    """The nearest directory holding ``.git``: found by stat, so no git process per directory."""
-    climbed: list[Path] = []
+def _find_root(directory: str, seen: dict[str, Path | None]) -> Path | None:
+    """The nearest directory holding ``.git``: found by stat, so no git process per directory.
+
+    Strings rather than pathlib, like the lookup loop that calls it for every file.
+    """
+    climbed: list[str] = []
     current = directory
     while current not in seen:
         climbed.append(current)
-        if (current / ".git").exists():
-            seen[current] = current
+        if os.path.exists(os.path.join(current, ".git")):  # noqa: PTH110, PTH118
+            seen[current] = Path(current)
             break
-        if current.parent == current:
+        parent = os.path.dirname(current)  # noqa: PTH120
+        if parent == current:
             seen[current] = None
             break
-        current = current.parent
+        current = parent
     found = seen[current]
     for step in climbed:
         seen[step] = found
     return found
-
-
-def _pathspecs(paths: frozenset[str]) -> list[str]:
-    """A few directories covering ``paths``, so git diffs only what can matter (many = all)."""
-    groups: dict[str, list[str]] = {}
-    for path in paths:
-        groups.setdefault(path.split("/", 1)[0], []).append(path)
-    if len(groups) > 32:
-        return []
-    specs = []
-    for members in groups.values():
-        common = members[0].split("/")
-        for member in members[1:]:
-            parts = member.split("/")
-            size = 0
-            while size < min(len(common), len(parts)) and common[size] == parts[size]:
-                size += 1
-            common = common[:size]
-        specs.append("/".join(common))
-    return sorted(specs)
 
 
 def _parse_status(out: bytes) -> tuple[str | None, set[str]]:
@@ -540,131 +541,3 @@ def _parse_status(out: bytes) -> tuple[str | None, set[str]]:
         elif token[:2] in (b"? ", b"! "):
             dirty.add(os.fsdecode(token[2:]))
     return head, dirty
-
-
-def _parse_log(out: bytes, wanted: frozenset[str]) -> list[_Commit]:
-    """Commits in git's topological order, each with its wanted paths' blobs after the commit."""
-    names = {os.fsencode(path): path for path in wanted}
-    commits: list[_Commit] = []
-    current: _Commit | None = None
-    tokens = out.split(b"\0")
-    i = 0
-    while i < len(tokens):
-        token = tokens[i]
-        i += 1
-        if token[:1] == b"\n":
-            token = token[1:]
-        if token[:1] == b"\x1e":
-            ids, _, date = token[1:].partition(b"\x1f")
-            sha, *parents = ids.split()
-            if current is None or current.sha != sha:  # ``-m`` repeats a merge's header
-                current = _Commit(sha, parents, date)
-                commits.append(current)
-        elif token[:1] == b":" and i < len(tokens):
-            path = names.get(tokens[i])  # the name is taken by position: any byte may be in it
-            i += 1
-            if path is not None and current is not None:
-                fields = token.split(b" ")
-                gone = fields[1] == b"000000"
-                current.changes[path] = _ABSENT if gone else fields[1] + b" " + fields[3]
-    return commits
-
-
-def _follow(
-    commits: list[_Commit], head: bytes, wanted: frozenset[str], first_parent_diffs: bool
-) -> dict[str, int]:
-    """Follow each wanted path's ``git log -1`` chain; return path -> index of its commit.
-
-    A token stands for the question "which commit does ``git log -1 -- path`` show, starting
-    here?". Tokens wait at commits (``waiting``) and move to parents in topological order, so all
-    of a commit's tokens are there before it is processed. At a merge that changed a path against
-    its first parent, the token is suspended on probes sent down the parents it may be TREESAME
-    to; it is answered afterwards, once the probes know their blobs.
-    """
-    files: list[str] = []
-    answered: dict[int, tuple[int | None, bytes]] = {}
-    suspended: dict[int, tuple[int, bytes, list[int]]] = {}
-    alias: dict[int, int] = {}
-    waiting: dict[bytes, dict[str, int]] = {}
-
-    def token(path: str) -> int:
-        files.append(path)
-        return len(files) - 1
-
-    def send(sha: bytes, group: dict[str, int]) -> None:
-        there = waiting.get(sha)
-        if there is None:
-            waiting[sha] = group
-            return
-        if len(there) < len(group):
-            there, group = group, there
-            waiting[sha] = there
-        for path, tok in group.items():
-            if path in there:
-                alias[tok] = there[path]  # same question, same answer
-            else:
-                there[path] = tok
-
-    roots = {path: token(path) for path in sorted(wanted)}
-    waiting[head] = dict(roots)
-    for index, commit in enumerate(commits):
-        group = waiting.pop(commit.sha, None)
-        if not group:
-            continue
-        is_merge = len(commit.parents) > 1
-        probed = range(1 if first_parent_diffs else 0, len(commit.parents))
-        probes: list[dict[str, int]] = [{} for _ in commit.parents]
-        for path, blob in commit.changes.items():
-            tok = group.pop(path, None)
-            if tok is None:
-                continue
-            if not is_merge:
-                answered[tok] = (index, blob)
-                continue
-            children = []
-            for slot in probed:
-                child = token(path)
-                probes[slot][path] = child
-                children.append(child)
-            suspended[tok] = (index, blob, children)
-        if commit.parents:
-            send(commit.parents[0], group)  # unchanged against the first parent: follow it
-        for parent, probe in zip(commit.parents, probes, strict=True):
-            if probe:
-                send(parent, probe)
-
-    def canonical(tok: int) -> int:
-        while tok in alias:
-            tok = alias[tok]
-        return tok
-
-    memo: dict[int, tuple[int | None, bytes]] = {}
-    for root in roots.values():
-        stack = [canonical(root)]
-        while stack:
-            tok = stack[-1]
-            if tok in memo:
-                stack.pop()
-                continue
-            if tok not in suspended:
-                memo[tok] = answered.get(tok, (None, _ABSENT))
-                stack.pop()
-                continue
-            index, blob, children = suspended[tok]
-            pending = [c for c in map(canonical, children) if c not in memo]
-            if pending:
-                stack.extend(pending)
-                continue
-            memo[tok] = (index, blob)
-            for child in map(canonical, children):
-                found, child_blob = memo[child]
-                if child_blob == blob:  # TREESAME to this parent: git follows it
-                    memo[tok] = (found, blob)
-                    break
-            stack.pop()
-    result: dict[str, int] = {}
-    for path, root in roots.items():
-        found, blob = memo[canonical(root)]
-        if found is not None and blob != _ABSENT:
-            result[path] = found
-    return result

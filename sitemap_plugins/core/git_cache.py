@@ -1,0 +1,154 @@
+"""A repository's history pass, kept on disk so that the next build starts from it.
+
+Reading the whole history is the one cost of true dates that grows with the repository; a build
+whose HEAD did not move needs none of it again, and one whose HEAD moved needs only the new
+commits. The cache lives in the host's own cache place and is only ever an optimisation: a
+missing, stale, corrupt or unwritable file means one full pass, never a different answer.
+
+Two files per repository: the answers (small, all that a build at the same HEAD reads), and the
+commits behind them (read only when HEAD has moved), each naming the HEAD it belongs to.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from sitemap_plugins.core.git_history import Commit
+
+__all__ = ["HistoryCache", "StoredWalk"]
+
+_VERSION: Final = 2
+_ERRORS: Final = (OSError, ValueError, KeyError, TypeError, AttributeError)
+
+
+@dataclass
+class StoredWalk:
+    """One repository's pass: each wanted path's answer as (date text, traced to a shallow
+    boundary), the commits HEAD reaches with their wanted paths' changes (None until they are
+    needed), and how merges were diffed (against their first parent, or against each parent
+    with git older than 2.31)."""
+
+    head: str
+    boundary: frozenset[bytes]
+    paths: frozenset[str]
+    answers: dict[str, tuple[str, bool]]
+    commits: list[Commit] | None
+    first_parent_diffs: bool = True
+
+
+class HistoryCache:
+    """The stored passes of ``directory`` (None: nothing is stored), one per repository and date
+    field (committer, author)."""
+
+    def __init__(self, directory: Path | None) -> None:
+        self.directory = directory
+
+    def _files(self, top: Path, date_format: str) -> tuple[Path, Path] | None:
+        if self.directory is None:
+            return None
+        key = f"{top}\0{date_format}".encode("utf-8", "surrogateescape")
+        stem = "git-history-" + hashlib.sha256(key).hexdigest()[:20]
+        return self.directory / f"{stem}.json", self.directory / f"{stem}.commits.json"
+
+    def load(self, top: Path, date_format: str) -> StoredWalk | None:
+        """The stored answers (commits not read yet), or None when none can be trusted."""
+        files = self._files(top, date_format)
+        if files is None:
+            return None
+        try:
+            data = _read(files[0], top, date_format)
+            return StoredWalk(
+                head=str(data["head"]),
+                boundary=frozenset(sha.encode() for sha in data["boundary"]),
+                paths=frozenset(map(str, data["paths"])),
+                answers={str(p): (str(d), bool(b)) for p, (d, b) in data["answers"].items()},
+                commits=None,
+                first_parent_diffs=bool(data["first_parent_diffs"]),
+            )
+        except _ERRORS:
+            return None
+
+    def load_commits(self, top: Path, date_format: str, head: str) -> list[Commit] | None:
+        """The commits stored with the answers for ``head``, or None."""
+        files = self._files(top, date_format)
+        if files is None:
+            return None
+        try:
+            data = _read(files[1], top, date_format)
+            if data["head"] != head:
+                return None
+            return [_commit(item) for item in data["commits"]]
+        except _ERRORS:
+            return None
+
+    def save(self, top: Path, date_format: str, walk: StoredWalk) -> None:
+        """Write the pass for the next build; a cache that cannot be written is simply not kept.
+
+        The commits go first: answers that name a HEAD whose commits are missing only cost a
+        full pass once HEAD moves, never a wrong date.
+        """
+        files = self._files(top, date_format)
+        if files is None:
+            return
+        common = {"version": _VERSION, "top": str(top), "format": date_format, "head": walk.head}
+        if walk.commits is not None:
+            commits = [
+                [c.sha.decode(), [p.decode() for p in c.parents], c.date.decode(),
+                 {name: change.decode() for name, change in c.changes.items()}]
+                for c in walk.commits
+            ]  # fmt: skip
+            if not _write(files[1], {**common, "commits": commits}):
+                return
+        answers = {
+            "boundary": sorted(sha.decode() for sha in walk.boundary),
+            "paths": sorted(walk.paths),
+            "answers": {path: list(answer) for path, answer in sorted(walk.answers.items())},
+            "first_parent_diffs": walk.first_parent_diffs,
+        }
+        _write(files[0], {**common, **answers})
+
+
+def _read(path: Path, top: Path, date_format: str) -> Any:
+    with open(path, encoding="utf-8") as stream:
+        data = json.load(stream)
+    if (data["version"], data["top"], data["format"]) != (_VERSION, str(top), date_format):
+        raise ValueError("another pass")
+    return data
+
+
+def _write(path: Path, data: object) -> bool:
+    """Write atomically (a reader sees the old file or the new one); False if it failed."""
+    temp: Path | None = None
+    try:
+        text = json.dumps(data, separators=(",", ":"))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(dir=path.parent, prefix=".git-history-", suffix=".tmp")
+        temp = Path(name)
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        temp.replace(path)
+        temp = None
+        return True
+    except (OSError, ValueError):
+        return False
+    finally:
+        if temp is not None:
+            with contextlib.suppress(OSError):
+                temp.unlink()
+
+
+def _commit(item: Any) -> Commit:
+    sha, parents, date, changes = item
+    return Commit(
+        sha.encode(),
+        [parent.encode() for parent in parents],
+        date.encode(),
+        {str(name): change.encode() for name, change in changes.items()},
+    )

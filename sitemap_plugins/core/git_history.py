@@ -1,0 +1,241 @@
+"""One ``git log`` pass that tells, for every file, the commit ``git log -1 -- FILE`` shows.
+
+A site has thousands of pages, so one ``git log`` per file (what popular plugins do) dominates the
+build. Here one pass over the history gives every file exactly the commit ``git log -1 -- FILE``
+gives, merges included.
+
+Matching ``git log -1 -- FILE`` across merges is the hard part. With its default history
+simplification git walks from HEAD and, at each commit, follows the *first parent the file is
+unchanged against* (TREESAME); the first commit with no such parent is the answer. So the walk for
+one file is a single chain, whatever the commit dates. One pass over the full history cannot
+simply take "the newest commit that lists the file": without ``-c`` it misses merges that resolved
+a conflict, and with ``-m`` it dates a "merge main into my branch" as a change to everything it
+brings. Instead the pass asks git for the diff of each merge against its *first* parent
+(``--diff-merges=first-parent``) with blob ids (``--raw``), and follows every file's chain through
+the graph. When a merge changed a file relative to its first parent, whether the merge is
+TREESAME to a later parent is decided by comparing blob ids: a probe follows the file down that
+parent, and the blob the probe ends on is the file's blob in that parent. Git older than 2.31 has
+no ``--diff-merges``; there ``-m`` gives the merge's blob for the file and probes go down every
+parent, which yields the same answers.
+
+This module knows git's output and the graph, nothing about files on disk or pages.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+__all__ = ["ABSENT", "Commit", "last_changes", "log_args", "parse_log", "pathspecs", "reachable"]
+
+ABSENT = b"-"
+"""The "blob" of a path that does not exist in a commit."""
+
+
+@dataclass
+class Commit:
+    """One commit: its parents as git shows them (none for a shallow clone's boundary), its date
+    as text (``%cI`` or ``%aI``), and the wanted paths it changed, each with ``mode sha`` after
+    the commit or :data:`ABSENT` (for a merge: against its first parent)."""
+
+    sha: bytes
+    parents: list[bytes]
+    date: bytes
+    changes: dict[str, bytes] = field(default_factory=dict)
+
+
+def log_args(
+    revisions: Sequence[str], wanted: Iterable[str], *, first_parent_diffs: bool, date_format: str
+) -> list[str]:
+    """The one ``git log`` that lists ``revisions`` with what :func:`parse_log` reads.
+
+    ``--full-history --sparse``: every commit, with its true parents, so that each file's chain
+    can be followed; the pathspec only trims the diffs. ``--no-renames``: a rename is a change of
+    the new path, as ``git log -1 -- NEW`` sees it, and detection would cost time.
+    """
+    merges = "--diff-merges=first-parent" if first_parent_diffs else "-m"
+    return [
+        "-c", "core.quotepath=off", "-c", "log.showSignature=false", "--literal-pathspecs",
+        "log", "-z", "--topo-order", "--full-history", "--sparse", "--no-renames", "--raw",
+        "--no-abbrev", "--root", merges, "--no-color", "--no-ext-diff", "--no-textconv",
+        f"--format=%x1e%H %P%x1f{date_format}", *revisions, "--", *pathspecs(wanted),
+    ]  # fmt: skip
+
+
+def pathspecs(paths: Iterable[str]) -> list[str]:
+    """A few directories covering ``paths``, so git diffs only what can matter (many = all)."""
+    groups: dict[str, list[str]] = {}
+    for path in paths:
+        groups.setdefault(path.split("/", 1)[0], []).append(path)
+    if len(groups) > 32:
+        return []
+    specs = []
+    for members in groups.values():
+        common = members[0].split("/")
+        for member in members[1:]:
+            parts = member.split("/")
+            size = 0
+            while size < min(len(common), len(parts)) and common[size] == parts[size]:
+                size += 1
+            common = common[:size]
+        specs.append("/".join(common))
+    return sorted(specs)
+
+
+def parse_log(out: bytes, wanted: frozenset[str]) -> list[Commit]:
+    """Commits in git's topological order, each with its wanted paths' blobs after the commit."""
+    names = {os.fsencode(path): path for path in wanted}
+    commits: list[Commit] = []
+    current: Commit | None = None
+    tokens = out.split(b"\0")
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        i += 1
+        if token[:1] == b"\n":
+            token = token[1:]
+        if token[:1] == b"\x1e":
+            ids, _, date = token[1:].partition(b"\x1f")
+            sha, *parents = ids.split()
+            if current is None or current.sha != sha:  # ``-m`` repeats a merge's header
+                current = Commit(sha, parents, date)
+                commits.append(current)
+        elif token[:1] == b":" and i < len(tokens):
+            path = names.get(tokens[i])  # the name is taken by position: any byte may be in it
+            i += 1
+            if path is not None and current is not None:
+                fields = token.split(b" ")
+                gone = fields[1] == b"000000"
+                current.changes[path] = ABSENT if gone else fields[1] + b" " + fields[3]
+    return commits
+
+
+def last_changes(
+    commits: Sequence[Commit], head: bytes, wanted: Iterable[str], *, first_parent_diffs: bool
+) -> dict[str, Commit]:
+    """The commit ``git log -1 -- path`` shows from ``head``, for each wanted path it finds.
+
+    ``commits`` must be in topological order (children before parents) and closed under
+    parents; commits that ``head`` cannot reach may be among them and are never visited.
+    """
+    chains = _Chains(sorted(wanted), head)
+    chains.walk(commits, first_parent_diffs)
+    found = chains.settle()
+    return {path: commits[index] for path, index in found.items()}
+
+
+def reachable(commits: Sequence[Commit], head: bytes) -> list[Commit]:
+    """The commits ``head`` reaches, in the same order: what a history kept for later needs."""
+    seen = {head}
+    kept = []
+    for commit in commits:
+        if commit.sha in seen:
+            kept.append(commit)
+            seen.update(commit.parents)
+    return kept
+
+
+class _Chains:
+    """Every wanted path's ``git log -1`` chain, followed through the graph in one pass.
+
+    A token stands for the question "which commit does ``git log -1 -- path`` show, starting
+    here?". Phase one (:meth:`walk`) moves tokens from commit to parent in topological order, so
+    all of a commit's tokens are there before it is processed; at a merge that changed a path
+    against its first parent, the token is suspended on probes sent down the parents it may be
+    TREESAME to. Phase two (:meth:`settle`) answers the suspended tokens, once every probe knows
+    the blob it ended on.
+    """
+
+    def __init__(self, paths: list[str], head: bytes) -> None:
+        self.paths: list[str] = []  # token -> path
+        self.answered: dict[int, tuple[int, bytes]] = {}  # token -> (commit index, blob)
+        self.suspended: dict[int, tuple[int, bytes, list[int]]] = {}  # ... and its probes
+        self.alias: dict[int, int] = {}  # token -> the token asking the same question
+        self.waiting: dict[bytes, dict[str, int]] = {}  # commit -> tokens waiting there
+        self.roots = {path: self._token(path) for path in paths}
+        self.waiting[head] = dict(self.roots)
+
+    def _token(self, path: str) -> int:
+        self.paths.append(path)
+        return len(self.paths) - 1
+
+    def _send(self, sha: bytes, group: dict[str, int]) -> None:
+        there = self.waiting.get(sha)
+        if there is None:
+            self.waiting[sha] = group
+            return
+        if len(there) < len(group):
+            there, group = group, there
+            self.waiting[sha] = there
+        for path, token in group.items():
+            if path in there:
+                self.alias[token] = there[path]  # same question, same answer
+            else:
+                there[path] = token
+
+    def walk(self, commits: Sequence[Commit], first_parent_diffs: bool) -> None:
+        """Phase one: move every token down to the commit that answers or suspends it."""
+        for index, commit in enumerate(commits):
+            group = self.waiting.pop(commit.sha, None)
+            if not group:
+                continue
+            is_merge = len(commit.parents) > 1
+            probed = range(1 if first_parent_diffs else 0, len(commit.parents))
+            probes: list[dict[str, int]] = [{} for _ in commit.parents]
+            for path, blob in commit.changes.items():
+                token = group.pop(path, None)
+                if token is None:
+                    continue
+                if not is_merge:
+                    self.answered[token] = (index, blob)
+                    continue
+                children = []
+                for slot in probed:
+                    child = self._token(path)
+                    probes[slot][path] = child
+                    children.append(child)
+                self.suspended[token] = (index, blob, children)
+            if commit.parents:
+                self._send(commit.parents[0], group)  # unchanged against the first parent
+            for parent, probe in zip(commit.parents, probes, strict=True):
+                if probe:
+                    self._send(parent, probe)
+
+    def _canonical(self, token: int) -> int:
+        while token in self.alias:
+            token = self.alias[token]
+        return token
+
+    def settle(self) -> dict[str, int]:
+        """Phase two: answer every root token; path -> index of the commit git would show."""
+        memo: dict[int, tuple[int | None, bytes]] = {}
+        for root in self.roots.values():
+            stack = [self._canonical(root)]
+            while stack:
+                token = stack[-1]
+                if token in memo:
+                    stack.pop()
+                    continue
+                if token not in self.suspended:
+                    memo[token] = self.answered.get(token, (None, ABSENT))
+                    stack.pop()
+                    continue
+                index, blob, children = self.suspended[token]
+                pending = [c for c in map(self._canonical, children) if c not in memo]
+                if pending:
+                    stack.extend(pending)
+                    continue
+                memo[token] = (index, blob)
+                for child in map(self._canonical, children):
+                    found, child_blob = memo[child]
+                    if child_blob == blob:  # TREESAME to this parent: git follows it
+                        memo[token] = (found, blob)
+                        break
+                stack.pop()
+        result: dict[str, int] = {}
+        for path, root in self.roots.items():
+            found, blob = memo[self._canonical(root)]
+            if found is not None and blob != ABSENT:
+                result[path] = found
+        return result

@@ -1,0 +1,203 @@
+"""The history pass kept on disk: every later build must give exactly what a full pass gives.
+
+Each check below is a new :class:`FileDates`, as a new build process would make, sharing only the
+cache folder; git itself (``git log -1`` per file) is the oracle. The history moves between
+builds the ways real repositories do: commits, merges, branch switches, rebases, resets, amends,
+and a garbage collection that takes the old HEAD away.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins.core.git_dates import FileDates, Why
+from sitemap_plugins.core.report import CollectingReporter
+from tests.core.test_git_dates import D1, D2, D3, Recorder, iso, random_history
+from tests.support.gitrepo import GitRepo, have_git
+
+pytestmark = pytest.mark.skipif(not have_git(), reason="git is not installed")
+
+
+@pytest.fixture(params=["first-parent", "separate"])
+def old_git(request: pytest.FixtureRequest) -> bool:
+    return bool(request.param == "separate")
+
+
+def build(repo: GitRepo, cache: Path, old_git: bool) -> tuple[dict[str, str], Recorder]:
+    """One build's dates for every tracked file, from a fresh instance sharing ``cache``."""
+    recorder = Recorder(old_git=old_git)
+    reporter = CollectingReporter()
+    dates = FileDates(reporter, cache_dir=cache, runner=recorder)
+    names = repo.tracked_files()
+    found = dates.lookup([repo.path(name) for name in names])
+    assert reporter.warnings == []
+    return {name: iso(found.dates[repo.path(name)]) for name in names}, recorder
+
+
+def truth(repo: GitRepo) -> dict[str, str]:
+    return {name: repo.log_date(name) for name in repo.tracked_files()}
+
+
+def incremental(recorder: Recorder) -> bool:
+    return any(arg.startswith("^") for args in recorder.calls for arg in args)
+
+
+def test_same_head_reads_no_history_and_a_moved_head_only_the_new_commits(
+    tmp_path: Path, old_git: bool
+) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    for name in ("a.md", "b.md"):
+        repo.write(f"docs/{name}", name)
+    repo.commit("add", D1)
+    cache = tmp_path / "cache"
+    first, recorder = build(repo, cache, old_git)
+    assert first == truth(repo)
+    assert recorder.count("log") == 1
+    assert not incremental(recorder)
+    again, recorder = build(repo, cache, old_git)
+    assert again == first
+    assert recorder.count("log") == 0  # same HEAD: the stored answers stand
+    repo.write("docs/b.md", "edited")
+    repo.commit("edit b", D2)
+    moved, recorder = build(repo, cache, old_git)
+    assert moved == truth(repo)
+    assert recorder.count("log") == 1
+    assert incremental(recorder)  # git log HEAD ^OLD: the new commit only
+    [answers] = cache.glob("git-history-*[0-9a-f].json")
+    [commits] = cache.glob("git-history-*.commits.json")
+    assert json.loads(answers.read_text(encoding="utf-8"))["head"] == repo.head()
+    assert len(json.loads(commits.read_text(encoding="utf-8"))["commits"]) == 2
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cached_dates_equal_a_full_pass_as_history_moves(
+    tmp_path: Path, old_git: bool, seed: int
+) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    random_history(repo, seed)
+    rng = random.Random(seed)
+    cache = tmp_path / "cache"
+    clock = dt.datetime(2025, 1, 1, tzinfo=dt.timezone.utc)
+    moves: list[str] = []
+    used_incremental = False
+    for step in range(14):
+        dates, recorder = build(repo, cache, old_git)
+        assert dates == truth(repo), (seed, moves)
+        used_incremental |= incremental(recorder)
+        clock += dt.timedelta(hours=rng.randint(1, 40))
+        branches = repo.git("branch", "--format=%(refname:short)").split()
+        move = rng.choice(["commit", "commit", "switch", "merge", "rebase", "reset", "amend"])
+        moves.append(move)
+        if move == "commit":
+            name = rng.choice(repo.tracked_files())
+            repo.write(name, f"step {step}\n")
+            repo.commit(f"step {step}", clock.isoformat())
+        elif move == "switch":
+            repo.checkout(rng.choice(branches))
+        elif move == "merge":
+            other = rng.choice(branches)
+            proc = repo.run("merge", "-q", "--no-edit", "-X", "theirs", other, check=False)
+            if proc.returncode:
+                repo.run("merge", "--abort", check=False)
+        elif move == "rebase":
+            onto = rng.choice(branches)
+            env = {"GIT_COMMITTER_DATE": clock.isoformat()}
+            proc = repo.run("rebase", "-q", "-X", "theirs", onto, env=env, check=False)
+            if proc.returncode:
+                repo.run("rebase", "--abort", check=False)
+        elif move == "reset":
+            if repo.run("rev-parse", "-q", "--verify", "HEAD~1", check=False).returncode == 0:
+                repo.git("reset", "-q", "--hard", "HEAD~1")
+        else:
+            repo.write("docs/index.md", f"amended {step}\n")
+            repo.git("add", "-A")
+            repo.git(
+                "commit",
+                "-q",
+                "--amend",
+                "--no-edit",
+                env={"GIT_COMMITTER_DATE": clock.isoformat()},
+            )
+    assert used_incremental
+
+
+def test_an_old_head_git_no_longer_has_means_one_full_pass(tmp_path: Path, old_git: bool) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("docs/a.md", "1")
+    repo.commit("one", D1)
+    repo.write("docs/a.md", "2")
+    repo.commit("two", D2)
+    cache = tmp_path / "cache"
+    build(repo, cache, old_git)
+    repo.write("docs/a.md", "3")
+    repo.git(
+        "commit", "-q", "-a", "--amend", "-m", "two, rewritten", env={"GIT_COMMITTER_DATE": D3}
+    )
+    repo.git("reflog", "expire", "--expire=now", "--all")
+    repo.git("gc", "-q", "--prune=now")
+    dates, recorder = build(repo, cache, old_git)
+    assert dates == truth(repo)
+    assert dates["docs/a.md"] == D3
+    assert recorder.count("log") == 2  # the incremental one failed quietly, then a full pass
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "other version", "unwritable"])
+def test_a_bad_or_unwritable_cache_only_costs_a_full_pass(
+    tmp_path: Path, old_git: bool, damage: str
+) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("docs/a.md", "1")
+    repo.commit("one", D1)
+    cache = tmp_path / "cache"
+    build(repo, cache, old_git)
+    stored = sorted(cache.glob("git-history-*.json"))
+    assert len(stored) == 2  # the answers, and the commits behind them
+    for path in stored:
+        text = path.read_text(encoding="utf-8")
+        if damage == "garbage":
+            path.write_bytes(b"\xff\x00not json")
+        elif damage == "truncated":
+            path.write_text(text[: len(text) // 2], encoding="utf-8")
+        elif damage == "other version":
+            assert '"version":2' in text
+            path.write_text(text.replace('"version":2', '"version":99'), encoding="utf-8")
+        else:
+            path.unlink()
+    if damage == "unwritable":
+        cache.rmdir()
+        cache.write_text("a file where the cache folder should be", encoding="utf-8")
+    repo.write("docs/a.md", "2")
+    repo.commit("two", D2)
+    dates, recorder = build(repo, cache, old_git)
+    assert dates == truth(repo)
+    assert not incremental(recorder)
+
+
+def test_deepening_a_shallow_clone_invalidates_its_stored_pass(
+    tmp_path: Path, old_git: bool
+) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("docs/a.md", "1")
+    repo.write("docs/b.md", "1")
+    repo.commit("one", D1)
+    repo.write("docs/b.md", "2")
+    repo.commit("two", D2)
+    repo.write("docs/c.md", "1")
+    repo.commit("three", D3)
+    clone = repo.clone(tmp_path / "ci", depth=1)
+    cache = tmp_path / "cache"
+    files = [clone.path(name) for name in ("docs/a.md", "docs/b.md", "docs/c.md")]
+    shallow = FileDates(CollectingReporter(), cache_dir=cache).lookup(files)
+    assert {item.reason for item in shallow.undated.values()} == {Why.SHALLOW}
+    clone.git("fetch", "-q", "--unshallow")
+    deep = FileDates(CollectingReporter(), cache_dir=cache).lookup(files)
+    assert {path.name: iso(date) for path, date in deep.dates.items()} == {
+        "a.md": D1,
+        "b.md": D2,
+        "c.md": D3,
+    }
