@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from sitemap_plugins.core.dates import as_written, newest, parse_lastmod, sort_key
+from sitemap_plugins.core.dates import as_written, parse_lastmod, sort_key
 from sitemap_plugins.core.lastmod import FileDate, FileDates
 from sitemap_plugins.core.model import Entry, Lastmod, Page
 from sitemap_plugins.core.options import Options, check_changefreq, check_priority
@@ -173,7 +173,7 @@ class SitemapBuilder:
         sources = self.options.lastmod_sources
         if "git" not in sources and "mtime" not in sources:
             return {}
-        files = {path for page in pages for path in page.sources}
+        files = {path for page in pages for path in (*page.sources, *page.listed_sources)}
         return self.file_dates.dates(files, use_git="git" in sources, use_mtime="mtime" in sources)
 
     def _resolve(
@@ -314,9 +314,12 @@ class SitemapBuilder:
                     return date, origin
             elif source == "build":
                 return self._clock(), "build time"
-            if not page.sources and page.listed_dates:
+            if not page.sources and (page.listed_dates or page.listed_sources):
                 # A generated page is as new as what it lists, whichever step dated those.
-                return newest(list(page.listed_dates)), "listed pages"
+                listed = [(date, "listed pages") for date in page.listed_dates]
+                listed += [dates[path] for path in page.listed_sources if path in dates]
+                if listed:
+                    return max(listed, key=lambda item: sort_key(item[0]))
         return None, "none"
 
     @staticmethod
