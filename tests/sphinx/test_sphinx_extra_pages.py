@@ -212,3 +212,26 @@ def test_parallel_build_writes_the_same_bytes_with_extra_pages(
         sphinx_build(srcdir, parallel, "-W", "-j", "2", builder=builder)
         assert (serial / "sitemap.xml").read_bytes() == (parallel / "sitemap.xml").read_bytes()
         assert set(_urls(builder).values()) <= set(read_entries(parallel))
+
+
+def test_singlehtml_lists_its_page_and_the_additional_pages(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """singlehtml writes html_additional_pages but no viewcode or collected pages."""
+    srcdir = make_project(git_repo)
+    outdir = tmp_path / "single"
+    sphinx_build(srcdir, outdir, "-W", builder="singlehtml")
+    entries = read_entries(outdir)
+    assert set(entries) == {BASE_URL + "index.html", BASE_URL + "landing.html"}
+    assert entries[BASE_URL + "landing.html"].lastmod == w3c(TEMPLATE_DATE)
+    assert entries[BASE_URL + "index.html"].lastmod == w3c(max(MODULE_DATES.values()))
+
+
+def test_exclude_patterns_match_extra_pages_by_path(git_repo: GitRepo, tmp_path: Path) -> None:
+    srcdir = make_project(git_repo)
+    outdir = tmp_path / "out"
+    result = sphinx_build(srcdir, outdir, "-W", "-D", "sitemap_exclude=_modules/*", builder="html")
+    entries = read_entries(outdir)
+    assert not any("/_modules/" in loc for loc in entries)
+    assert _urls("html")["landing"] in entries
+    assert f"{MODULES + 1} excluded by config" in result.stdout
