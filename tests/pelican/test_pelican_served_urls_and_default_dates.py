@@ -89,10 +89,18 @@ def test_dates_filled_in_from_default_date_never_date_a_page(
         "content/dated.md": post("Dated", "2024-02-02 10:00", tags="pair"),
         # FILENAME_METADATA (Pelican's default reads a date at the start of the name).
         "content/2024-03-03-named.md": "Title: Named\nCategory: News\nTags: pair\n\nNamed.\n",
+        # The same, on the very day DEFAULT_DATE gives: still the author's.
+        "content/2000-01-01-old.md": "Title: Old\nCategory: News\nTags: pair\n\nOld.\n",
         "content/pages/about.md": page("About"),
         "content/pages/history.md": page("History", Date="2022-06-06"),
+        "content/pages/legacy.md": page("Legacy"),  # dated in the settings, for its path
     }
-    site = plain_repo(git_repo, files, f"DEFAULT_DATE = {default_date}\n", date=FIRST)
+    settings = f"""
+        import datetime
+        DEFAULT_DATE = {default_date}
+        EXTRA_PATH_METADATA = {{"pages/legacy.md": {{"date": datetime.datetime(2021, 5, 5)}}}}
+        """
+    site = plain_repo(git_repo, files, settings, date=FIRST)
     git_repo.write("content/undated.md", files["content/undated.md"] + "\nEdited.\n")
     git_repo.commit("edit undated", LATER)
     file_time = dt.datetime(2023, 11, 14, 12, tzinfo=dt.timezone.utc).timestamp()
@@ -110,8 +118,12 @@ def test_dates_filled_in_from_default_date_never_date_a_page(
     # Dates the author wrote stay: in the metadata, in the file name.
     assert entries["dated.html"].lastmod == w3c(dt.datetime(2024, 2, 2, 10, tzinfo=dt.timezone.utc))
     assert entries["named.html"].lastmod == w3c(dt.datetime(2024, 3, 3, tzinfo=dt.timezone.utc))
+    assert entries["old.html"].lastmod == w3c(dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc))
     assert entries["pages/history.html"].lastmod == w3c(
         dt.datetime(2022, 6, 6, tzinfo=dt.timezone.utc)
+    )
+    assert entries["pages/legacy.html"].lastmod == w3c(
+        dt.datetime(2021, 5, 5, tzinfo=dt.timezone.utc)
     )
     # Listings take the newest of what they list, the undated article by its git date.
     assert entries[""].lastmod == w3c(LATER)
@@ -120,4 +132,5 @@ def test_dates_filled_in_from_default_date_never_date_a_page(
     assert entries["tag/pair.html"].lastmod == entries["named.html"].lastmod
     assert entries["archives.html"].lastmod == w3c(LATER)
     filled = ("2023-11-14", "2000-01-01")
-    assert not [loc for loc, entry in entries.items() if (entry.lastmod or "")[:10] in filled]
+    dated = [loc for loc, entry in entries.items() if (entry.lastmod or "")[:10] in filled]
+    assert dated == ["old.html"]
