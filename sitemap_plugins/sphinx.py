@@ -273,7 +273,7 @@ class _ExtraPages:
       ``env-merge-info``, as Sphinx's own domains keep theirs), so a module stays listed while a
       document links it, whether or not its page was written again, and goes when the last
       document that linked it is removed or edited, while its stale HTML file stays behind.
-    - Some Sphinx releases (7.x) skip ``finish()`` altogether when no document is out of date.
+    - Some Sphinx releases (7.0, for one) skip ``finish()`` when no document is out of date.
       The pages seen by the last build that did write them are therefore recorded in the
       doctree directory (``sitemap-pages-<builder>.json``, next to the pickled environment),
       and a build that wrote nothing lists what that record says. Every build that writes
