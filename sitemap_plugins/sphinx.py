@@ -284,8 +284,8 @@ class _ExtraPages:
     The usual rules leave pages out: search, the general index, domain indices (``py-modindex``),
     a ``404`` page, files that are not HTML pages (OpenSearch's XML) and pages whose written head
     asks robots not to index them. A module's page is dated by the module's file, the index of
-    modules by the files of the modules it lists, an additional page by its template where
-    ``templates_path`` holds it; other pages have no file we could date.
+    modules as a listing (the newest of the modules it lists, by their files), an additional
+    page by its template where ``templates_path`` holds it; other pages have no file to date.
     """
 
     def __init__(self) -> None:
@@ -370,16 +370,24 @@ class _ExtraPages:
                 sources = _template_file(app, app.config.html_additional_pages[pagename])
             pages.append(_extra_page(settings, link, origin, sources))
         if index is not None:
-            pages.append(_extra_page(settings, *index, tuple(sorted(module_files))))
+            pages.append(_extra_page(settings, *index, listed=tuple(sorted(module_files))))
         return pages
 
 
-def _extra_page(settings: _Settings, link: str, origin: str, sources: tuple[Path, ...]) -> Page:
+def _extra_page(
+    settings: _Settings,
+    link: str,
+    origin: str,
+    sources: tuple[Path, ...] = (),
+    *,
+    listed: tuple[Path, ...] = (),
+) -> Page:
     return Page(
         path=settings.path(link, settings.language),
         origin=origin,
         sources=sources,
         alternates=settings.alternates(link),
+        listed_sources=listed,
     )
 
 
