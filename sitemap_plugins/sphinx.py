@@ -231,25 +231,24 @@ def _pages(app: Sphinx, settings: _Settings, extra: _ExtraPages) -> tuple[list[P
     env = app.env
     left_out: Counter[str] = Counter()
     srcdir = Path(app.srcdir)
-    pages = []
     if builder.name == "singlehtml":
         root = app.config.root_doc
         docnames = [root, *sorted(env.found_docs - {root})]
         sources = tuple(path for doc in docnames for path in _sources(env, doc, srcdir))
         link = root + builder.link_suffix
         page = _page(app, settings, root, link, sources)
-        pages = [page] if page else []
-    else:
-        for docname in sorted(env.found_docs):
-            if docname in _DOCS_LEFT_OUT:
-                left_out[_DOCS_LEFT_OUT[docname]] += 1
-                continue
-            link = builder.get_target_uri(docname)
-            page = _page(app, settings, docname, link, _sources(env, docname, srcdir))
-            if page is None:
-                left_out["robots noindex"] += 1
-            else:
-                pages.append(page)
+        return ([page] if page else []) + extra.pages(app, settings, left_out), left_out
+    pages = []
+    for docname in sorted(env.found_docs):
+        if docname in _DOCS_LEFT_OUT:
+            left_out[_DOCS_LEFT_OUT[docname]] += 1
+            continue
+        link = builder.get_target_uri(docname)
+        page = _page(app, settings, docname, link, _sources(env, docname, srcdir))
+        if page is None:
+            left_out["robots noindex"] += 1
+        else:
+            pages.append(page)
     pages.extend(extra.pages(app, settings, left_out))
     return pages, left_out
 
