@@ -17,6 +17,7 @@ so the site pickles as an inert placeholder.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import os
@@ -27,8 +28,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import unquote
 
 from pelican.plugins import signals
+from pelican.readers import parse_path_metadata, path_metadata
+from pelican.utils import get_date
 
 from sitemap_plugins.core import (
     Alternate,
@@ -208,6 +212,7 @@ class _Site:
             for source, dest in (settings.get("TEMPLATE_PAGES") or {}).items()
         }
         self.direct_urls = _direct_template_urls(settings)
+        self.author_dates = _AuthorDates(settings, self.content_path)
         names = {getattr(plugin, "__name__", str(plugin)) for plugin in pelican.plugins}
         self.incumbent = sorted(names & _INCUMBENTS)
         self.reporter = _Reporter()
@@ -227,6 +232,7 @@ class _Site:
         self.seen = {}
         self.done = False
         self.reporter.count = 0
+        self.author_dates.forget()
 
     def written(self, path: str, context: Mapping[str, Any]) -> None:
         try:
@@ -283,18 +289,20 @@ class _Site:
                     origin=self._origin(content.source_path),
                     sources=(Path(content.source_path),),
                     sitemap=self._sitemap_meta(content, self.read.kind_defaults[kind]),
-                    updated=getattr(content, "modified", None) or getattr(content, "date", None),
+                    updated=self.author_dates.explicit(content),
                     alternates=self._alternates(content),
                 )
             )
         source = self.template_pages.get(rel)
+        listed_dates, listed_sources = ((), ()) if source else self._listed(rel, context)
         return _Seen(
             Page(
                 path=path,
                 origin=self._origin(self.output_path / rel),
                 sources=(source,) if source else (),
                 sitemap=dict(self.read.kind_defaults["indexes"]) or None,
-                listed_dates=() if source else self._listed_dates(rel, context),
+                listed_dates=listed_dates,
+                listed_sources=listed_sources,
             )
         )
 
@@ -314,7 +322,7 @@ class _Site:
     def _url(self, rel: str, context: Mapping[str, Any], content: Any) -> str:
         """Pelican's own URL for the file: what its templates link to, not where it is saved."""
         if content is not None:
-            return str(content.url)
+            return self._content_url(rel, content)
         listing = context.get("articles_page")
         if listing is not None and getattr(listing, "save_as", None) == rel:
             # Page 1 is the listing itself (tag.url, INDEX_URL...); later pages follow
@@ -330,6 +338,24 @@ class _Site:
             return self.direct_urls[rel]
         period = _period_url(rel, context)
         return rel if period is None else period
+
+    def _content_url(self, rel: str, content: Any) -> str:
+        """An article's or page's URL, or where its file is served when its URL does not serve it.
+
+        ``Save_as: contact.html`` without ``URL:`` leaves Pelican linking ``pages/contact.html``
+        (``PAGE_URL``), where nothing is written: the sitemap lists the file's own URL instead,
+        and says so once for the source.
+        """
+        url = str(content.url)
+        served = _served(url, rel)
+        if served != url:
+            self.reporter.warning(
+                Code.BAD_URL,
+                f"{self._origin(content.source_path)}: URL {url!r} does not serve the file "
+                f"Pelican writes, save_as {rel!r}; listed at {_clean(served)!r}, where that "
+                "file is served (set URL and Save_as to agree, and Pelican's links will too)",
+            )
+        return served
 
     def _origin(self, path: str | Path) -> str:
         """Paths as the user sees them from the project: ``content/pages/about.md``."""
@@ -367,27 +393,140 @@ class _Site:
         if not translations:
             return ()
         group = [content, *translations]
-        alternates = [Alternate(_hreflang(item.lang), _clean(str(item.url))) for item in group]
+        alternates = [Alternate(_hreflang(item.lang), _served_path(item)) for item in group]
         default = next((item for item in group if item.lang == self.default_lang), None)
         if default is not None:
-            alternates.append(Alternate("x-default", _clean(str(default.url))))
+            alternates.append(Alternate("x-default", _served_path(default)))
         return tuple(alternates)
 
-    def _listed_dates(self, rel: str, context: Mapping[str, Any]) -> tuple[Lastmod, ...]:
+    def _listed(
+        self, rel: str, context: Mapping[str, Any]
+    ) -> tuple[tuple[Lastmod, ...], tuple[Path, ...]]:
+        """What a listing lists: the dates its authors wrote, and the sources of undated items."""
         listing = context.get("articles_page")
         if listing is not None and getattr(listing, "save_as", None) == rel:
             articles = listing.object_list
         elif rel in self.direct_urls or "period_num" in context:
             articles = context.get("dates") or context.get("articles") or ()
         else:
-            return ()  # a page another plugin wrote: we do not know what it lists
+            return (), ()  # a page another plugin wrote: we do not know what it lists
         dates = []
+        sources = set()
         for article in articles:
-            try:
-                dates.append(parse_lastmod(getattr(article, "modified", None) or article.date))
-            except (AttributeError, ValueError):
+            explicit = self.author_dates.explicit(article)
+            source = getattr(article, "source_path", None)
+            if explicit is None and source:
+                sources.add(Path(source))
                 continue
-        return tuple(dates)
+            try:
+                dates.append(parse_lastmod(explicit))
+            except ValueError:
+                continue
+        return tuple(dates), tuple(sorted(sources))
+
+
+class _AuthorDates:
+    """The dates a content's author wrote, not those Pelican filled in from ``DEFAULT_DATE``.
+
+    Pelican merges ``DEFAULT_DATE`` into every content's metadata before the reader's own: a fixed
+    value (a tuple or a string) becomes ``date``, ``'fs'`` makes ``date`` and ``modified`` the
+    source file's time. The content keeps no trace of where a value came from, so a value counts
+    as filled in when it is exactly what ``DEFAULT_DATE`` gives for that file (worked out the way
+    Pelican does), and neither ``FILENAME_METADATA``/``PATH_METADATA`` nor
+    ``EXTRA_PATH_METADATA``, which the author writes and which take precedence, gave the field.
+    A filled-in date is no date at all: the page is dated like a page without one (git...), and
+    a listing counts it by its source file.
+    """
+
+    def __init__(self, settings: Mapping[str, Any], content_path: Path) -> None:
+        self.default: object = settings.get("DEFAULT_DATE")
+        self.settings = settings
+        self.extra_path_metadata = {"EXTRA_PATH_METADATA": settings.get("EXTRA_PATH_METADATA")}
+        self.content_path = content_path
+        self.known: dict[str, object] = {}
+
+    def forget(self) -> None:
+        """A new run: sources may have changed (``'fs'`` follows their file times)."""
+        self.known = {}
+
+    def explicit(self, content: Any) -> object:
+        """``modified``, else ``date``, as the author wrote it; None when there is neither."""
+        key = str(getattr(content, "source_path", "") or id(content))
+        if key not in self.known:
+            filled = self._filled_in(content)
+            self.known[key] = next(
+                (
+                    value
+                    for name in ("modified", "date")
+                    if name not in filled and (value := getattr(content, name, None))
+                ),
+                None,
+            )
+        return self.known[key]
+
+    def _filled_in(self, content: Any) -> frozenset[str]:
+        default = self.default
+        source = getattr(content, "source_path", None)
+        if not default or not source:
+            return frozenset()
+        path = Path(source)
+        try:
+            relative = path.relative_to(self.content_path).as_posix()
+        except ValueError:
+            relative = path.name
+        declared = set(parse_path_metadata(relative, settings=self.settings))
+        declared.update(path_metadata(str(path), relative, settings=self.extra_path_metadata))
+        try:
+            if default == "fs":
+                value = dt.datetime.fromtimestamp(path.stat().st_mtime)
+                fields: tuple[str, ...] = ("date", "modified")
+            elif isinstance(default, str):
+                value = get_date(default)
+                fields = ("date",)
+            elif isinstance(default, (tuple, list)):
+                value = dt.datetime(*default)
+                fields = ("date",)
+            else:
+                return frozenset()
+        except (OSError, TypeError, ValueError):
+            return frozenset()  # Pelican itself refuses such a DEFAULT_DATE
+        return frozenset(
+            name
+            for name in fields
+            if name not in declared and _same_time(getattr(content, name, None), value)
+        )
+
+
+def _same_time(actual: object, filled: dt.datetime) -> bool:
+    """Whether a content's date is the filled-in value: Pelican gives a naive one the content's
+    time zone, keeping its wall-clock time."""
+    if not isinstance(actual, dt.datetime):
+        return False
+    if filled.tzinfo is None:
+        return actual.replace(tzinfo=None) == filled
+    return actual == filled
+
+
+def _served(url: str, save_as: str) -> str:
+    """The URL that serves the file written at ``save_as``: ``url`` when it does.
+
+    ``url`` serves it when both name the same file (``contact.html``; ``contact/`` and
+    ``contact/index.html``), and as a pretty URL without extension for ``url + ".html"``
+    (``contact`` for ``contact.html``: web servers and hosts serve it so). Anything else is a
+    disagreement, and ``save_as`` is where the file is.
+    """
+    if not save_as:
+        return url
+    link = unquote(url).lstrip("/")
+    file = save_as.lstrip("/")
+    if _clean(link) == _clean(file):
+        return url
+    pretty = link and not link.endswith("/") and not posixpath.splitext(link)[1]
+    return url if pretty and file == link + ".html" else file
+
+
+def _served_path(content: Any) -> str:
+    return _clean(_served(str(content.url), str(getattr(content, "save_as", "") or "")))
 
 
 def _direct_template_urls(settings: Mapping[str, Any]) -> dict[str, str]:

@@ -4,7 +4,11 @@ The page list comes from the environment at ``build-finished``: every document, 
 and dependencies that Sphinx itself keeps, purges and merges across incremental and parallel
 builds. Listing only the pages written in this run (as sphinx-sitemap does) loses pages on every
 build without ``-E``; reading the environment instead makes an incremental or ``-j auto`` build
-give the same bytes as a clean one, and leaves this extension no per-document state of its own.
+give the same bytes as a clean one.
+
+Pages written outside the document list (viewcode's ``_modules/``, ``html_additional_pages``,
+``html-collect-pages``) are not in the environment: :class:`_ExtraPages` explains how they are
+found, kept across builds that do not write them again, and dropped when they stop existing.
 
 Everything else is the core's: the adapter only says which pages exist, their URLs as Sphinx
 links them, their source files, their ``sitemap`` field and their translations.
@@ -12,6 +16,7 @@ links them, their source files, their ``sitemap`` field and their translations.
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -20,6 +25,7 @@ from typing import Any, Final
 
 from sphinx.application import Sphinx
 from sphinx.config import Config
+from sphinx.environment import BuildEnvironment
 from sphinx.errors import ConfigError, ExtensionError, SphinxError
 from sphinx.util import logging
 
@@ -58,6 +64,13 @@ _STRAIGHT_QUOTES: Final = str.maketrans(
     {"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'"}
 )
 _DOCS_LEFT_OUT: Final[Mapping[str, str]] = {"404": "404 page"}
+
+_VIEWCODE: Final = "sphinx.ext.viewcode"
+_MODULES: Final = "_modules/"  # viewcode's output folder, where a module's page is _modules/a/b
+_MODULES_INDEX: Final = "_modules/index"
+_ENV_VIEWCODE: Final = "sitemap_plugins_viewcode"
+"""The environment's record, per document, of the viewcode pages its anchors link to."""
+_RECORD_VERSION: Final = 1
 
 
 class _Reporter:
@@ -110,6 +123,7 @@ class _Site:
         self.reporter = _Reporter()
         self.settings: _Settings | None = None
         self.builder: SitemapBuilder | None = None
+        self.extra = _ExtraPages()
 
     def config_inited(self, app: Sphinx, config: Config) -> None:
         self.settings = _Settings(config, Path(app.srcdir), self.source_language)
@@ -126,7 +140,7 @@ class _Site:
         if exception is not None or self.settings is None or not _is_website(app.builder):
             return
         options = self.settings.options
-        pages, left_out = _pages(app, self.settings)
+        pages, left_out = _pages(app, self.settings, self.extra)
         if self.builder is None or self.builder.options != options:
             self.builder = SitemapBuilder(options, self.reporter, base_url_setting=BASE_URL_SETTING)
         summary = self.builder.build(
@@ -211,8 +225,8 @@ def _locales(config: Config, srcdir: Path) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def _pages(app: Sphinx, settings: _Settings) -> tuple[list[Page], Counter[str]]:
-    """Every document the builder publishes, as core pages, and what was left out and why."""
+def _pages(app: Sphinx, settings: _Settings, extra: _ExtraPages) -> tuple[list[Page], Counter[str]]:
+    """Every page the builder publishes, as core pages, and what was left out and why."""
     builder: Any = app.builder
     env = app.env
     left_out: Counter[str] = Counter()
@@ -223,7 +237,7 @@ def _pages(app: Sphinx, settings: _Settings) -> tuple[list[Page], Counter[str]]:
         sources = tuple(path for doc in docnames for path in _sources(env, doc, srcdir))
         link = root + builder.link_suffix
         page = _page(app, settings, root, link, sources)
-        return ([page] if page else []), left_out
+        return ([page] if page else []) + extra.pages(app, settings, left_out), left_out
     pages = []
     for docname in sorted(env.found_docs):
         if docname in _DOCS_LEFT_OUT:
@@ -235,7 +249,218 @@ def _pages(app: Sphinx, settings: _Settings) -> tuple[list[Page], Counter[str]]:
             left_out["robots noindex"] += 1
         else:
             pages.append(page)
+    pages.extend(extra.pages(app, settings, left_out))
     return pages, left_out
+
+
+class _ExtraPages:
+    """Pages Sphinx writes outside the document list, which the environment does not hold.
+
+    Three kinds: viewcode's highlighted modules (``_modules/a/b``) and its ``_modules/index``,
+    ``html_additional_pages``, and whatever an ``html-collect-pages`` handler yields. The HTML
+    builder renders all of them in its ``finish()``, in the main process even under ``-j``, and
+    each one passes ``html-page-context`` with no doctree: that is where they are seen.
+
+    Seeing them is not enough for an incremental build to equal a clean one, for two reasons.
+
+    - viewcode does not write a module's page again while the page is newer than the module
+      (``should_generate_module_page``), so a rebuild sees only the modules that changed. Which
+      modules have a page is known from the documents instead: viewcode marks every object it
+      links with a ``viewcode_anchor`` node whose target is the module's page. The extension
+      keeps, per document, the targets of its anchors in the environment
+      (``doctree-read``, purged with ``env-purge-doc``, merged from ``-j`` readers with
+      ``env-merge-info``, as Sphinx's own domains keep theirs), so a module stays listed while a
+      document links it, whether or not its page was written again, and goes when the last
+      document that linked it is removed or edited, while its stale HTML file stays behind.
+    - Some Sphinx releases (7.0, for one) skip ``finish()`` when no document is out of date.
+      The pages seen by the last build that did write them are therefore recorded in the
+      doctree directory (``sitemap-pages-<builder>.json``, next to the pickled environment),
+      and a build that wrote nothing lists what that record says. Every build that writes
+      replaces the record with exactly what it wrote, so a page that is no longer produced
+      (an additional page taken out of ``conf.py``, a handler that stops yielding one) leaves
+      the sitemap with the first build that no longer writes it.
+
+    The usual rules leave pages out: search, the general index, domain indices (``py-modindex``),
+    a ``404`` page, files that are not HTML pages (OpenSearch's XML) and pages whose written head
+    asks robots not to index them. A module's page is dated by the module's file, the index of
+    modules as a listing (the newest of the modules it lists, by their files), an additional
+    page by its template where ``templates_path`` holds it; other pages have no file to date.
+    """
+
+    def __init__(self) -> None:
+        self.seen: dict[str, str] = {}
+        self.wrote = False
+
+    def start(self, app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+        """``env-before-read-docs``: a new build of this application begins."""
+        self.seen = {}
+        self.wrote = False
+
+    def page_context(
+        self, app: Sphinx, pagename: str, templatename: str, context: object, doctree: object
+    ) -> None:
+        """``html-page-context``: remember every page that is not a document."""
+        self.wrote = True
+        if doctree is None and pagename not in app.env.all_docs:
+            self.seen[pagename] = templatename
+
+    def collect(self, app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
+        """``html-collect-pages``: only a sign that this build writes its extra pages."""
+        self.wrote = True
+        return []
+
+    @staticmethod
+    def doctree_read(app: Sphinx, doctree: Any) -> None:
+        """After viewcode's own handler: keep the module pages this document's anchors link."""
+        if _VIEWCODE not in app.extensions:
+            return
+        from sphinx.ext.viewcode import viewcode_anchor  # imported only when viewcode is on
+
+        links = _viewcode_links(app.env)
+        for node in doctree.findall(viewcode_anchor):
+            links.setdefault(node["refdoc"], set()).add(node["reftarget"])
+
+    @staticmethod
+    def purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+        _viewcode_links(env).pop(docname, None)
+
+    @staticmethod
+    def merge(app: Sphinx, env: BuildEnvironment, docnames: Any, other: BuildEnvironment) -> None:
+        links, theirs = _viewcode_links(env), _viewcode_links(other)
+        links.update((docname, theirs[docname]) for docname in docnames if docname in theirs)
+
+    def pages(self, app: Sphinx, settings: _Settings, left_out: Counter[str]) -> list[Page]:
+        """The extra pages this build publishes; reasons for leaving some out go to left_out."""
+        builder: Any = app.builder
+        outdir = Path(app.outdir)
+        record = Path(app.doctreedir) / f"sitemap-pages-{builder.name}.json"
+        if self.wrote:
+            found = dict(self.seen)
+            _save_record(record, outdir, found)
+        else:
+            found = _load_record(record, outdir)
+        viewcode = _VIEWCODE in app.extensions and builder.name != "singlehtml"
+        if viewcode:
+            for links in _viewcode_links(app.env).values():
+                found.update((target, found.get(target, "page.html")) for target in links)
+        pages: list[Page] = []
+        module_files: set[Path] = set()
+        index: tuple[str, str] | None = None  # viewcode's list of modules, dated last
+        for pagename in sorted(found):
+            reason = _extra_reason(pagename, found[pagename])
+            html_file = Path(builder.get_outfilename(pagename))
+            if reason is None and not html_file.is_file():
+                reason = "not a page"  # written elsewhere (OpenSearch), or no longer there
+            if reason is None and _asks_noindex(html_file):
+                reason = "robots noindex"
+            if reason is not None:
+                left_out[reason] += 1
+                continue
+            link = builder.get_target_uri(pagename)
+            origin = html_file.relative_to(outdir).as_posix()
+            if viewcode and pagename == _MODULES_INDEX:
+                index = (link, origin)
+                continue
+            sources: tuple[Path, ...] = ()
+            if viewcode and pagename.startswith(_MODULES):
+                sources = _module_file(app, pagename[len(_MODULES) :].replace("/", "."))
+                module_files.update(sources)
+            elif pagename in app.config.html_additional_pages:
+                sources = _template_file(app, app.config.html_additional_pages[pagename])
+            pages.append(_extra_page(settings, link, origin, sources))
+        if index is not None:
+            pages.append(_extra_page(settings, *index, listed=tuple(sorted(module_files))))
+        return pages
+
+
+def _extra_page(
+    settings: _Settings,
+    link: str,
+    origin: str,
+    sources: tuple[Path, ...] = (),
+    *,
+    listed: tuple[Path, ...] = (),
+) -> Page:
+    return Page(
+        path=settings.path(link, settings.language),
+        origin=origin,
+        sources=sources,
+        alternates=settings.alternates(link),
+        listed_sources=listed,
+    )
+
+
+def _extra_reason(pagename: str, template: str) -> str | None:
+    """Why a page outside the document list stays out of the sitemap, if it does."""
+    if pagename == "404":
+        return "404 page"
+    if pagename == "search":
+        return "search page"
+    if pagename == "genindex" or pagename.startswith("genindex-"):
+        return "general index"
+    if template == "domainindex.html":
+        return "domain index"
+    return None
+
+
+def _viewcode_links(env: BuildEnvironment) -> dict[str, set[str]]:
+    links: dict[str, set[str]] | None = getattr(env, _ENV_VIEWCODE, None)
+    if links is None:
+        links = {}
+        setattr(env, _ENV_VIEWCODE, links)
+    return links
+
+
+def _module_file(app: Sphinx, modname: str) -> tuple[Path, ...]:
+    """The file viewcode highlighted for a module, found the way viewcode finds it.
+
+    Nothing when a ``viewcode-find-source`` handler gave the code: then no file is known.
+    """
+    from sphinx.ext.viewcode import get_module_filename  # imported only when viewcode is on
+
+    filename = get_module_filename(app, modname)
+    return (Path(os.path.normpath(filename)),) if filename else ()
+
+
+def _template_file(app: Sphinx, template: str) -> tuple[Path, ...]:
+    """An additional page's template, where Sphinx looks first: ``templates_path``."""
+    for folder in app.config.templates_path:
+        candidate = Path(app.confdir, folder, template)
+        if candidate.is_file():
+            return (Path(os.path.normpath(candidate)),)
+    return ()  # a theme's template: not the site's own file
+
+
+def _save_record(path: Path, outdir: Path, pages: Mapping[str, str]) -> None:
+    """Keep what this build wrote, for a later build that writes nothing (see _ExtraPages)."""
+    data = {"version": _RECORD_VERSION, "outdir": str(outdir.resolve()), "pages": pages}
+    text = json.dumps(data, sort_keys=True, indent=1)
+    try:
+        if path.is_file() and path.read_text(encoding="utf-8") == text:
+            return
+        partial = path.with_name(path.name + ".tmp")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+    except OSError as error:
+        logger.info(
+            "sitemap: could not record the pages outside the document list in %s: %s", path, error
+        )
+
+
+def _load_record(path: Path, outdir: Path) -> dict[str, str]:
+    """The pages the last writing build of this builder and output folder recorded."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if (
+        not isinstance(data, dict)
+        or data.get("version") != _RECORD_VERSION
+        or data.get("outdir") != str(outdir.resolve())
+        or not isinstance(data.get("pages"), dict)
+    ):
+        return {}
+    return {str(name): str(template) for name, template in data["pages"].items()}
 
 
 def _page(
@@ -354,5 +579,18 @@ def setup(app: Sphinx) -> dict[str, Any]:
     raw_config = getattr(app.config, "_raw_config", {})
     site = _Site(str(raw_config.get("language") or ""))
     app.connect("config-inited", site.config_inited)
+    app.connect("env-before-read-docs", site.extra.start)
+    # After viewcode's own doctree-read (priority 500), which adds the anchors read here.
+    app.connect("doctree-read", site.extra.doctree_read, priority=900)
+    app.connect("env-purge-doc", site.extra.purge)
+    app.connect("env-merge-info", site.extra.merge)
+    app.connect("html-page-context", site.extra.page_context)
+    app.connect("html-collect-pages", site.extra.collect)
     app.connect("build-finished", site.build_finished)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    return {
+        "version": __version__,
+        # 1: the environment holds each document's viewcode links; older ones are read again.
+        "env_version": 1,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from sitemap_plugins.core.dates import as_written, newest, parse_lastmod, sort_key
+from sitemap_plugins.core.dates import as_written, parse_lastmod, sort_key
 from sitemap_plugins.core.git_dates import DateLookup, FileDate, FileDates, Undated, Why
 from sitemap_plugins.core.model import Entry, Lastmod, Page
 from sitemap_plugins.core.options import Options, check_changefreq, check_priority
@@ -184,8 +184,9 @@ class SitemapBuilder:
         sources = self.options.lastmod_sources
         if "git" not in sources and "mtime" not in sources:
             return DateLookup({}, {})
-        files = {path for page in pages for path in page.sources}
+        files = {path for page in pages for path in (*page.sources, *page.listed_sources)}
         own = {page.sources[0] for page in pages if page.sources}
+        own.update(path for page in pages for path in page.listed_sources)
         return self.file_dates.lookup(
             files, within=own, use_git="git" in sources, use_mtime="mtime" in sources
         )
@@ -333,9 +334,13 @@ class SitemapBuilder:
                     return dated[0], dated[1], None
             elif source == "build":
                 return self._clock(), "build time", None
-            if not page.sources and page.listed_dates:
+            if not page.sources and (page.listed_dates or page.listed_sources):
                 # A generated page is as new as what it lists, whichever step dated those.
-                return newest(list(page.listed_dates)), "listed pages", None
+                listed = [(date, "listed pages") for date in page.listed_dates]
+                listed += [dates.dates[path] for path in page.listed_sources if path in dates.dates]
+                if listed:
+                    date, origin = max(listed, key=lambda item: sort_key(item[0]))
+                    return date, origin, None
         return None, "none", undated
 
     @staticmethod

@@ -44,7 +44,9 @@ class Page:
     ``sources`` are the files whose modification makes the page change: the page's own source first,
     then includes and other dependencies. A generated page (index, tag, category, pagination) has
     none and instead carries ``listed_dates``: the lastmod of every item it lists, when the host
-    tells us; the page then takes the newest.
+    tells us; the page then takes the newest. A listed item whose date the host does not know (it
+    has no date of its own) is given by its source files in ``listed_sources`` instead: the core
+    dates those files as it dates any source, and the page takes the newest of both.
 
     ``sitemap`` is the page's own ``sitemap`` metadata as the author wrote it: a mapping with
     ``priority``, ``changefreq``, ``lastmod``, ``exclude``; ``False`` to leave the page out;
@@ -61,6 +63,7 @@ class Page:
     updated: object = None
     alternates: tuple[Alternate, ...] = ()
     listed_dates: tuple[Lastmod, ...] = ()
+    listed_sources: tuple[Path, ...] = ()
 
     def __post_init__(self) -> None:
         if isinstance(self.sitemap, Mapping) and not isinstance(self.sitemap, MappingProxyType):

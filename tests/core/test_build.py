@@ -373,6 +373,44 @@ def test_generated_pages_take_the_newest_listed_date(tmp_path: Path) -> None:
     assert summary.lastmod_from == {"listed pages": 1}
 
 
+def test_listed_items_without_a_date_count_by_their_files(site: GitRepo, tmp_path: Path) -> None:
+    """A listing's undated items are dated by their sources, like any source; newest wins."""
+    february = dt.date(2024, 2, 1)
+    june = dt.datetime(2024, 6, 1, tzinfo=dt.timezone.utc)
+    pages = [
+        Page(
+            path="a/",
+            origin="a/index.html",
+            listed_dates=(february,),
+            listed_sources=(site.path("docs/guide/install.md"),),  # March, newer
+        ),
+        Page(
+            path="b/",
+            origin="b/index.html",
+            listed_dates=(june,),
+            listed_sources=(site.path("docs/index.md"),),  # January, older
+        ),
+        Page(path="c/", origin="c/index.html", listed_sources=(site.path("docs/guide/café.md"),)),
+    ]
+    summary, reporter = build(tmp_path / "out", pages)
+    entries = {e.loc: e.lastmod for e in check_sitemap_file(tmp_path / "out/sitemap.xml")}
+    assert entries == {
+        BASE + "a/": "2024-03-15T18:30:00+02:00",
+        BASE + "b/": "2024-06-01T00:00:00Z",
+        BASE + "c/": "2024-01-10T09:00:00Z",
+    }
+    assert summary.lastmod_from == {"git": 2, "listed pages": 1}
+    assert reporter.warnings == []
+
+    build(tmp_path / "no-git", pages, lastmod_sources=["metadata"])
+    entries = {e.loc: e.lastmod for e in check_sitemap_file(tmp_path / "no-git/sitemap.xml")}
+    assert entries == {
+        BASE + "a/": "2024-02-01",
+        BASE + "b/": "2024-06-01T00:00:00Z",
+        BASE + "c/": None,
+    }
+
+
 def test_build_time_only_when_asked(tmp_path: Path) -> None:
     pages = [Page(path="", origin="generated")]
     build(tmp_path / "default", pages)

@@ -1,0 +1,136 @@
+"""Real ``pelican`` builds: the URL that serves each written file, and dates Pelican made up.
+
+Every source is committed in a temporary git repository on a date the test chooses, and every
+expected lastmod is derived from those dates or from the dates the sources declare.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+
+import pytest
+
+from tests.pelican.test_pelican import log_of, page, pelican, plain_repo, post, sitemap
+from tests.support.gitrepo import GitRepo
+
+pytestmark = pytest.mark.pelican
+
+FIRST = "2024-01-05T09:00:00+00:00"
+LATER = "2024-04-04T04:04:00+02:00"
+
+
+def w3c(value: str | dt.datetime) -> str:
+    """How the sitemap writes an instant: the W3C datetime, ``Z`` for UTC."""
+    if isinstance(value, str):
+        value = dt.datetime.fromisoformat(value)
+    return value.isoformat().replace("+00:00", "Z")
+
+
+def test_url_that_does_not_serve_the_file_lists_where_it_is_served(git_repo: GitRepo) -> None:
+    files = {
+        # Save_as without URL: Pelican keeps linking PAGE_URL, pages/contact.html.
+        "content/pages/contact.md": page("Contact", Save_as="contact.html"),
+        "content/pages/contact-fr.md": page("Contact", Lang="fr", Save_as="fr/contact.html"),
+        "content/pages/about.md": page("About", URL="about", Save_as="about/index.html"),
+        "content/launch.md": post("Launch", "2024-01-02", Save_as="news/launch.html"),
+        # Not disagreements: the same file, a folder's index.html, a pretty URL for x.html.
+        "content/pages/same.md": page("Same", URL="same.html", Save_as="same.html"),
+        "content/pages/team.md": page("Team", URL="team/", Save_as="team/index.html"),
+        "content/pages/pretty.md": page("Pretty", URL="pretty", Save_as="pretty.html"),
+        "content/pages/plain.md": page("Plain"),
+    }
+    site = plain_repo(git_repo, files)
+    proc = pelican(site)
+    entries = sitemap(site)
+    output = site / "output"
+
+    served = {"contact.html", "fr/contact.html", "about/", "news/launch.html"}
+    agreed = {"same.html", "team/", "pretty", "pages/plain.html"}
+    assert served | agreed <= set(entries)
+    for path in served - {"about/"}:
+        assert (output / path).is_file()
+    assert (output / "about" / "index.html").is_file()
+    for linked in ("pages/contact.html", "pages/contact-fr.html", "about", "launch.html"):
+        assert linked not in entries
+        assert not (output / linked).is_file()  # the URL Pelican links: no file is there
+    assert entries["contact.html"].alternates == {
+        "en": "https://example.org/contact.html",
+        "fr": "https://example.org/fr/contact.html",
+        "x-default": "https://example.org/contact.html",
+    }
+
+    log = log_of(proc)
+    for source, url, save_as in [
+        ("content/pages/contact.md", "pages/contact.html", "contact.html"),
+        ("content/pages/contact-fr.md", "pages/contact-fr.html", "fr/contact.html"),
+        ("content/pages/about.md", "about", "about/index.html"),
+        ("content/launch.md", "launch.html", "news/launch.html"),
+    ]:
+        assert log.count(f"{source}: URL '{url}' does not serve") == 1, source
+        assert f"save_as '{save_as}'" in log
+    assert log.count("does not serve") == 4  # one warning per source, none for agreements
+
+
+@pytest.mark.parametrize(
+    ("default_date", "shown"),
+    [
+        ('"fs"', "14 November 2023"),  # the file time, set below
+        ("(2000, 1, 1)", "01 January 2000"),
+        ('"2000-01-01"', "01 January 2000"),
+    ],
+    ids=["fs", "tuple", "string"],
+)
+def test_dates_filled_in_from_default_date_never_date_a_page(
+    git_repo: GitRepo, default_date: str, shown: str
+) -> None:
+    files = {
+        "content/undated.md": "Title: Undated\nCategory: News\nTags: solo\n\nNo date here.\n",
+        "content/dated.md": post("Dated", "2024-02-02 10:00", tags="pair"),
+        # FILENAME_METADATA (Pelican's default reads a date at the start of the name).
+        "content/2024-03-03-named.md": "Title: Named\nCategory: News\nTags: pair\n\nNamed.\n",
+        # The same, on the very day DEFAULT_DATE gives: still the author's.
+        "content/2000-01-01-old.md": "Title: Old\nCategory: News\nTags: pair\n\nOld.\n",
+        "content/pages/about.md": page("About"),
+        "content/pages/history.md": page("History", Date="2022-06-06"),
+        "content/pages/legacy.md": page("Legacy"),  # dated in the settings, for its path
+    }
+    settings = f"""
+        import datetime
+        DEFAULT_DATE = {default_date}
+        EXTRA_PATH_METADATA = {{"pages/legacy.md": {{"date": datetime.datetime(2021, 5, 5)}}}}
+        """
+    site = plain_repo(git_repo, files, settings, date=FIRST)
+    git_repo.write("content/undated.md", files["content/undated.md"] + "\nEdited.\n")
+    git_repo.commit("edit undated", LATER)
+    file_time = dt.datetime(2023, 11, 14, 12, tzinfo=dt.timezone.utc).timestamp()
+    for source in files:
+        os.utime(git_repo.path(source), (file_time, file_time))
+
+    pelican(site)
+    entries = sitemap(site)
+    output = site / "output"
+    # Pelican did fill these dates in, and shows them on the pages...
+    assert shown in (output / "undated.html").read_text(encoding="utf-8")
+    # ...but they are not the author's: the sitemap dates those pages by git.
+    assert entries["undated.html"].lastmod == w3c(LATER)
+    assert entries["pages/about.html"].lastmod == w3c(FIRST)
+    # Dates the author wrote stay: in the metadata, in the file name.
+    assert entries["dated.html"].lastmod == w3c(dt.datetime(2024, 2, 2, 10, tzinfo=dt.timezone.utc))
+    assert entries["named.html"].lastmod == w3c(dt.datetime(2024, 3, 3, tzinfo=dt.timezone.utc))
+    assert entries["old.html"].lastmod == w3c(dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc))
+    assert entries["pages/history.html"].lastmod == w3c(
+        dt.datetime(2022, 6, 6, tzinfo=dt.timezone.utc)
+    )
+    assert entries["pages/legacy.html"].lastmod == w3c(
+        dt.datetime(2021, 5, 5, tzinfo=dt.timezone.utc)
+    )
+    # Listings take the newest of what they list, the undated article by its git date.
+    assert entries[""].lastmod == w3c(LATER)
+    assert entries["tag/solo.html"].lastmod == w3c(LATER)
+    assert entries["category/news.html"].lastmod == w3c(LATER)
+    assert entries["tag/pair.html"].lastmod == entries["named.html"].lastmod
+    assert entries["archives.html"].lastmod == w3c(LATER)
+    filled = ("2023-11-14", "2000-01-01")
+    dated = [loc for loc, entry in entries.items() if (entry.lastmod or "")[:10] in filled]
+    assert dated == ["old.html"]
