@@ -1,6 +1,6 @@
 """Last-modified dates for every file of a large history: one pass against one ``git log`` per file.
 
-``FileDates.dates`` gets all files at once (a fresh instance each time, so nothing is cached);
+``FileDates.lookup`` gets all files at once (a fresh instance each time, so nothing is cached);
 the baseline is what per-file plugins do, ``git log -1 --format=%cI -- FILE``, timed on a random
 sample and extrapolated to all files. Both sides run ``rounds`` times, interleaved, and the
 fastest round of each counts. The sample doubles as a correctness check: the one-pass date of
