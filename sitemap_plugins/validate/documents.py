@@ -120,6 +120,7 @@ class DocumentChecker:
         self.size += len(chunk)
         if self.size > MAX_BYTES_PER_FILE:
             keep = len(chunk) - (self.size - MAX_BYTES_PER_FILE)
+            self.size = MAX_BYTES_PER_FILE + 1  # all that is known: more than the limit
             self._take(chunk[:keep])
             self._sink.emit(
                 Check.TOO_LARGE,

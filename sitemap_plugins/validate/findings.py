@@ -166,7 +166,10 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """One file that was read: its kind (``urlset``, ``index``, ``text``, or None if unreadable)."""
+    """One file that was read: its kind (``urlset``, ``index``, ``text``; None if not a sitemap).
+
+    ``bytes`` is its uncompressed size, or 52,428,801 when reading stopped at the 50 MiB limit.
+    """
 
     source: str
     url: str | None

@@ -634,7 +634,7 @@ def _common_folder(urls: list[str]) -> str | None:
     """The deepest URL folder that holds every URL (at least the host root), or None."""
     if not urls or len({_origin(url) for url in urls}) != 1:
         return None
-    folders = [directory_url(url.strip()).split("/") for url in urls]
+    folders = [directory_url(url.strip()).rstrip("/").split("/") for url in urls]
     shared: list[str] = []
     for segments in zip(*folders, strict=False):
         if len(set(segments)) != 1:
