@@ -87,7 +87,10 @@ class Check(str, enum.Enum):
 
     @property
     def summary(self) -> str:
-        """One line saying what the check looks for (README and ``--format json`` use it)."""
+        """One line saying what the check looks for (README and ``--format json`` use it).
+
+        Plain words, no ``<`` or ``&amp;``: the README's table shows them as Markdown.
+        """
         return SUMMARIES[self]
 
 
@@ -102,18 +105,18 @@ SUMMARIES: Final[dict[Check, str]] = {
     Check.XML_SYNTAX: "not well-formed XML",
     Check.DOCTYPE: "a DOCTYPE or entity declaration (refused, never expanded)",
     Check.LEGACY_NAMESPACE: "Google's 2005 namespace (sitemap/0.84) instead of the 0.9 one",
-    Check.NOT_A_SITEMAP: "the root is not <urlset> or <sitemapindex> in the 0.9 namespace",
+    Check.NOT_A_SITEMAP: "the root is not urlset or sitemapindex in the 0.9 namespace",
     Check.UNEXPECTED_ELEMENT: "an element that is not allowed where it is",
     Check.ELEMENT_ORDER: "elements out of the order the schema requires",
     Check.MISSING_ELEMENT: "a required element is missing",
     Check.REPEATED_ELEMENT: "an element repeated more often than allowed",
     Check.UNEXPECTED_TEXT: "text where only elements are allowed",
     Check.ATTRIBUTE: "an attribute that is not allowed, or a required one missing",
-    Check.EMPTY: "a <urlset> or <sitemapindex> (or text sitemap) without entries",
+    Check.EMPTY: "a urlset, sitemapindex or text sitemap without entries",
     Check.NOT_ABSOLUTE: "a URL that is not an absolute http(s) URL",
-    Check.LOC_LENGTH: "a <loc> longer than 2,048 characters (or shorter than the schema's 12)",
+    Check.LOC_LENGTH: "a loc longer than 2,048 characters (or shorter than the schema's 12)",
     Check.NOT_ENCODED: "a URL that is not RFC 3986: raw spaces or non-ASCII, a bad % escape",
-    Check.ESCAPED_TWICE: "a URL XML-escaped twice (&amp;amp; in the file)",
+    Check.ESCAPED_TWICE: "a URL whose & was XML-escaped twice",
     Check.OUT_OF_SCOPE: "a URL outside the sitemap's folder, scheme or host",
     Check.MIXED_HOSTS: "URLs of more than one scheme and host in one sitemap",
     Check.DUPLICATE: "a URL listed more than once",
@@ -134,7 +137,7 @@ SUMMARIES: Final[dict[Check, str]] = {
     Check.EXTENSION_VALUE: "an image, video, news or xhtml value the schema does not allow",
     Check.IGNORED_ELEMENT: "an extension element where engines do not read it",
     Check.UNKNOWN_NAMESPACE: "an element of a namespace this tool does not know (not checked)",
-    Check.LOC_2048: "a <loc> of exactly 2,048 characters (sitemaps.org asks for fewer)",
+    Check.LOC_2048: "a loc of exactly 2,048 characters (sitemaps.org asks for fewer)",
     Check.INDEX_LASTMOD: "an index lastmod older than the newest lastmod in that child",
     Check.HREFLANG_SELF: "hreflang alternates that do not include the URL itself",
     Check.SAME_LASTMOD: "every lastmod on the same day (engines distrust build dates)",
