@@ -122,6 +122,7 @@ class _Result:
     kind: str | None
     children: list[Entry] = field(default_factory=list)
     newest: dt.datetime | None = None
+    newest_text: str = ""  # the newest lastmod as written
 
 
 class _SetTracker:
@@ -188,6 +189,7 @@ class _DocumentSink:
             instant = values.instant_of(entry.lastmod)
             if instant is not None and (self.result.newest is None or instant > self.result.newest):
                 self.result.newest = instant
+                self.result.newest_text = entry.lastmod
         parts = _web_parts(loc)
         if parts is None:
             return  # reported as not absolute already
@@ -459,17 +461,14 @@ class _Run:
                 continue
             if child_result.kind == "index":
                 self._nested(index, entry)
-            elif entry.lastmod is not None and child_result.newest is not None:
-                listed = values.instant_of(entry.lastmod)
-                if listed is not None and listed < child_result.newest:
-                    self._problem(
-                        Check.INDEX_LASTMOD,
-                        f"lastmod {entry.lastmod} of {loc} is older than the newest lastmod in "
-                        f"it ({child_result.newest:%Y-%m-%dT%H:%M:%S%z}); crawlers may skip the "
-                        "changed file",
-                        index.label,
-                        entry.line,
-                    )
+            elif entry.lastmod is not None and _older(entry.lastmod, child_result.newest_text):
+                self._problem(
+                    Check.INDEX_LASTMOD,
+                    f"lastmod {entry.lastmod} of {loc} is older than the newest lastmod in "
+                    f"it ({child_result.newest_text}); crawlers may skip the changed file",
+                    index.label,
+                    entry.line,
+                )
 
     def _unreadable(
         self, source: _Source, error: ReadError, listed_by: tuple[_Source, Entry] | None
@@ -582,6 +581,23 @@ class _Run:
 
     def _problem(self, check: Check, message: str, source: str, line: int | None = None) -> None:
         self.report.add(Finding(check, message, source, line))
+
+
+def _older(listed: str, newest: str) -> bool:
+    """Whether an index's lastmod for a child is older than the newest lastmod in the child.
+
+    A plain date stands for its whole day, so against a date only the day counts: an index that
+    says 2024-05-03 is not older than a child entry of 2024-05-03T10:00:00+02:00.
+    """
+    if not newest:
+        return False  # no dated entry in the child
+    listed_parsed, newest_parsed = values.parse_xsd_date(listed), values.parse_xsd_date(newest)
+    if isinstance(listed_parsed, str) or isinstance(newest_parsed, str):
+        return False
+    if not listed_parsed[1] or not newest_parsed[1]:
+        return listed.strip()[:10] < newest.strip()[:10]
+    listed_at, newest_at = values.instant_of(listed), values.instant_of(newest)
+    return listed_at is not None and newest_at is not None and listed_at < newest_at
 
 
 def _web_parts(url: str) -> tuple[str, str] | None:

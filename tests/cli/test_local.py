@@ -236,6 +236,24 @@ def test_index_problems_point_at_the_index_entry(tmp_path: Path) -> None:
     assert report.exit_status == 1
 
 
+def test_an_index_lastmod_is_compared_by_day_where_either_side_is_a_date(tmp_path: Path) -> None:
+    write(tmp_path / "sitemap-1.xml", urlset(f"{BASE}a/", lastmod="2024-05-03T10:00:00+02:00"))
+    write(tmp_path / "sitemap-2.xml", urlset(f"{BASE}b/", lastmod="2024-05-03"))
+    cases = {
+        ("2024-05-03", "2024-05-03"): False,  # a date: the whole day, not its first instant
+        ("2024-05-02", "2024-05-03"): True,
+        ("2024-05-03T07:59:59Z", "2024-05-02T23:00:00Z"): True,  # 08:00Z in the child
+        ("2024-05-03T08:00:00Z", "2024-05-03T00:00:00Z"): False,
+    }
+    for (first, second), older in cases.items():
+        top = write(
+            tmp_path / "sitemap.xml",
+            index((f"{BASE}sitemap-1.xml", first), (f"{BASE}sitemap-2.xml", second)),
+        )
+        found = [f.line for f in validate([top], now=NOW).findings if f.code == "W601"]
+        assert bool(found) is older, (first, second, found)
+
+
 def test_duplicates_across_children_name_the_first_file(tmp_path: Path) -> None:
     write(tmp_path / "sitemap-1.xml", urlset(f"{BASE}a/", f"{BASE}b/"))
     write(tmp_path / "sitemap-2.xml", urlset(f"{BASE}c/", f"{BASE}A/", f"{BASE}b/"))

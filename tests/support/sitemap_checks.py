@@ -385,6 +385,7 @@ def check_sitemap_file(
     *,
     site_dir: Path | None = None,
     base_url: str | None = None,
+    now: dt.datetime | None = None,
 ) -> list[UrlEntry]:
     """Run every check on one sitemap file (and, for an index, on each child) and read it back.
 
@@ -392,12 +393,13 @@ def check_sitemap_file(
     (otherwise the test is marked skipped for that reason, see the module docstring).
     ``sitemap_url`` is the file's own public URL, which confines its locs to its directory.
     ``site_dir`` and ``base_url`` map an index's child URLs to files (by default: by name, next
-    to the index). Returns the entries, as :func:`read_sitemap`.
+    to the index). ``now`` is the moment no lastmod may pass (default: the clock), for a test
+    that dates a file in the future on purpose. Returns the entries, as :func:`read_sitemap`.
     """
     problems = protocol_problems(path, sitemap_url, site_dir=site_dir, base_url=base_url)
     if problems:
         raise AssertionError(_format_problems(path, problems))
-    errors = validator_errors(path, sitemap_url, site_dir=site_dir, base_url=base_url)
+    errors = validator_errors(path, sitemap_url, site_dir=site_dir, base_url=base_url, now=now)
     if errors:
         raise AssertionError(
             f"{path}: sitemap-plugins validate found {len(errors)} error(s):\n  "
@@ -423,6 +425,7 @@ def validator_errors(
     *,
     site_dir: Path | None = None,
     base_url: str | None = None,
+    now: dt.datetime | None = None,
 ) -> list[str]:
     """What the project's own ``validate`` command reports as errors (or unreadable) for a file.
 
@@ -436,7 +439,7 @@ def validator_errors(
         folder_url = base_url.rstrip("/") + "/" + ("" if relative == "." else relative + "/")
     elif sitemap_url is not None:
         folder_url = sitemap_url[: sitemap_url.rfind("/") + 1]
-    report = validate([path], base_url=folder_url)
+    report = validate([path], base_url=folder_url, now=now)
     return [
         f"{finding.source}:{finding.line or ''}: {finding.code}: {finding.message}"
         for finding in report.findings
