@@ -48,7 +48,6 @@ class Check(str, enum.Enum):
     NOT_ABSOLUTE = "E301"
     LOC_LENGTH = "E302"
     NOT_ENCODED = "E303"
-    ESCAPED_TWICE = "E304"
     OUT_OF_SCOPE = "E305"
     MIXED_HOSTS = "E306"
     DUPLICATE = "E307"
@@ -75,6 +74,7 @@ class Check(str, enum.Enum):
     IGNORED_ELEMENT = "W201"
     UNKNOWN_NAMESPACE = "W202"
     LOC_2048 = "W302"
+    ESCAPED_TWICE = "W304"
     INDEX_LASTMOD = "W601"
     HREFLANG_SELF = "W701"
     SAME_LASTMOD = "W901"
@@ -116,7 +116,7 @@ SUMMARIES: Final[dict[Check, str]] = {
     Check.NOT_ABSOLUTE: "a URL that is not an absolute http(s) URL",
     Check.LOC_LENGTH: "a loc longer than 2,048 characters (or shorter than the schema's 12)",
     Check.NOT_ENCODED: "a URL that is not RFC 3986: raw spaces or non-ASCII, a bad % escape",
-    Check.ESCAPED_TWICE: "a URL whose & was XML-escaped twice",
+    Check.ESCAPED_TWICE: "a URL still holding an XML entity once unescaped (escaped twice?)",
     Check.OUT_OF_SCOPE: "a URL outside the sitemap's folder, scheme or host",
     Check.MIXED_HOSTS: "URLs of more than one scheme and host in one sitemap",
     Check.DUPLICATE: "a URL listed more than once",

@@ -88,14 +88,14 @@ def url_problems(text: str, what: str = "loc") -> list[Problem]:
     scheme = match["scheme"].lower()
     if scheme not in ("http", "https"):
         return [(Check.NOT_ABSOLUTE, f"{what} {_show(url)} is a {scheme}: URL, not http(s)")]
-    if _ESCAPED_AGAIN.search(url):
-        entity = _ESCAPED_AGAIN.search(url)
-        assert entity is not None
+    entity = _ESCAPED_AGAIN.search(url)
+    if entity is not None:
+        # A warning, not an error: a path may really hold "&amp;" (RFC 3986 allows & and ;).
         problems.append(
             (
                 Check.ESCAPED_TWICE,
-                f"{what} {_show(url)} holds {entity.group()!r} after XML unescaping: it was "
-                f"XML-escaped twice; escape & once (&amp; in the file)",
+                f"{what} {_show(url)} still holds {entity.group()!r} after XML unescaping: "
+                "escaped twice? In the file, & is written &amp; once",
             )
         )
     encoding = _encoding_problem(url, match["rest"][2:])

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from dataclasses import dataclass, field
-from typing import Final, Protocol
+from typing import Final, NoReturn, Protocol
 from xml.parsers import expat
 
 from sitemap_plugins.core.options import MAX_URLS_PER_FILE
@@ -183,9 +183,8 @@ class XmlChecker:
 
     def _external_entity(self, *_: object) -> int:
         self._fatal(Check.DOCTYPE, "refers to an external entity; refused (never loaded)")
-        return 0  # pragma: no cover - _fatal raises
 
-    def _fatal(self, check: Check, message: str) -> None:
+    def _fatal(self, check: Check, message: str) -> NoReturn:
         self._emit(check, message, self._parser.CurrentLineNumber, None)
         raise _Stop
 
@@ -219,39 +218,37 @@ class XmlChecker:
     def _root(self, name: str) -> str:
         """Decide what the document is from its root; alias a wrong namespace to keep checking."""
         namespace, local = split(name)
-        if name in ROOTS:
-            self.kind = ROOTS[name]
+        if local not in ("urlset", "sitemapindex"):
+            hint = {
+                "html": "an HTML page",
+                "rss": "an RSS feed",
+                "feed": "an Atom feed",
+            }.get(local.lower(), f"<{display(name)}>")
+            self._fatal(
+                Check.NOT_A_SITEMAP,
+                f"the root element is {hint}, not <urlset> or <sitemapindex> of {SITEMAP_NS}",
+            )
+        canonical = q(SITEMAP_NS, local)
+        self.kind = ROOTS[canonical]
+        if name == canonical:
             return name
-        if local in ("urlset", "sitemapindex"):
-            if namespace == LEGACY_NS:
-                message = (
-                    f"uses Google's 2005 namespace {LEGACY_NS} (legacy, from before "
-                    f'sitemaps.org); fix: xmlns="{SITEMAP_NS}"'
-                )
-                check = Check.LEGACY_NAMESPACE
-            elif not namespace:
-                message = f'<{local}> has no namespace; fix: <{local} xmlns="{SITEMAP_NS}">'
-                check = Check.NOT_A_SITEMAP
-            else:
-                message = (
-                    f"<{local}> is in the namespace {namespace!r}; "
-                    f'fix: xmlns="{SITEMAP_NS}" (exactly)'
-                )
-                check = Check.NOT_A_SITEMAP
-            self._emit(check, message, *self._position())
-            self._aliases[namespace] = SITEMAP_NS
-            self.kind = ROOTS[q(SITEMAP_NS, local)]
-            return q(SITEMAP_NS, local)
-        hint = {
-            "html": "an HTML page",
-            "rss": "an RSS feed",
-            "feed": "an Atom feed",
-        }.get(local.lower(), f"<{display(name)}>")
-        self._fatal(
-            Check.NOT_A_SITEMAP,
-            f"the root element is {hint}, not <urlset> or <sitemapindex> of {SITEMAP_NS}",
-        )
-        raise AssertionError  # pragma: no cover - _fatal raises
+        if namespace == LEGACY_NS:
+            check = Check.LEGACY_NAMESPACE
+            message = (
+                f"uses Google's 2005 namespace {LEGACY_NS} (legacy, from before "
+                f'sitemaps.org); fix: xmlns="{SITEMAP_NS}"'
+            )
+        elif not namespace:
+            check = Check.NOT_A_SITEMAP
+            message = f'<{local}> has no namespace; fix: <{local} xmlns="{SITEMAP_NS}">'
+        else:
+            check = Check.NOT_A_SITEMAP
+            message = (
+                f'<{local}> is in the namespace {namespace!r}; fix: xmlns="{SITEMAP_NS}" (exactly)'
+            )
+        self._emit(check, message, *self._position())
+        self._aliases[namespace] = SITEMAP_NS
+        return canonical
 
     def _canonical(self, name: str) -> str:
         if not self._aliases:

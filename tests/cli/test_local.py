@@ -73,6 +73,14 @@ def test_many_findings_of_one_kind_are_counted_but_not_all_kept(tmp_path: Path) 
     assert kept[-1].line is None
 
 
+def test_a_url_still_holding_an_entity_is_only_a_warning(tmp_path: Path) -> None:
+    # Escaped twice by a buggy generator, or a path that really holds "&amp;": a warning.
+    path = write(tmp_path / "sitemap.xml", urlset(f"{BASE}&amp;amp;/", f"{BASE}a?b=1&amp;c=2"))
+    report = validate([path], now=NOW)
+    assert only(report, "W304").line == 3
+    assert report.exit_status == 0
+
+
 def test_a_base_url_that_is_not_absolute_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="absolute http"):
         validate([tmp_path], base_url="docs/")
