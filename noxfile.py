@@ -123,7 +123,7 @@ def typecheck(session: nox.Session) -> None:
 
 @nox.session
 def examples(session: nox.Session) -> None:
-    """The main job: build the three example sites with the real hosts, print the sitemaps."""
+    """The main job: build the three example sites with the real hosts, then validate them."""
     session.install(".[all]", "myst-parser", "pelican[markdown]")
     session.run("python", "example_sites/build_all.py")
 

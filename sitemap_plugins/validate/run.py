@@ -105,6 +105,7 @@ class _Source:
     site: _Site | None = None
     host_wide: bool = False
     fallback: bool = False  # the sitemap.xml looked for because robots.txt listed none
+    robots_line: tuple[str, int] | None = None  # the robots.txt (and line) that lists it
 
     @property
     def key(self) -> str:
@@ -382,7 +383,13 @@ class _Run:
                     )
                     continue
                 found = True
-                yield _Source(listed, url=listed, scope=_origin(folder) + "/", host_wide=True)
+                yield _Source(
+                    listed,
+                    url=listed,
+                    scope=_origin(folder) + "/",
+                    host_wide=True,
+                    robots_line=(robots_url, number),
+                )
             if found:
                 return
         sitemap = folder + "sitemap.xml"
@@ -481,6 +488,14 @@ class _Run:
                 f"lists {entry.loc}, which does not exist ({where})",
                 index.label,
                 entry.line,
+            )
+        elif error.check is Check.NOT_FOUND and source.robots_line is not None:
+            robots, number = source.robots_line
+            self._problem(
+                Check.CHILD_MISSING,
+                f"robots.txt lists {source.label}, which does not exist ({error.message})",
+                robots,
+                number,
             )
         elif error.check is Check.NOT_FOUND and source.fallback:
             self._problem(

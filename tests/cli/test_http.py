@@ -207,6 +207,21 @@ def test_a_site_root_url_reads_robots_txt() -> None:
     assert [d.url for d in report.documents] == [server.url("/docs/sitemap.xml")]
 
 
+def test_robots_txt_listing_a_missing_sitemap() -> None:
+    routes: dict[str, Reply] = {}
+    with serve(routes) as server:
+        routes["/robots.txt"] = Reply(
+            f"Sitemap: {server.url('/gone.xml')}\nSitemap: {server.url('/here.xml')}\n".encode()
+        )
+        routes["/here.xml"] = xml(urlset(server.url("/a/")))
+        report = validate([server.url("/")], now=NOW)
+    finding = only(report, "E601")
+    assert (finding.source, finding.line) == (server.url("/robots.txt"), 1)
+    assert "HTTP 404" in finding.message
+    assert [d.url for d in report.documents] == [server.url("/here.xml")]
+    assert report.exit_status == 1
+
+
 def test_a_site_root_without_robots_txt_falls_back_to_sitemap_xml() -> None:
     routes: dict[str, Reply] = {}
     with serve(routes) as server:

@@ -19,8 +19,9 @@ so this module offers three independent ways to look at a file, none of them a m
    newest child lastmod), hreflang groups that list themselves and agree, text sitemaps. The XSD
    cannot express most of these (sortedness, scope, duplicates, byte limits), and where it can, a
    second implementation catches a schema folder that is missing or wrong. Then the project's
-   own ``sitemap-plugins validate`` (:func:`validator_errors`) must find no error either, so
-   every sitemap the suite writes passes the command users run.
+   own ``sitemap-plugins validate`` (:func:`validator_errors`) must find no error either; the
+   readers of layer 3a ask the same first, so every sitemap the suite writes and checks or reads
+   back passes the command users run.
 
 3. **Reading back by meaning** (:func:`read_sitemap`, :func:`read_index`) with the stdlib
    ElementTree, so tests assert on sets of locs and on dates rather than on bytes; and reading with
@@ -399,16 +400,11 @@ def check_sitemap_file(
     problems = protocol_problems(path, sitemap_url, site_dir=site_dir, base_url=base_url)
     if problems:
         raise AssertionError(_format_problems(path, problems))
-    errors = validator_errors(path, sitemap_url, site_dir=site_dir, base_url=base_url, now=now)
-    if errors:
-        raise AssertionError(
-            f"{path}: sitemap-plugins validate found {len(errors)} error(s):\n  "
-            + "\n  ".join(errors[:_MAX_REPORTED])
-        )
-    entries = read_sitemap(path, site_dir=site_dir, base_url=base_url)
+    _assert_validates(path, sitemap_url, site_dir=site_dir, base_url=base_url, now=now)
+    entries = _read_entries(path, site_dir=site_dir, base_url=base_url)
     files = [path] if _kind(path) == "xml" else []
     if files and _root_tag(path) == f"{_SM}sitemapindex":
-        children = [_child_path(ref.loc, path, site_dir, base_url) for ref in read_index(path)]
+        children = [_child_path(ref.loc, path, site_dir, base_url) for ref in _read_refs(path)]
         files += [child for child in children if _kind(child) == "xml"]
     reason = schema_skip_reason()
     if files and reason is not None:
@@ -445,6 +441,22 @@ def validator_errors(
         for finding in report.findings
         if finding.severity is not Severity.WARNING
     ]
+
+
+def _assert_validates(
+    path: Path,
+    sitemap_url: str | None = None,
+    *,
+    site_dir: Path | None = None,
+    base_url: str | None = None,
+    now: dt.datetime | None = None,
+) -> None:
+    errors = validator_errors(path, sitemap_url, site_dir=site_dir, base_url=base_url, now=now)
+    if errors:
+        raise AssertionError(
+            f"{path}: sitemap-plugins validate found {len(errors)} error(s):\n  "
+            + "\n  ".join(errors[:_MAX_REPORTED])
+        )
 
 
 def protocol_problems(
@@ -884,7 +896,16 @@ def _root_tag(path: Path) -> str:
 
 
 def read_index(path: Path) -> list[SitemapRef]:
-    """The ``<sitemap>`` children of an index, in order (gzip transparent)."""
+    """The ``<sitemap>`` children of an index, in order (gzip transparent).
+
+    The index (with its children) must pass ``sitemap-plugins validate`` first: every sitemap
+    the suite writes and reads back passes the command users run.
+    """
+    _assert_validates(path)
+    return _read_refs(path)
+
+
+def _read_refs(path: Path) -> list[SitemapRef]:
     root = ET.fromstring(_read_uncompressed(path, limit=None))
     assert root.tag == f"{_SM}sitemapindex", f"{path} is not a sitemap index ({root.tag})"
     return [
@@ -903,21 +924,29 @@ def read_sitemap(
 
     A child URL maps to ``site_dir / <path under base_url>`` when both are given and the URL lies
     under ``base_url``; otherwise to the file of the same name next to the index. gzip is read
-    transparently. Values are the texts as written (see :class:`UrlEntry`).
+    transparently. Values are the texts as written (see :class:`UrlEntry`). The file must pass
+    ``sitemap-plugins validate`` first, as :func:`read_index` explains.
     """
+    _assert_validates(path, site_dir=site_dir, base_url=base_url)
+    return _read_entries(path, site_dir=site_dir, base_url=base_url)
+
+
+def _read_entries(
+    path: Path, *, site_dir: Path | None = None, base_url: str | None = None
+) -> list[UrlEntry]:
     data = _read_uncompressed(path, limit=None)
     if _content_kind(data) == "txt":
         return [UrlEntry(loc=line) for line in data.decode("utf-8-sig").splitlines() if line]
     root = ET.fromstring(data)
     if root.tag == f"{_SM}sitemapindex":
         entries: list[UrlEntry] = []
-        for ref in read_index(path):
+        for ref in _read_refs(path):
             child = _child_path(ref.loc, path, site_dir, base_url)
             assert child.is_file(), f"{path} lists {ref.loc}, but {child} does not exist"
             assert _kind(child) == "txt" or _root_tag(child) != f"{_SM}sitemapindex", (
                 f"{path} lists another index, {ref.loc}"
             )
-            entries += read_sitemap(child, site_dir=site_dir, base_url=base_url)
+            entries += _read_entries(child, site_dir=site_dir, base_url=base_url)
         return entries
     assert root.tag == f"{_SM}urlset", f"{path}: root is {root.tag}, not a sitemap"
     entries = []
