@@ -65,11 +65,11 @@ def _pytest(session: nox.Session, *paths: str) -> None:
 
 @nox.session
 def tests_core(session: nox.Session) -> None:
-    """The core and the test support, with no host package installed."""
+    """The core, the command line and the test support, with no host package installed."""
     session.install(".", *TEST_DEPS)
     no_host = f"import importlib.util as u, sys; sys.exit(any(map(u.find_spec, {HOSTS!r})))"
     session.run("python", "-c", no_host)
-    _pytest(session, "tests/core", "tests/support")
+    _pytest(session, "tests/core", "tests/support", "tests/cli")
 
 
 @nox.session
@@ -123,7 +123,7 @@ def typecheck(session: nox.Session) -> None:
 
 @nox.session
 def examples(session: nox.Session) -> None:
-    """The main job: build the three example sites with the real hosts, print the sitemaps."""
+    """The main job: build the three example sites with the real hosts, then validate them."""
     session.install(".[all]", "myst-parser", "pelican[markdown]")
     session.run("python", "example_sites/build_all.py")
 

@@ -1,7 +1,9 @@
-"""Build every example site with its real host and say where each sitemap landed.
+"""Build every example site with its real host, say where each sitemap landed, validate them.
 
 Each site is built from its own folder with the host's own command line, exactly as a user
-would, so this doubles as a check that the README's per-host quick starts work as written.
+would, so this doubles as a check that the README's per-host quick starts work as written. The
+built sites are then checked with ``sitemap-plugins validate``, as a CI step would check them
+before deploying: no network, the folders and the sites' base URL.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+BASE_URL = "https://example.org/"  # site_url, html_baseurl and SITEURL of the three examples
 
 
 @dataclass(frozen=True)
@@ -60,10 +63,22 @@ def main() -> int:
     print("\nSitemaps:")
     for host, sitemap in built:
         print(f"  {host:8} {sitemap.relative_to(HERE.parent)}  ({_count(sitemap)} URLs)")
+    status = _validate([sitemap.parent for _, sitemap in built]) if built else 0
     if failed:
         print(f"build failed: {', '.join(failed)}", file=sys.stderr)
         return 1
-    return 0
+    return status
+
+
+def _validate(folders: list[Path]) -> int:
+    """Run the validate command on the built sites, showing the command and what it says."""
+    shown = [str(folder.relative_to(HERE.parent)) for folder in folders]
+    print(f"\n== sitemap-plugins validate --base-url {BASE_URL} {' '.join(shown)}")
+    command = [sys.executable, "-m", "sitemap_plugins", "validate", "--base-url", BASE_URL]
+    result = subprocess.run([*command, *shown], cwd=HERE.parent, check=False)
+    if result.returncode != 0:
+        print(f"validate found problems (exit status {result.returncode})", file=sys.stderr)
+    return result.returncode
 
 
 if __name__ == "__main__":

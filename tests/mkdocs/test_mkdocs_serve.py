@@ -205,14 +205,16 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
     proc.wait(timeout=5)
 
 
-def served_sitemap(server: Server, xml: bytes, folder: Path) -> dict[str, UrlEntry]:
+def served_sitemap(
+    server: Server, xml: bytes, folder: Path, *, now: dt.datetime | None = None
+) -> dict[str, UrlEntry]:
     """Both served files, written to ``folder`` and checked as the build tests check them."""
     folder.mkdir()
     (folder / "sitemap.xml").write_bytes(xml)
     zipped = server.wait_for("sitemap.xml.gz", lambda: fetch(server.base + "sitemap.xml.gz"))
     (folder / "sitemap.xml.gz").write_bytes(zipped)
     assert gzip.decompress(zipped) == xml, "sitemap.xml.gz is not the served sitemap.xml"
-    return sitemap(folder, server.base)
+    return sitemap(folder, server.base, now=now)
 
 
 def test_serve_dirty_rebuild_keeps_every_page(git_repo: GitRepo, tmp_path: Path) -> None:
@@ -246,7 +248,8 @@ def test_serve_dirty_rebuild_keeps_every_page(git_repo: GitRepo, tmp_path: Path)
         summaries = server.wait_for(
             "second summary line", lambda: s if len(s := server.summaries()) >= 2 else None
         )
-        second = served_sitemap(server, second_xml, tmp_path / "second")
+        # The edited file is dated EDITED_MTIME, in the future on purpose: judge it as of then.
+        second = served_sitemap(server, second_xml, tmp_path / "second", now=EDITED_MTIME)
         page = server.wait_for("re-rendered page", lambda: fetch(server.base + EDITED_PATH) or None)
         log = server.log()
         rerendered = {p for p, ns in server.output_times().items() if ns != rendered[p]}

@@ -18,7 +18,10 @@ so this module offers three independent ways to look at a file, none of them a m
    host, the scope of the sitemap's own URL, an index's children (on disk, never indexes, with the
    newest child lastmod), hreflang groups that list themselves and agree, text sitemaps. The XSD
    cannot express most of these (sortedness, scope, duplicates, byte limits), and where it can, a
-   second implementation catches a schema folder that is missing or wrong.
+   second implementation catches a schema folder that is missing or wrong. Then the project's
+   own ``sitemap-plugins validate`` (:func:`validator_errors`) must find no error either; the
+   readers of layer 3a ask the same first, so every sitemap the suite writes and checks or reads
+   back passes the command users run.
 
 3. **Reading back by meaning** (:func:`read_sitemap`, :func:`read_index`) with the stdlib
    ElementTree, so tests assert on sets of locs and on dates rather than on bytes; and reading with
@@ -96,6 +99,8 @@ from usp.web_client.abstract_client import (
 )
 from usp.web_client.requests_client import RequestsWebClient, RequestsWebClientErrorResponse
 
+from sitemap_plugins.validate import Severity, validate
+
 __all__ = [
     "CHANGEFREQS",
     "IMAGE_NS",
@@ -117,6 +122,7 @@ __all__ = [
     "schema_skip_reason",
     "serve_rebased",
     "validate_xsd",
+    "validator_errors",
     "xsd_dir",
 ]
 
@@ -320,7 +326,11 @@ def validate_xsd(path: Path) -> None:
         doc = etree.fromstring(data, _secure_parser(), base_url=str(path)).getroottree()
     except etree.XMLSyntaxError as error:
         raise AssertionError(f"{path}: not well-formed XML: {error}") from error
-    if not schema.validate(doc):
+    try:
+        valid = schema.validate(doc)
+    except etree.XMLSchemaValidateError as error:  # libxml2 gives up (an unexpanded entity)
+        raise AssertionError(f"{path}: XSD validation could not run: {error}") from error
+    if not valid:
         errors: list[Any] = list(schema.error_log)  # type: ignore[call-overload,unused-ignore]
         lines = [f"{path}:{e.line}:{e.column}: {e.message}" for e in errors]
         raise AssertionError("XSD validation failed:\n" + "\n".join(lines[:_MAX_REPORTED]))
@@ -376,6 +386,7 @@ def check_sitemap_file(
     *,
     site_dir: Path | None = None,
     base_url: str | None = None,
+    now: dt.datetime | None = None,
 ) -> list[UrlEntry]:
     """Run every check on one sitemap file (and, for an index, on each child) and read it back.
 
@@ -383,15 +394,17 @@ def check_sitemap_file(
     (otherwise the test is marked skipped for that reason, see the module docstring).
     ``sitemap_url`` is the file's own public URL, which confines its locs to its directory.
     ``site_dir`` and ``base_url`` map an index's child URLs to files (by default: by name, next
-    to the index). Returns the entries, as :func:`read_sitemap`.
+    to the index). ``now`` is the moment no lastmod may pass (default: the clock), for a test
+    that dates a file in the future on purpose. Returns the entries, as :func:`read_sitemap`.
     """
     problems = protocol_problems(path, sitemap_url, site_dir=site_dir, base_url=base_url)
     if problems:
         raise AssertionError(_format_problems(path, problems))
-    entries = read_sitemap(path, site_dir=site_dir, base_url=base_url)
+    _assert_validates(path, sitemap_url, site_dir=site_dir, base_url=base_url, now=now)
+    entries = _read_entries(path, site_dir=site_dir, base_url=base_url)
     files = [path] if _kind(path) == "xml" else []
     if files and _root_tag(path) == f"{_SM}sitemapindex":
-        children = [_child_path(ref.loc, path, site_dir, base_url) for ref in read_index(path)]
+        children = [_child_path(ref.loc, path, site_dir, base_url) for ref in _read_refs(path)]
         files += [child for child in children if _kind(child) == "xml"]
     reason = schema_skip_reason()
     if files and reason is not None:
@@ -400,6 +413,50 @@ def check_sitemap_file(
     for file in files:
         validate_xsd(file)
     return entries
+
+
+def validator_errors(
+    path: Path,
+    sitemap_url: str | None = None,
+    *,
+    site_dir: Path | None = None,
+    base_url: str | None = None,
+    now: dt.datetime | None = None,
+) -> list[str]:
+    """What the project's own ``validate`` command reports as errors (or unreadable) for a file.
+
+    The file is given the URL the test knows for it, so the scope rule applies: the folder URL
+    from ``site_dir`` and ``base_url``, else from ``sitemap_url``. Warnings are not errors: some
+    tests write every entry with one date on purpose.
+    """
+    folder_url = None
+    if site_dir is not None and base_url is not None and path.parent.is_relative_to(site_dir):
+        relative = path.parent.relative_to(site_dir).as_posix()
+        folder_url = base_url.rstrip("/") + "/" + ("" if relative == "." else relative + "/")
+    elif sitemap_url is not None:
+        folder_url = sitemap_url[: sitemap_url.rfind("/") + 1]
+    report = validate([path], base_url=folder_url, now=now)
+    return [
+        f"{finding.source}:{finding.line or ''}: {finding.code}: {finding.message}"
+        for finding in report.findings
+        if finding.severity is not Severity.WARNING
+    ]
+
+
+def _assert_validates(
+    path: Path,
+    sitemap_url: str | None = None,
+    *,
+    site_dir: Path | None = None,
+    base_url: str | None = None,
+    now: dt.datetime | None = None,
+) -> None:
+    errors = validator_errors(path, sitemap_url, site_dir=site_dir, base_url=base_url, now=now)
+    if errors:
+        raise AssertionError(
+            f"{path}: sitemap-plugins validate found {len(errors)} error(s):\n  "
+            + "\n  ".join(errors[:_MAX_REPORTED])
+        )
 
 
 def protocol_problems(
@@ -839,7 +896,16 @@ def _root_tag(path: Path) -> str:
 
 
 def read_index(path: Path) -> list[SitemapRef]:
-    """The ``<sitemap>`` children of an index, in order (gzip transparent)."""
+    """The ``<sitemap>`` children of an index, in order (gzip transparent).
+
+    The index (with its children) must pass ``sitemap-plugins validate`` first: every sitemap
+    the suite writes and reads back passes the command users run.
+    """
+    _assert_validates(path)
+    return _read_refs(path)
+
+
+def _read_refs(path: Path) -> list[SitemapRef]:
     root = ET.fromstring(_read_uncompressed(path, limit=None))
     assert root.tag == f"{_SM}sitemapindex", f"{path} is not a sitemap index ({root.tag})"
     return [
@@ -858,21 +924,29 @@ def read_sitemap(
 
     A child URL maps to ``site_dir / <path under base_url>`` when both are given and the URL lies
     under ``base_url``; otherwise to the file of the same name next to the index. gzip is read
-    transparently. Values are the texts as written (see :class:`UrlEntry`).
+    transparently. Values are the texts as written (see :class:`UrlEntry`). The file must pass
+    ``sitemap-plugins validate`` first, as :func:`read_index` explains.
     """
+    _assert_validates(path, site_dir=site_dir, base_url=base_url)
+    return _read_entries(path, site_dir=site_dir, base_url=base_url)
+
+
+def _read_entries(
+    path: Path, *, site_dir: Path | None = None, base_url: str | None = None
+) -> list[UrlEntry]:
     data = _read_uncompressed(path, limit=None)
     if _content_kind(data) == "txt":
         return [UrlEntry(loc=line) for line in data.decode("utf-8-sig").splitlines() if line]
     root = ET.fromstring(data)
     if root.tag == f"{_SM}sitemapindex":
         entries: list[UrlEntry] = []
-        for ref in read_index(path):
+        for ref in _read_refs(path):
             child = _child_path(ref.loc, path, site_dir, base_url)
             assert child.is_file(), f"{path} lists {ref.loc}, but {child} does not exist"
             assert _kind(child) == "txt" or _root_tag(child) != f"{_SM}sitemapindex", (
                 f"{path} lists another index, {ref.loc}"
             )
-            entries += read_sitemap(child, site_dir=site_dir, base_url=base_url)
+            entries += _read_entries(child, site_dir=site_dir, base_url=base_url)
         return entries
     assert root.tag == f"{_SM}urlset", f"{path}: root is {root.tag}, not a sitemap"
     entries = []

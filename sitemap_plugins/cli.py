@@ -1,0 +1,259 @@
+"""The ``sitemap-plugins`` command line (also ``python -m sitemap_plugins``).
+
+One function per command, each a thin call into the library: the command parses its options,
+calls the library function that does the work (which prints nothing), and writes the result. Options
+that several commands take are declared once (``_add_*_options``) and reused. A new command is a
+``_add_<name>`` function registering its parser and a ``_<name>`` function running it, both listed
+in :data:`COMMANDS`.
+
+Output follows linters people already use: one ``file:line: CODE: message`` line per finding, then
+one summary line, on stdout; ``--format json`` writes one JSON document instead. The exit status
+is 0 when clean (warnings allowed), 1 when errors were found, 2 when something could not be read
+or the command line was wrong. Progress goes to stderr, and only when stderr is a terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TextIO
+
+from sitemap_plugins import __version__
+from sitemap_plugins.core.urls import check_base_url
+from sitemap_plugins.validate import DEFAULT_TIMEOUT, Report, validate
+
+PROG: Final = "sitemap-plugins"
+JSON_VERSION: Final = 1
+"""Bumped only if the shape of ``--format json`` output changes incompatibly."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; returns the exit status (the console script exits with it)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`... | head`): stop quietly, without a second error at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Sitemaps from the command line.",
+        epilog=f"Run '{PROG} COMMAND --help' for the options of a command.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for add in COMMANDS:
+        add(commands)
+    return parser
+
+
+# --------------------------------------------------------------------------------------------
+# Options shared by commands
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--format",
+        "--output-format",
+        dest="format",
+        choices=("text", "json"),
+        default="text",
+        help="text: one line per finding and a summary (default); json: one document, for CI",
+    )
+
+
+def _add_site_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--base-url",
+        type=_base_url,
+        metavar="URL",
+        help="the URL a local folder is served at (for a file: the folder holding it); "
+        "enables the scope check and finds an index's children on disk",
+    )
+
+
+def _add_network_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"for each HTTP request (default: {DEFAULT_TIMEOUT:g})",
+    )
+
+
+def _base_url(text: str) -> str:
+    try:
+        return check_base_url(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected {error}") from None
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a number of seconds up to 3600")
+    return value
+
+
+# --------------------------------------------------------------------------------------------
+# validate
+
+
+def _add_validate(commands: Any) -> None:
+    parser = commands.add_parser(
+        "validate",
+        help="check sitemap files, folders or URLs",
+        description="Check sitemaps against the protocol. A TARGET is a sitemap file (urlset, "
+        "index, .gz, text), a folder (its robots.txt Sitemap: lines, else its sitemap.xml) or "
+        "an http(s) URL. An index's children are checked too: found on disk beside a local "
+        "index, fetched (once each) for a URL. Exit status: 0 clean (warnings allowed), "
+        "1 errors found, 2 a target could not be read.",
+    )
+    parser.add_argument("targets", nargs="+", metavar="TARGET", help="file, folder or URL")
+    _add_site_options(parser)
+    _add_network_options(parser)
+    _add_output_options(parser)
+    parser.set_defaults(run=_validate)
+
+
+def _validate(args: argparse.Namespace) -> int:
+    progress = _Progress(sys.stderr)
+    try:
+        report = validate(
+            args.targets, base_url=args.base_url, timeout=args.timeout, progress=progress
+        )
+    finally:
+        progress.clear()
+    if args.format == "json":
+        _write_json(report, sys.stdout)
+    else:
+        _write_text(report, sys.stdout)
+    return report.exit_status
+
+
+COMMANDS: Final[tuple[Callable[[Any], None], ...]] = (_add_validate,)
+"""Each command's parser, in the order ``--help`` lists them."""
+
+
+# --------------------------------------------------------------------------------------------
+# Writing a report
+
+
+def _write_text(report: Report, stream: TextIO) -> None:
+    for finding in report.findings:
+        where = finding.source if finding.line is None else f"{finding.source}:{finding.line}"
+        stream.write(f"{where}: {finding.code}: {finding.message}\n")
+    stream.write(_summary(report) + "\n")
+    stream.flush()
+
+
+def _summary(report: Report) -> str:
+    files = _count(len(report.documents), "file")
+    urls = _count(report.urls, "URL")
+    problems = [
+        _count(number, noun)
+        for number, noun in (
+            (report.unreadable, "read failure"),
+            (report.errors, "error"),
+            (report.warnings, "warning"),
+        )
+        if number
+    ]
+    if not problems:
+        return f"All checks passed: {files}, {urls}."
+    listed = ", ".join(problems[:-1]) + " and " + problems[-1] if len(problems) > 1 else problems[0]
+    return f"Found {listed} in {files} ({urls})."
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
+def _write_json(report: Report, stream: TextIO) -> None:
+    document = {
+        "version": JSON_VERSION,
+        "exit_status": report.exit_status,
+        "summary": {
+            "files": len(report.documents),
+            "urls": report.urls,
+            "unreadable": report.unreadable,
+            "errors": report.errors,
+            "warnings": report.warnings,
+        },
+        "documents": [
+            {
+                "source": doc.source,
+                "url": doc.url,
+                "kind": doc.kind,
+                "entries": doc.entries,
+                "bytes": doc.bytes,
+            }
+            for doc in report.documents
+        ],
+        "findings": [
+            {
+                "code": finding.code,
+                "severity": finding.severity.value,
+                "source": finding.source,
+                "line": finding.line,
+                "column": finding.column,
+                "message": finding.message,
+            }
+            for finding in report.findings
+        ],
+        "codes": {
+            check.value: check.summary
+            for check in sorted({finding.check for finding in report.findings})
+        },
+    }
+    json.dump(document, stream, indent=2, ensure_ascii=False)
+    stream.write("\n")
+    stream.flush()
+
+
+class _Progress:
+    """One self-erasing status line on a terminal; nothing at all in a CI log or a pipe."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._enabled = stream.isatty()
+        self._shown = False
+        self._count = 0
+
+    def __call__(self, label: str) -> None:
+        self._count += 1
+        if not self._enabled:
+            return
+        width = max(20, shutil.get_terminal_size().columns - 1)
+        line = f"checking #{self._count}: {label}"
+        if len(line) > width:
+            line = line[: width - 3] + "..."
+        self._stream.write("\r\x1b[K" + line)
+        self._stream.flush()
+        self._shown = True
+
+    def clear(self) -> None:
+        if self._shown:
+            self._stream.write("\r\x1b[K")
+            self._stream.flush()
+            self._shown = False

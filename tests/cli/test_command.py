@@ -1,0 +1,253 @@
+"""The installed ``sitemap-plugins`` console script, run as users and CI run it.
+
+Exit statuses, the ``file:line: CODE: message`` lines and the summary, ``--format json``,
+``python -m sitemap_plugins``, progress only on a terminal, and no traceback whatever the input.
+The lines are compared by meaning with what the library reports for the same files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins import __version__
+from sitemap_plugins.validate import Report, validate
+from tests.cli.helpers import BASE, index, urlset, write
+
+SCRIPT = Path(sys.executable).parent / (
+    "sitemap-plugins.exe" if os.name == "nt" else "sitemap-plugins"
+)
+FINDING = re.compile(r"^(?P<source>.+?)(?::(?P<line>\d+))?: (?P<code>[REW]\d{3}): (?P<message>.+)$")
+SUMMARY = re.compile(
+    r"^(?:All checks passed: |Found (?P<problems>.+) in )(?P<files>[\d,]+) files?"
+    r"(?:, | \()(?P<urls>[\d,]+) URLs?\)?\.$"
+)
+ENV = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+
+
+def run(*args: str | Path, cwd: Path, module: bool = False) -> subprocess.CompletedProcess[str]:
+    if module:
+        command = [sys.executable, "-m", "sitemap_plugins"]
+    else:
+        if not SCRIPT.exists():
+            pytest.fail(f"{SCRIPT} is missing: install the project (pip install .) to test it")
+        command = [str(SCRIPT)]
+    return subprocess.run(
+        [*command, *map(str, args)],
+        cwd=cwd,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def parsed_lines(stdout: str) -> tuple[list[tuple[str, int | None, str]], re.Match[str]]:
+    """The findings ``(source, line, code)`` and the summary match of a text report."""
+    lines = stdout.splitlines()
+    summary = SUMMARY.match(lines[-1])
+    assert summary is not None, lines[-1]
+    findings = []
+    for line in lines[:-1]:
+        match = FINDING.match(line)
+        assert match is not None, line
+        number = int(match["line"]) if match["line"] else None
+        findings.append((match["source"], number, match["code"]))
+    return findings, summary
+
+
+def expected(report: Report) -> list[tuple[str, int | None, str]]:
+    return [(f.source, f.line, f.code) for f in report.findings]
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    """A clean split site: an index and two children."""
+    write(tmp_path / "sitemap-1.xml", urlset(f"{BASE}a/", f"{BASE}b/", lastmod="2024-05-01"))
+    write(tmp_path / "sitemap-2.xml", urlset(f"{BASE}c/", lastmod="2024-05-02"))
+    write(tmp_path / "sitemap.xml", index(f"{BASE}sitemap-1.xml", f"{BASE}sitemap-2.xml"))
+    return tmp_path
+
+
+def test_a_clean_site_exits_0_with_a_summary(site: Path) -> None:
+    done = run("validate", ".", "--base-url", BASE, cwd=site)
+    assert done.returncode == 0, done.stdout + done.stderr
+    findings, summary = parsed_lines(done.stdout)
+    assert findings == []
+    assert summary["problems"] is None
+    assert (summary["files"], summary["urls"]) == ("3", "3")
+    assert done.stderr == ""  # no progress when stderr is not a terminal
+
+
+def test_errors_exit_1_and_each_line_names_file_line_and_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = urlset(f"{BASE}a b/", "relative/page/", f"{BASE}a b/").replace(
+        "</loc></url>\n</urlset>", "</loc><priority>high</priority></url>\n</urlset>"
+    )
+    write(tmp_path / "sitemap.xml", text)
+
+    done = run("validate", "sitemap.xml", cwd=tmp_path)
+
+    assert done.returncode == 1
+    findings, summary = parsed_lines(done.stdout)
+    monkeypatch.chdir(tmp_path)
+    assert findings == expected(validate(["sitemap.xml"]))
+    assert {code for _, _, code in findings} == {"E301", "E303", "E307", "E405"}
+    assert summary["problems"] == f"{len(findings)} errors"
+    assert all(source == "sitemap.xml" for source, _, _ in findings)
+
+
+def test_unreadable_exits_2_even_with_errors(tmp_path: Path) -> None:
+    write(tmp_path / "bad.xml", urlset("relative/page/"))
+    done = run("validate", "bad.xml", "missing.xml", cwd=tmp_path)
+    assert done.returncode == 2
+    findings, summary = parsed_lines(done.stdout)
+    assert ("missing.xml", None, "R001") in findings
+    assert summary["problems"].startswith("1 read failure")
+
+
+def test_a_bad_option_is_one_named_line_and_exit_2(tmp_path: Path) -> None:
+    done = run("validate", ".", "--base-url", "docs/", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    errors = [line for line in done.stderr.splitlines() if "error:" in line]
+    assert len(errors) == 1
+    assert "--base-url" in errors[0]
+    assert "'docs/'" in errors[0]
+    assert "Traceback" not in done.stderr
+
+    for bad in ("0", "-3", "soon"):
+        done = run("validate", ".", "--timeout", bad, cwd=tmp_path)
+        assert done.returncode == 2
+        assert "--timeout" in done.stderr
+
+
+def test_json_output_for_ci(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path / "sitemap.xml", urlset(f"{BASE}a/", f"{BASE}a/", "https://other.example/x/"))
+    done = run("validate", "--format", "json", "--base-url", BASE, ".", cwd=tmp_path)
+
+    document = json.loads(done.stdout)
+
+    assert done.returncode == document["exit_status"] == 1
+    monkeypatch.chdir(tmp_path)
+    report = validate(["."], base_url=BASE)
+    got = [(f["source"], f["line"], f["code"]) for f in document["findings"]]
+    assert got == expected(report)
+    assert {code for _, _, code in got} == {"E305", "E307"}
+    assert document["summary"] == {
+        "files": 1,
+        "urls": 3,
+        "unreadable": 0,
+        "errors": report.errors,
+        "warnings": report.warnings,
+    }
+    assert set(document["codes"]) == {c for _, _, c in got}
+    assert all(document["codes"].values())
+    assert document["documents"][0]["url"] == BASE + "sitemap.xml"
+    assert {f["severity"] for f in document["findings"]} == {"error"}
+
+
+def test_python_dash_m_is_the_same_command(tmp_path: Path) -> None:
+    write(tmp_path / "sitemap.xml", urlset("relative/page/", lastmod="2024-13-01"))
+    script = run("validate", "sitemap.xml", cwd=tmp_path)
+    module = run("validate", "sitemap.xml", cwd=tmp_path, module=True)
+    assert (module.returncode, module.stdout) == (script.returncode, script.stdout)
+    assert module.returncode == 1
+
+
+def test_version_and_help(tmp_path: Path) -> None:
+    version = run("--version", cwd=tmp_path)
+    assert version.returncode == 0
+    assert version.stdout.split() == ["sitemap-plugins", __version__]
+    bare = run(cwd=tmp_path)
+    assert bare.returncode == 2
+    assert "validate" in bare.stderr
+    helped = run("validate", "--help", cwd=tmp_path)
+    assert helped.returncode == 0
+    assert "--base-url" in helped.stdout
+    assert "--format" in helped.stdout
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        os.urandom(4096),
+        b"\x1f\x8b" + os.urandom(300),
+        b"<?xml version='1.0'?>\n<urlset",
+        b"\xff\xfe<\x00u\x00",
+        b"",
+    ],
+    ids=["random", "junk gzip", "truncated", "utf-16", "empty"],
+)
+def test_hostile_input_never_gives_a_traceback(tmp_path: Path, content: bytes) -> None:
+    write(tmp_path / "sitemap.xml.gz", content)
+    write(tmp_path / "sitemap.xml", content)
+    done = run("validate", "sitemap.xml", "sitemap.xml.gz", ".", cwd=tmp_path)
+    assert done.returncode in (1, 2)
+    assert "Traceback" not in done.stderr
+    findings, _ = parsed_lines(done.stdout)
+    assert findings
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    write(tmp_path / "sitemap.xml", urlset(*(f"{BASE}page {i}/" for i in range(20_000))))
+    if not SCRIPT.exists():
+        pytest.fail(f"{SCRIPT} is missing: install the project (pip install .) to test it")
+    with subprocess.Popen(
+        [str(SCRIPT), "validate", "sitemap.xml"],
+        cwd=tmp_path,
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        assert process.stdout is not None
+        assert process.stderr is not None
+        first = process.stdout.readline()
+        process.stdout.close()
+        stderr = process.stderr.read().decode()
+        process.wait(timeout=120)
+    assert b"E303" in first
+    assert "Traceback" not in stderr
+    assert "Exception ignored" not in stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal (POSIX)")
+def test_progress_only_on_a_terminal(site: Path) -> None:
+    primary, secondary = os.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "sitemap_plugins", "validate", "sitemap.xml"],
+            cwd=site,
+            env=ENV,
+            stdout=subprocess.PIPE,
+            stderr=secondary,
+            timeout=120,
+            check=False,
+        )
+        os.close(secondary)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(primary, 4096)
+            except OSError:  # Linux reports the closed terminal as EIO
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(primary)
+    assert done.returncode == 0
+    text = shown.decode()
+    for number, name in enumerate(["sitemap.xml", "sitemap-1.xml", "sitemap-2.xml"], 1):
+        assert f"checking #{number}: " in text
+        assert name in text
+    assert text.endswith("\r\x1b[K")  # the status line is erased before the report
+    assert "checking" not in done.stdout.decode()
