@@ -41,6 +41,7 @@ from sitemap_plugins.core import (
     OptionSpec,
     Page,
     SitemapBuilder,
+    SitemapError,
     head_exclusion,
 )
 from sitemap_plugins.core.dates import parse_lastmod
@@ -171,15 +172,17 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             elif seen.left_out is not None:
                 left_out[seen.left_out] += 1
         self._files = []
-        summary = self._builder.build(
-            pages,
-            Path(self._site_dir),
-            left_out=left_out,
-            host_base_url=("site_url in mkdocs.yml", config.site_url),
-        )
+        try:
+            summary = self._builder.build(
+                pages,
+                Path(self._site_dir),
+                left_out=left_out,
+                host_base_url=("site_url in mkdocs.yml", config.site_url),
+            )
+        except SitemapError as error:
+            # MkDocs logs a PluginError as one error line and fails the build (serve goes on).
+            raise PluginError(f"sitemap: {error}") from None
         log.info(summary.line())
-        if summary.warnings and self._builder.options.strict:
-            raise PluginError(f"sitemap: {summary.warnings} warning(s) in strict mode")
 
     def _page_of(self, file: File) -> _Seen:
         reason = _host_reason(file)

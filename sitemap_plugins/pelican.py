@@ -38,12 +38,14 @@ from sitemap_plugins.core import (
     Options,
     Page,
     SitemapBuilder,
+    SitemapError,
+    StrictError,
     head_exclusion,
 )
 from sitemap_plugins.core.dates import parse_lastmod
 from sitemap_plugins.core.options import check_changefreq, check_priority
 
-__all__ = ["SitemapStrictError", "register"]
+__all__ = ["SitemapPublishError", "SitemapStrictError", "register"]
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +66,14 @@ _BASE_URL_SETTING: Final = "SITEURL in the Pelican settings"
 
 class SitemapStrictError(RuntimeError):
     """Raised at the end of a build with ``strict`` on when the sitemap reported warnings."""
+
+
+class SitemapPublishError(RuntimeError):
+    """The sitemap could not be written; the previous one is left as it was.
+
+    Pelican logs an exception that ends a build as one line, ``SitemapPublishError: <message>``,
+    and exits with status 1.
+    """
 
 
 def register() -> None:
@@ -250,14 +260,22 @@ class _Site:
         pages = [seen.page for seen in self.seen.values() if seen.page is not None]
         left_out = Counter(seen.left_out for seen in self.seen.values() if seen.left_out)
         self.seen = {}
-        summary = self.builder.build(
-            pages, self.output_path, left_out=left_out, host_base_url=("SITEURL", self.read.siteurl)
-        )
-        reporter.info(summary.line())
-        if self.read.options.strict and reporter.count:
-            raise SitemapStrictError(
-                f"sitemap: {reporter.count} warning(s) and SITEMAP['strict'] is on"
+        try:
+            summary = self.builder.build(
+                pages,
+                self.output_path,
+                left_out=left_out,
+                host_base_url=("SITEURL", self.read.siteurl),
+                earlier_warnings=reporter.count,
             )
+        except StrictError as error:
+            raise SitemapStrictError(
+                f"sitemap: {error.warnings} warning(s) and SITEMAP['strict'] is on"
+                + ("" if error.written else "; no sitemap written")
+            ) from None
+        except SitemapError as error:
+            raise SitemapPublishError(f"sitemap: {error}") from None
+        reporter.info(summary.line())
 
     # -- one rendered file --------------------------------------------------------------------
 

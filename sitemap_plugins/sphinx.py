@@ -32,6 +32,8 @@ from sitemap_plugins.core import (
     Options,
     Page,
     SitemapBuilder,
+    SitemapError,
+    StrictError,
     has_robots_noindex,
 )
 
@@ -58,6 +60,13 @@ _STRAIGHT_QUOTES: Final = str.maketrans(
     {"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'"}
 )
 _DOCS_LEFT_OUT: Final[Mapping[str, str]] = {"404": "404 page"}
+
+
+class SitemapBuildError(SphinxError):
+    """The sitemap could not be written: shown as ``Sitemap error:`` and one line, like
+    Sphinx's own build errors, never as an extension crash with a traceback."""
+
+    category = "Sitemap error"
 
 
 class _Reporter:
@@ -129,17 +138,21 @@ class _Site:
         pages, left_out = _pages(app, self.settings)
         if self.builder is None or self.builder.options != options:
             self.builder = SitemapBuilder(options, self.reporter, base_url_setting=BASE_URL_SETTING)
-        summary = self.builder.build(
-            pages,
-            Path(app.outdir),
-            left_out=left_out,
-            host_base_url=self._host_base_url(app.config),
-        )
-        self.reporter.info(summary.line())
-        if options.strict and summary.warnings:
-            raise SphinxError(
-                f"sitemap: {summary.warnings} warning(s) and sitemap_strict is on (see above)"
+        try:
+            summary = self.builder.build(
+                pages,
+                Path(app.outdir),
+                left_out=left_out,
+                host_base_url=self._host_base_url(app.config),
             )
+        except StrictError as error:
+            raise SitemapBuildError(
+                f"{error.warnings} warning(s) and sitemap_strict is on (see above)"
+                + ("" if error.written else "; no sitemap written")
+            ) from None
+        except SitemapError as error:
+            raise SitemapBuildError(str(error)) from None
+        self.reporter.info(summary.line())
 
     @staticmethod
     def _host_base_url(config: Config) -> tuple[str, str | None]:

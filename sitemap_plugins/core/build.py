@@ -22,8 +22,7 @@ from sitemap_plugins.core.dates import as_written, newest, parse_lastmod, sort_k
 from sitemap_plugins.core.lastmod import FileDate, FileDates
 from sitemap_plugins.core.model import Entry, Lastmod, Page
 from sitemap_plugins.core.options import Options, check_changefreq, check_priority
-from sitemap_plugins.core.report import Code, Reporter
-from sitemap_plugins.core.robots import update_robots_txt
+from sitemap_plugins.core.report import Code, Reporter, StrictError
 from sitemap_plugins.core.urls import (
     MAX_URL_LENGTH,
     check_base_url,
@@ -113,6 +112,7 @@ class SitemapBuilder:
         *,
         left_out: Mapping[str, int] = {},
         host_base_url: tuple[str, str | None] | None = None,
+        earlier_warnings: int = 0,
     ) -> Summary:
         """Resolve every page into an entry and write the files; warnings go to the reporter.
 
@@ -120,9 +120,36 @@ class SitemapBuilder:
         ``site_url``, Sphinx ``html_baseurl``, Pelican ``SITEURL``. It stands in when the
         ``base_url`` option is unset. Hosts allow values a sitemap cannot use (a relative ``/``
         for local previews), so an unusable one is a warning and no sitemap, not a config error.
+
+        With the ``strict`` option, any warning (``earlier_warnings`` counts those an adapter
+        reported itself) raises :class:`~.report.StrictError` before a file is replaced. Files
+        that cannot be written raise :class:`~.report.PublishError`; either way the previous
+        sitemap stays as it was.
         """
         reporter = _CountingReporter(self.reporter)
+        reporter.count = earlier_warnings
         summary = Summary(left_out=Counter(left_out))
+        try:
+            self._build(pages, output_dir, host_base_url, reporter, summary)
+        finally:
+            summary.warnings = reporter.count
+        # Reached with warnings only when nothing was to be written (no base URL), or when
+        # removing an earlier build's file failed after publishing.
+        self._check_strict(reporter, written=summary.top is not None)
+        return summary
+
+    def _check_strict(self, reporter: _CountingReporter, *, written: bool = False) -> None:
+        if self.options.strict and reporter.count:
+            raise StrictError(reporter.count, written=written)
+
+    def _build(
+        self,
+        pages: Iterable[Page],
+        output_dir: Path,
+        host_base_url: tuple[str, str | None] | None,
+        reporter: _CountingReporter,
+        summary: Summary,
+    ) -> None:
         base_url = self.options.base_url
         setting, value = host_base_url or ("", None)
         if base_url is None and value:
@@ -134,15 +161,13 @@ class SitemapBuilder:
                     f"no sitemap written: {setting} {value!r} is not usable as the site's base "
                     f"URL (allowed: {error})",
                 )
-                summary.warnings = reporter.count
-                return summary
+                return
         if base_url is None:
             reporter.warning(
                 Code.NO_BASE_URL,
                 f"no sitemap written: the site's base URL is not set (set {self.base_url_setting})",
             )
-            summary.warnings = reporter.count
-            return summary
+            return
         pages = list(pages)
         dates = self._file_dates(pages)
         scope = directory_url(join_url(base_url, self.options.filename))
@@ -153,6 +178,7 @@ class SitemapBuilder:
                 resolved.append(result)
         entries = self._deduplicate(resolved, reporter, summary.lastmod_from)
         extensions = {"xhtml"} if any(entry.alternates for entry in entries) else set()
+        self._check_strict(reporter)  # decided before a single file is written
         written = write_sitemaps(
             entries,
             output_dir,
@@ -160,14 +186,11 @@ class SitemapBuilder:
             options=self.options,
             reporter=reporter,
             extensions=extensions,
+            before_publish=lambda: self._check_strict(reporter),
         )
         summary.urls, summary.files, summary.top = written.urls, written.files, written.top
         if written.top is not None:
             summary.sitemap_url = join_url(base_url, written.top)
-            if self.options.robots_txt:
-                update_robots_txt(output_dir / "robots.txt", summary.sitemap_url)
-        summary.warnings = reporter.count
-        return summary
 
     def _file_dates(self, pages: list[Page]) -> dict[Path, FileDate]:
         sources = self.options.lastmod_sources

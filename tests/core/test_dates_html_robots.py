@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 
 from sitemap_plugins.core.dates import as_written, format_lastmod, newest, parse_lastmod
 from sitemap_plugins.core.html import has_robots_noindex, head_exclusion, is_redirect_stub
-from sitemap_plugins.core.robots import update_robots_txt
+from sitemap_plugins.core.robots import robots_text
 
 UTC = dt.timezone.utc
 
@@ -74,14 +73,13 @@ def test_redirect_stub() -> None:
     assert not is_redirect_stub("<head><title>x</title></head><body>refresh url=</body>")
 
 
-def test_robots_txt_created(tmp_path: Path) -> None:
-    robots = tmp_path / "robots.txt"
-    update_robots_txt(robots, "https://example.org/sitemap.xml")
-    assert robots.read_text() == "Sitemap: https://example.org/sitemap.xml\n"
+def test_robots_txt_created() -> None:
+    assert robots_text("", "https://example.org/sitemap.xml") == (
+        "Sitemap: https://example.org/sitemap.xml\n"
+    )
 
 
-def test_robots_txt_keeps_everything_else_and_updates_our_line(tmp_path: Path) -> None:
-    robots = tmp_path / "robots.txt"
+def test_robots_txt_keeps_everything_else_and_updates_our_line() -> None:
     original = (
         "User-agent: *\r\nDisallow: /private/\r\n"
         "Sitemap: https://old.example.org/sitemap.xml\r\n"
@@ -89,24 +87,19 @@ def test_robots_txt_keeps_everything_else_and_updates_our_line(tmp_path: Path) -
         "sitemap: https://old.example.org/sitemap.xml\r\n"
         "# end"
     )
-    robots.write_bytes(original.encode())
-    update_robots_txt(robots, "https://example.org/sitemap.xml")
-    assert robots.read_bytes().decode() == (
+    updated = robots_text(original, "https://example.org/sitemap.xml")
+    assert updated == (
         "User-agent: *\r\nDisallow: /private/\r\n"
         "Sitemap: https://example.org/sitemap.xml\r\n"
         "Sitemap: https://example.org/news-sitemap.xml\r\n"
         "# end"
     )
-    before = robots.stat().st_mtime_ns
-    update_robots_txt(robots, "https://example.org/sitemap.xml")
-    assert robots.stat().st_mtime_ns == before  # unchanged content is not rewritten
+    assert robots_text(updated, "https://example.org/sitemap.xml") == updated  # a fixed point
 
 
-def test_robots_txt_without_trailing_newline_gets_line_appended(tmp_path: Path) -> None:
-    robots = tmp_path / "robots.txt"
-    robots.write_text("User-agent: *\nDisallow:")
-    update_robots_txt(robots, "https://example.org/docs/sitemap.xml")
-    assert robots.read_text().splitlines() == [
+def test_robots_txt_without_trailing_newline_gets_line_appended() -> None:
+    updated = robots_text("User-agent: *\nDisallow:", "https://example.org/docs/sitemap.xml")
+    assert updated.splitlines() == [
         "User-agent: *",
         "Disallow:",
         "Sitemap: https://example.org/docs/sitemap.xml",
