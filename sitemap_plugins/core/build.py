@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from sitemap_plugins.core.dates import as_written, newest, parse_lastmod, sort_key
+from sitemap_plugins.core.dates import as_written, format_lastmod, newest, parse_lastmod, sort_key
 from sitemap_plugins.core.lastmod import FileDate, FileDates
 from sitemap_plugins.core.model import Entry, Lastmod, Page
 from sitemap_plugins.core.options import Options, check_changefreq, check_priority
@@ -34,6 +34,14 @@ from sitemap_plugins.core.writer import write_sitemaps
 
 _HREFLANG: Final = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")
 _META_KEYS: Final = frozenset({"priority", "changefreq", "lastmod", "exclude"})
+CLOCK_SKEW: Final = dt.timedelta(minutes=10)
+"""How far ahead of this machine's clock a time may be and still count as now.
+
+A commit made on a laptop whose clock runs a few minutes fast and built at once by CI is not a
+date in the future; a time zone set wrong (hours) or a typo in a year is."""
+_AHEAD_OF_UTC: Final = dt.timedelta(hours=14)
+"""The most any time zone is ahead of UTC (Kiribati): a bare date is in the future only when no
+one on Earth has reached that day yet."""
 
 
 @dataclass
@@ -171,9 +179,10 @@ class SitemapBuilder:
         pages = list(pages)
         dates = self._file_dates(pages)
         scope = directory_url(join_url(base_url, self.options.filename))
+        now = self._clock()
         resolved: list[_Resolved] = []
         for page in pages:
-            result = self._resolve(page, base_url, scope, dates, reporter, summary.left_out)
+            result = self._resolve(page, base_url, scope, dates, now, reporter, summary.left_out)
             if result is not None:
                 resolved.append(result)
         entries = self._deduplicate(resolved, reporter, summary.lastmod_from)
@@ -205,6 +214,7 @@ class SitemapBuilder:
         base_url: str,
         scope: str,
         dates: Mapping[Path, FileDate],
+        now: dt.datetime,
         reporter: Reporter,
         left_out: Counter[str],
     ) -> _Resolved | None:
@@ -239,7 +249,7 @@ class SitemapBuilder:
             changefreq = rule.changefreq if changefreq is None else changefreq
         priority = self.options.priority if priority is None else priority
         changefreq = self.options.changefreq if changefreq is None else changefreq
-        lastmod, origin = self._lastmod(page, meta, dates, reporter)
+        lastmod, origin = self._lastmod(page, meta, dates, now, reporter)
         if lastmod is not None:
             declared = origin in ("metadata", "listed pages")
             lastmod = as_written(lastmod, self.options.lastmod_format, declared=declared)
@@ -321,26 +331,51 @@ class SitemapBuilder:
         page: Page,
         meta: Mapping[str, Any],
         dates: Mapping[Path, FileDate],
+        now: dt.datetime,
         reporter: Reporter,
     ) -> tuple[Lastmod | None, str]:
+        """The first date the sources give, in ``lastmod_sources`` order.
+
+        A date in the future is no modification date: it is reported, naming the page, and
+        the next source is asked instead.
+        """
         files_done = False
         for source in self.options.lastmod_sources:
             if source == "metadata":
                 explicit = self._explicit_lastmod(page, meta, reporter)
-                if explicit is not None:
+                if explicit is not None and not self._future(
+                    page, explicit, "metadata", now, reporter
+                ):
                     return explicit, "metadata"
             elif source in ("git", "mtime") and not files_done:
                 files_done = True
                 known = [dates[path] for path in page.sources if path in dates]
                 if known:
                     date, origin = max(known, key=lambda item: sort_key(item[0]))
-                    return date, origin
+                    if not self._future(page, date, origin, now, reporter):
+                        return date, origin
             elif source == "build":
-                return self._clock(), "build time"
+                return now, "build time"
             if not page.sources and page.listed_dates:
-                # A generated page is as new as what it lists, whichever step dated those.
-                return newest(list(page.listed_dates)), "listed pages"
+                # A generated page is as new as what it lists, whichever step dated those. A
+                # listed date in the future was reported with its own page: it is not spread.
+                listed = [date for date in page.listed_dates if not _is_future(date, now)]
+                if listed:
+                    return newest(listed), "listed pages"
         return None, "none"
+
+    @staticmethod
+    def _future(
+        page: Page, value: Lastmod, origin: str, now: dt.datetime, reporter: Reporter
+    ) -> bool:
+        if not _is_future(value, now):
+            return False
+        reporter.warning(
+            Code.BAD_LASTMOD,
+            f"{page.origin}: lastmod {format_lastmod(value, 'datetime')} (from {origin}) is in "
+            "the future; not written",
+        )
+        return True
 
     @staticmethod
     def _explicit_lastmod(
@@ -421,3 +456,14 @@ class SitemapBuilder:
             lastmod_from[item.lastmod_from] += 1
             previous = item
         return entries
+
+
+def _is_future(value: Lastmod, now: dt.datetime) -> bool:
+    """Whether ``value`` lies ahead of ``now``, allowing for clock skew and time zones.
+
+    A bare date names a calendar day without a zone, so it is in the future only once it is
+    ahead of the day in the zone furthest ahead; a time is, past :data:`CLOCK_SKEW`.
+    """
+    if isinstance(value, dt.datetime):
+        return value > now + CLOCK_SKEW
+    return value > (now.astimezone(dt.timezone.utc) + _AHEAD_OF_UTC).date()
