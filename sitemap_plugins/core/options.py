@@ -113,8 +113,10 @@ def _base_url(value: object) -> str | None:
     return check_base_url(value)
 
 
-def _filename(value: object) -> str:
+def _filename(value: object) -> str | None:
     allowed = "a relative path such as sitemap.xml, without '..' or a leading '/'"
+    if value is None:
+        return None  # unset: sitemap.<format>, filled in by Options.from_mapping
     if not isinstance(value, str) or not value or value.startswith("/") or "\\" in value:
         raise _fail(allowed)
     parts = value.split("/")
@@ -199,10 +201,14 @@ class Options:
         "Absolute URL the site is served from. Defaults to the host's own setting "
         "(MkDocs site_url, Sphinx html_baseurl, Pelican SITEURL).",
     )
+    # Unset by default rather than "sitemap.xml": the name follows the format, and a host that
+    # filled in "sitemap.xml" itself would make `format: txt` alone an error about a filename
+    # the user never set.
     filename: str = _spec(
-        "sitemap.xml",
+        None,
         _filename,
-        "Name of the sitemap (or of the index, when it is split); sitemap.txt when format is txt.",
+        "Name of the sitemap (or of the index, when it is split): sitemap.xml, or sitemap.txt "
+        "when format is txt.",
     )
     format: str = _spec("xml", _choice("xml", "txt"), "xml (a urlset) or txt (one URL per line).")
     gzip: str = _spec(
@@ -289,7 +295,7 @@ class Options:
             except ValueError as error:
                 raise OptionError(prefix + spec.name, raw, str(error)) from None
         fmt = checked.get("format", "xml")
-        if "filename" not in checked:
+        if checked.get("filename") is None:
             checked["filename"] = f"sitemap.{fmt}"
         elif not checked["filename"].endswith(f".{fmt}"):
             raise OptionError(

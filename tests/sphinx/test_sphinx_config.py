@@ -71,6 +71,16 @@ def test_core_options_set_in_conf_py_and_on_the_command_line(
     assert f"Sitemap: {BASE_URL}sitemap.xml" in robots
 
 
+def test_format_txt_alone_writes_sitemap_txt(git_repo: GitRepo, tmp_path: Path) -> None:
+    """No sitemap_filename is set, so none can be wrong: the name follows the format."""
+    srcdir = _project(git_repo, 'sitemap_format = "txt"\n')
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir, "-W")
+    entries = read_entries(outdir, "sitemap.txt")
+    assert set(entries) == {BASE_URL, BASE_URL + "guide/", BASE_URL + "drafts/plan/"}
+    assert not (outdir / "sitemap.xml").exists()
+
+
 @pytest.mark.parametrize(
     ("setting", "name", "shown"),
     [
