@@ -46,6 +46,7 @@ from sitemap_plugins.core import (
 )
 from sitemap_plugins.core.dates import parse_lastmod
 from sitemap_plugins.core.model import Lastmod
+from sitemap_plugins.core.options import shown
 
 log = logging.getLogger("mkdocs.plugins.sitemap")
 """Under ``mkdocs``, so that ``mkdocs build --strict`` counts our warnings."""
@@ -67,7 +68,7 @@ class _CoreOption(BaseConfigOption[object]):
         try:
             self.spec.check(value)
         except ValueError as error:
-            raise ValidationError(f"{value!r} is not allowed (allowed: {error})") from None
+            raise ValidationError(f"{shown(value)!r} is not allowed (allowed: {error})") from None
         return value
 
 

@@ -21,7 +21,7 @@ from typing import Any, Final
 from sitemap_plugins.core.dates import as_written, format_lastmod, newest, parse_lastmod, sort_key
 from sitemap_plugins.core.lastmod import FileDate, FileDates
 from sitemap_plugins.core.model import Entry, Lastmod, Page
-from sitemap_plugins.core.options import Options, check_changefreq, check_priority
+from sitemap_plugins.core.options import Options, check_changefreq, check_priority, shown
 from sitemap_plugins.core.report import Code, Reporter, StrictError
 from sitemap_plugins.core.urls import (
     MAX_URL_LENGTH,
@@ -166,8 +166,8 @@ class SitemapBuilder:
             except ValueError as error:
                 reporter.warning(
                     Code.BAD_URL,
-                    f"no sitemap written: {setting} {value!r} is not usable as the site's base "
-                    f"URL (allowed: {error})",
+                    f"no sitemap written: {setting} {shown(value)!r} is not usable as the site's "
+                    f"base URL (allowed: {error})",
                 )
                 return
         if base_url is None:

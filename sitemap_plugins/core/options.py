@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -33,6 +34,17 @@ class OptionError(ValueError):
 
 def _fail(allowed: str) -> ValueError:
     return ValueError(allowed)
+
+
+def shown(value: object) -> object:
+    """A value as messages may show it: the password of a URL is replaced by ``***``.
+
+    A base URL with credentials is refused, and saying why must not copy the secret into build
+    logs that CI systems keep and often publish.
+    """
+    if isinstance(value, str) and "@" in value:
+        return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*://[^/@:]*):[^/@]*@", r"\1:***@", value.strip())
+    return value
 
 
 def _is_number(value: object) -> bool:
@@ -293,7 +305,7 @@ class Options:
             try:
                 checked[spec.name] = spec.check(raw)
             except ValueError as error:
-                raise OptionError(prefix + spec.name, raw, str(error)) from None
+                raise OptionError(prefix + spec.name, shown(raw), str(error)) from None
         fmt = checked.get("format", "xml")
         if checked.get("filename") is None:
             checked["filename"] = f"sitemap.{fmt}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import unicodedata
 from typing import Final
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -17,6 +18,7 @@ MAX_URL_LENGTH: Final = 2_047
 
 _SAFE_PATH: Final = "/!$&'()*+,;=:@-._~%"
 _STRAY_PERCENT: Final = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_ALLOWED_BASE: Final = "an absolute http(s) URL such as https://example.org/docs/"
 
 
 def encode_path(path: str) -> str:
@@ -34,17 +36,55 @@ def encode_path(path: str) -> str:
 
 
 def check_base_url(url: str) -> str:
-    """Normalise a base URL (trailing slash, encoded path) or say what an acceptable one is."""
-    allowed = "an absolute http(s) URL such as https://example.org/docs/"
+    """Normalise a base URL (trailing slash, encoded path, ASCII host) or say what an acceptable
+    one is.
+
+    A user name or password is refused: a sitemap is public, and so is every URL in it.
+    """
     parts = urlsplit(url.strip())
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise ValueError(allowed)
+        raise ValueError(_ALLOWED_BASE)
     if parts.query or parts.fragment:
-        raise ValueError(allowed + ", without query or fragment")
+        raise ValueError(_ALLOWED_BASE + ", without query or fragment")
+    if "@" in parts.netloc:
+        raise ValueError(_ALLOWED_BASE + ", without a user name or password")
+    try:
+        port = parts.port
+    except ValueError:
+        raise ValueError(_ALLOWED_BASE + ", with a valid port number") from None
+    host = ascii_host(parts.hostname)
+    netloc = f"[{host}]" if ":" in host else host
+    if port is not None:
+        netloc += f":{port}"
     path = encode_path(parts.path or "/")
     if not path.endswith("/"):
         path += "/"
-    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, "", ""))
+    return urlunsplit((parts.scheme.lower(), netloc, path, "", ""))
+
+
+def ascii_host(host: str) -> str:
+    """A host name as it goes in a URL: internationalised labels in their ``xn--`` form.
+
+    Browsers follow UTS #46 without transitional mapping (``faß.de`` stays ``xn--fa-hia.de``),
+    while Python's ``idna`` codec implements IDNA 2003 and would turn it into ``fass.de``, another
+    site. So each label is normalised (NFKC, lower case) and Punycode-encoded by hand; the
+    standard library has the Punycode codec, which is the only hard part.
+    """
+    host = unicodedata.normalize("NFKC", host).lower().rstrip(".")
+    if host.isascii():
+        return host
+    labels = []
+    for label in host.split("."):
+        if not label:
+            raise ValueError(_ALLOWED_BASE + ", with a valid host name")
+        if label.isascii():
+            labels.append(label)
+            continue
+        encoded = "xn--" + label.encode("punycode").decode("ascii")
+        if len(encoded) > 63:
+            raise ValueError(_ALLOWED_BASE + ", with a valid host name")
+        labels.append(encoded)
+    return ".".join(labels)
 
 
 def join_url(base_url: str, path: str) -> str:

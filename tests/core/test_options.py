@@ -98,3 +98,12 @@ def test_the_file_name_follows_the_format_unless_set() -> None:
         r"\(allowed: a name ending in \.txt for format txt\)$",
     ):
         Options.from_mapping({"format": "txt", "filename": "sitemap.xml"})
+
+
+def test_a_base_url_with_credentials_is_refused_without_showing_the_password() -> None:
+    with pytest.raises(
+        OptionError,
+        match=r"^invalid value for option 'sitemap_base_url': 'https://user:\*\*\*@example\.org/' "
+        r"\(allowed: .* without a user name or password\)$",
+    ):
+        Options.from_mapping({"base_url": "https://user:s3cret@example.org/"}, prefix="sitemap_")

@@ -1,0 +1,60 @@
+"""Real MkDocs builds with unusual input: an internationalised host, credentials in a URL.
+
+Each test builds the example site in a temporary git repository whose commits carry chosen dates,
+and checks the written sitemap with the shared checks (schema, protocol, read-back).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+import yaml
+from mkdocs.exceptions import Abort, ConfigurationError
+
+from tests.mkdocs.test_mkdocs import (
+    build_site,
+    example_repo,
+    load,
+    sitemap,
+    sitemap_warnings,
+)
+from tests.support.gitrepo import GitRepo
+
+pytestmark = pytest.mark.mkdocs
+
+
+def test_an_internationalised_site_url_is_written_in_ascii(git_repo: GitRepo) -> None:
+    root = example_repo(git_repo, site_url="https://bücher.example/docs/")
+    entries = sitemap(build_site(root), "https://xn--bcher-kva.example/docs/")
+    assert len(entries) == 6
+    assert all(loc.startswith("https://xn--bcher-kva.example/docs/") for loc in entries)
+    assert "https://xn--bcher-kva.example/docs/caf%C3%A9/" in entries
+
+
+def test_a_base_url_option_with_credentials_is_a_config_error(
+    git_repo: GitRepo, caplog: pytest.LogCaptureFixture
+) -> None:
+    plugins = [{"sitemap": {"base_url": "https://user:s3cret@example.org/"}}]
+    example_repo(git_repo, plugins=plugins)
+    with pytest.raises((Abort, ConfigurationError)):
+        load(git_repo.root)
+    errors = " ".join(r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR)
+    assert "'base_url': 'https://user:***@example.org/' is not allowed" in errors
+    assert "without a user name or password" in errors
+    assert "s3cret" not in caplog.text
+
+
+def test_a_site_url_with_credentials_writes_no_sitemap(
+    git_repo: GitRepo, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = example_repo(git_repo)
+    config = yaml.safe_load(git_repo.path("mkdocs.yml").read_text(encoding="utf-8"))
+    config["site_url"] = "https://user:s3cret@example.org/"
+    git_repo.write("mkdocs.yml", yaml.safe_dump(config))
+    site = build_site(root)
+    [warning] = sitemap_warnings(caplog)
+    assert "site_url in mkdocs.yml 'https://user:***@example.org/' is not usable" in warning
+    assert "without a user name or password" in warning
+    assert "s3cret" not in caplog.text
+    assert not (site / "sitemap.xml").exists()

@@ -1,0 +1,54 @@
+"""Real pelican runs with unusual input: an internationalised host, credentials in a URL.
+
+Every site lives in a temporary git repository whose commits carry chosen dates; every sitemap
+is checked with the shared checks (schema, protocol, read-back).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.pelican.test_pelican import log_of, page, pelican, plain_repo, post
+from tests.support.gitrepo import GitRepo
+from tests.support.sitemap_checks import check_sitemap_file
+
+pytestmark = pytest.mark.pelican
+
+FILES = {
+    "content/pages/about.md": page("About"),
+    "content/first.md": post("First", "2024-01-05 10:00"),
+}
+
+
+def test_an_internationalised_siteurl_is_written_in_ascii(git_repo: GitRepo) -> None:
+    site = plain_repo(git_repo, FILES, 'SITEURL = "https://bücher.example"\n')
+    pelican(site)
+    base = "https://xn--bcher-kva.example/"
+    out = site / "output"
+    entries = check_sitemap_file(out / "sitemap.xml", base + "sitemap.xml", site_dir=out)
+    locs = {entry.loc for entry in entries}
+    assert {base, base + "pages/about.html", base + "first.html"} <= locs
+    assert all(loc.startswith(base) for loc in locs)
+
+
+def test_a_base_url_option_with_credentials_is_a_config_error(git_repo: GitRepo) -> None:
+    settings = 'SITEMAP = {"base_url": "https://user:s3cret@example.org/"}\n'
+    site = plain_repo(git_repo, FILES, settings)
+    proc = pelican(site, check=False)
+    assert proc.returncode != 0
+    log = log_of(proc)
+    assert "SITEMAP['base_url']" in log
+    assert "'https://user:***@example.org/'" in log
+    assert "without a user name or password" in log
+    assert "s3cret" not in log
+    assert not (site / "output" / "sitemap.xml").exists()
+
+
+def test_a_siteurl_with_credentials_writes_no_sitemap(git_repo: GitRepo) -> None:
+    site = plain_repo(git_repo, FILES, 'SITEURL = "https://user:s3cret@example.org"\n')
+    proc = pelican(site)
+    log = log_of(proc)
+    assert "SITEURL 'https://user:***@example.org' is not usable" in log
+    assert "without a user name or password" in log
+    assert "s3cret" not in log
+    assert not (site / "output" / "sitemap.xml").exists()
