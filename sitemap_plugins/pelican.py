@@ -303,6 +303,7 @@ class _Site:
                     sitemap=self._sitemap_meta(content, self.read.kind_defaults[kind]),
                     updated=getattr(content, "modified", None) or getattr(content, "date", None),
                     alternates=self._alternates(content),
+                    encoded=False,  # Pelican's URLs are its file paths: a % is a percent sign
                 )
             )
         source = self.template_pages.get(rel)
@@ -313,6 +314,7 @@ class _Site:
                 sources=(source,) if source else (),
                 sitemap=dict(self.read.kind_defaults["indexes"]) or None,
                 listed_dates=() if source else self._listed_dates(rel, context),
+                encoded=False,
             )
         )
 

@@ -235,15 +235,16 @@ def _pages(app: Sphinx, settings: _Settings) -> tuple[list[Page], Counter[str]]:
         docnames = [root, *sorted(env.found_docs - {root})]
         sources = tuple(path for doc in docnames for path in _sources(env, doc, srcdir))
         link = root + builder.link_suffix
-        page = _page(app, settings, root, link, sources)
+        page = _page(app, settings, root, link, sources, encoded=False)
         return ([page] if page else []), left_out
+    encoded = _links_are_encoded(builder)
     pages = []
     for docname in sorted(env.found_docs):
         if docname in _DOCS_LEFT_OUT:
             left_out[_DOCS_LEFT_OUT[docname]] += 1
             continue
         link = builder.get_target_uri(docname)
-        page = _page(app, settings, docname, link, _sources(env, docname, srcdir))
+        page = _page(app, settings, docname, link, _sources(env, docname, srcdir), encoded=encoded)
         if page is None:
             left_out["robots noindex"] += 1
         else:
@@ -251,8 +252,24 @@ def _pages(app: Sphinx, settings: _Settings) -> tuple[list[Page], Counter[str]]:
     return pages, left_out
 
 
+def _links_are_encoded(builder: Any) -> bool:
+    """Whether ``get_target_uri`` percent-encodes document names.
+
+    The html builder quotes them (``100%25.html``); dirhtml returns the name as it is
+    (``100%/``). Asking the builder, rather than testing its name, also covers builders that
+    subclass either one.
+    """
+    return str(builder.get_target_uri("%")).startswith("%25")
+
+
 def _page(
-    app: Sphinx, settings: _Settings, docname: str, link: str, sources: tuple[Path, ...]
+    app: Sphinx,
+    settings: _Settings,
+    docname: str,
+    link: str,
+    sources: tuple[Path, ...],
+    *,
+    encoded: bool,
 ) -> Page | None:
     """One document as a core page, or None when its HTML asks robots not to index it."""
     builder: Any = app.builder
@@ -265,6 +282,7 @@ def _page(
         sources=sources,
         sitemap=_field_value(env.metadata.get(docname, {}).get("sitemap")),
         alternates=settings.alternates(link),
+        encoded=encoded,
     )
 
 

@@ -178,7 +178,7 @@ class SitemapBuilder:
             return
         pages = list(pages)
         dates = self._file_dates(pages)
-        scope = directory_url(join_url(base_url, self.options.filename))
+        scope = directory_url(join_url(base_url, self.options.filename, encoded=False))
         now = self._clock()
         resolved: list[_Resolved] = []
         for page in pages:
@@ -199,7 +199,7 @@ class SitemapBuilder:
         )
         summary.urls, summary.files, summary.top = written.urls, written.files, written.top
         if written.top is not None:
-            summary.sitemap_url = join_url(base_url, written.top)
+            summary.sitemap_url = join_url(base_url, written.top, encoded=False)
 
     def _file_dates(self, pages: list[Page]) -> dict[Path, FileDate]:
         sources = self.options.lastmod_sources
@@ -234,7 +234,7 @@ class SitemapBuilder:
             left_out["excluded by rule"] += 1
             return None
         try:
-            loc = join_url(base_url, page.path)
+            loc = join_url(base_url, page.path, encoded=page.encoded)
         except ValueError as error:
             reporter.warning(Code.BAD_URL, f"{page.origin}: URL path {error}; left out")
             left_out["bad URL"] += 1
@@ -417,7 +417,7 @@ class SitemapBuilder:
         found: dict[str, str] = {}
         for alternate in page.alternates:
             try:
-                url = join_url(base_url, alternate.path)
+                url = join_url(base_url, alternate.path, encoded=page.encoded)
             except ValueError as error:
                 reporter.warning(Code.BAD_URL, f"{page.origin}: alternate URL path {error}")
                 continue

@@ -1,8 +1,9 @@
 """Absolute, RFC 3986-clean URLs for ``<loc>``, built from a base URL and a served path.
 
-Hosts hand us paths as they appear on disk or in their link tables: sometimes raw (``café/``),
-sometimes already encoded (``caf%C3%A9/``). Both must come out encoded exactly once, so a ``%`` is
-kept only where it already starts a valid escape.
+Hosts hand us paths as they appear on disk or in their link tables: sometimes raw (``café/``, or
+``100%.html`` straight from a file name), sometimes already encoded (MkDocs' ``caf%C3%A9/``). Both
+must come out encoded exactly once, so the caller says which it has: in a raw path every ``%`` is
+a literal percent sign (``%25``); in an encoded one a ``%`` that starts a valid escape is kept.
 """
 
 from __future__ import annotations
@@ -21,14 +22,18 @@ _STRAY_PERCENT: Final = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _ALLOWED_BASE: Final = "an absolute http(s) URL such as https://example.org/docs/"
 
 
-def encode_path(path: str) -> str:
+def encode_path(path: str, *, encoded: bool = True) -> str:
     """Percent-encode a path once: raw characters are encoded, valid escapes are kept.
+
+    With ``encoded=False`` the path is raw, as a file name is, and every ``%`` in it is a
+    literal percent sign: ``100%25.html`` is the file ``100%25.html``, served at
+    ``100%2525.html``.
 
     File names that are not valid UTF-8 reach Python as lone surrogates; ``surrogateescape``
     turns them back into their original bytes. Any other lone surrogate has no bytes at all, so
     it raises ``ValueError`` rather than becoming a URL nobody asked for.
     """
-    text = _STRAY_PERCENT.sub("%25", path)
+    text = _STRAY_PERCENT.sub("%25", path) if encoded else path.replace("%", "%25")
     try:
         return quote(text, safe=_SAFE_PATH, errors="surrogateescape")
     except UnicodeEncodeError:
@@ -87,13 +92,14 @@ def ascii_host(host: str) -> str:
     return ".".join(labels)
 
 
-def join_url(base_url: str, path: str) -> str:
+def join_url(base_url: str, path: str, *, encoded: bool = True) -> str:
     """The absolute URL of a served path under ``base_url`` (which ends with ``/``).
 
+    ``encoded`` says whether ``path`` is already percent-encoded (see :func:`encode_path`).
     Dot segments are resolved so that ``../`` cannot silently leave the site; the caller checks
     the result with :func:`in_scope`.
     """
-    relative = path.lstrip("/")
+    relative = encode_path(path.lstrip("/"), encoded=encoded)
     keep_slash = relative.endswith("/") or relative in ("", ".")
     base_path = urlsplit(base_url).path
     joined = posixpath.normpath(posixpath.join(base_path, relative)) if relative else base_path

@@ -198,7 +198,7 @@ def write_sitemaps(
         written = _stage(publication, shards, layout, base_url, options)
         top = written[-len(layout.variants)]  # the first variant of the entry point
         if options.robots_txt:
-            publication.stage_robots(join_url(base_url, top))
+            publication.stage_robots(join_url(base_url, top, encoded=False))
         publication.commit()
     return WriteResult(top, tuple(written), urls, len(shards))
 
@@ -325,7 +325,7 @@ def _write_index(
     suffix = ".gz" if layout.variants == (".gz",) else ""
     index.write(INDEX_OPEN.encode())
     for shard, name in zip(shards, names, strict=True):
-        loc = join_url(base_url, layout.relpath(name + suffix))
+        loc = join_url(base_url, layout.relpath(name + suffix), encoded=False)
         child = IndexEntry(loc=loc, lastmod=shard.newest)
         index.write(
             render_index_entry(

@@ -284,6 +284,21 @@ def test_alternates_list_self_others_and_x_default(tmp_path: Path) -> None:
     assert entries == {BASE + "about/": expected, BASE + "fr/about/": expected, BASE + "solo/": {}}
 
 
+def test_a_page_says_whether_its_path_is_already_encoded(tmp_path: Path) -> None:
+    """MkDocs hands over encoded URLs; Sphinx dirhtml and Pelican hand over file names."""
+    fr = (Alternate("en", "a%20b/"), Alternate("fr", "fr/a%20b/"))
+    pages = [
+        Page(path="a%20b/", origin="raw.md", encoded=False, alternates=fr),
+        Page(path="c%20d/", origin="encoded.md", alternates=(Alternate("en", "c%20d/"),)),
+    ]
+    build(tmp_path / "out", pages)
+    entries = {e.loc: e.alternates for e in check_sitemap_file(tmp_path / "out/sitemap.xml")}
+    assert entries == {
+        BASE + "a%2520b/": {"en": BASE + "a%2520b/", "fr": BASE + "fr/a%2520b/"},
+        BASE + "c%20d/": {},
+    }
+
+
 def test_generated_pages_take_the_newest_listed_date(tmp_path: Path) -> None:
     listed = (dt.date(2024, 1, 1), dt.datetime(2024, 2, 3, 4, tzinfo=dt.timezone.utc))
     pages = [Page(path="tags/x/", origin="tags/x/index.html", listed_dates=listed)]

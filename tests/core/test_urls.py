@@ -104,3 +104,19 @@ def test_an_internationalised_host_is_written_in_its_ascii_form(base: str, norma
 def test_a_base_url_with_credentials_is_refused(bad: str) -> None:
     with pytest.raises(ValueError, match=r"without a user name or password$"):
         check_base_url(bad)
+
+
+@pytest.mark.parametrize(
+    ("raw", "encoded"),
+    [
+        ("100%.html", "100%25.html"),
+        ("a%20b/", "a%2520b/"),  # a file named a%20b, not "a b"
+        ("caf%C3%A9/", "caf%25C3%25A9/"),
+        ("café/", "caf%C3%A9/"),
+    ],
+)
+def test_in_a_raw_path_every_percent_is_a_percent_sign(raw: str, encoded: str) -> None:
+    assert encode_path(raw, encoded=False) == encoded
+    assert unquote(encoded) == raw  # a server decodes it back to the file name
+    base = "https://example.org/docs/"
+    assert join_url(base, raw, encoded=False) == base + encoded

@@ -1,4 +1,5 @@
-"""Real MkDocs builds with unusual input: an internationalised host, credentials in a URL.
+"""Real MkDocs builds with unusual input: an internationalised host, credentials in a URL, a
+percent sign in a file name.
 
 Each test builds the example site in a temporary git repository whose commits carry chosen dates,
 and checks the written sitemap with the shared checks (schema, protocol, read-back).
@@ -7,12 +8,14 @@ and checks the written sitemap with the shared checks (schema, protocol, read-ba
 from __future__ import annotations
 
 import logging
+from urllib.parse import unquote
 
 import pytest
 import yaml
 from mkdocs.exceptions import Abort, ConfigurationError
 
 from tests.mkdocs.test_mkdocs import (
+    BASE,
     build_site,
     example_repo,
     load,
@@ -58,3 +61,16 @@ def test_a_site_url_with_credentials_writes_no_sitemap(
     assert "without a user name or password" in warning
     assert "s3cret" not in caplog.text
     assert not (site / "sitemap.xml").exists()
+
+
+def test_a_percent_in_a_file_name_is_encoded_once(git_repo: GitRepo) -> None:
+    """MkDocs' file.url is already percent-encoded: it must not be decoded or encoded again."""
+    root = example_repo(git_repo)
+    git_repo.write("docs/a%20b.md", "# A file named a%20b\n")
+    git_repo.write("docs/100%.md", "# One hundred percent\n")
+    git_repo.commit("percent", "2024-10-01T10:00:00+00:00")
+    site = build_site(root)
+    entries = sitemap(site)
+    assert {BASE + "a%2520b/", BASE + "100%25/"} <= set(entries)
+    for loc in (BASE + "a%2520b/", BASE + "100%25/"):
+        assert (site / unquote(loc.removeprefix(BASE)) / "index.html").is_file(), loc

@@ -1,4 +1,5 @@
-"""Real pelican runs with unusual input: an internationalised host, credentials in a URL.
+"""Real pelican runs with unusual input: an internationalised host, credentials in a URL, a
+percent sign in a file name.
 
 Every site lives in a temporary git repository whose commits carry chosen dates; every sitemap
 is checked with the shared checks (schema, protocol, read-back).
@@ -6,9 +7,11 @@ is checked with the shared checks (schema, protocol, read-back).
 
 from __future__ import annotations
 
+from urllib.parse import unquote
+
 import pytest
 
-from tests.pelican.test_pelican import log_of, page, pelican, plain_repo, post
+from tests.pelican.test_pelican import log_of, page, pelican, plain_repo, post, sitemap
 from tests.support.gitrepo import GitRepo
 from tests.support.sitemap_checks import check_sitemap_file
 
@@ -52,3 +55,18 @@ def test_a_siteurl_with_credentials_writes_no_sitemap(git_repo: GitRepo) -> None
     assert "without a user name or password" in log
     assert "s3cret" not in log
     assert not (site / "output" / "sitemap.xml").exists()
+
+
+def test_a_percent_in_a_file_name_is_a_percent_sign(git_repo: GitRepo) -> None:
+    """Pelican's URLs are the paths it saves to: a slug a%20b is the file a%20b.html."""
+    files = {
+        **FILES,
+        "content/spaced.md": post("Spaced", "2024-01-06 10:00", Slug="a%20b"),
+        "content/pure.md": post("Pure", "2024-01-07 10:00", Slug="100%-pure"),
+    }
+    site = plain_repo(git_repo, files)
+    pelican(site)
+    entries = sitemap(site)
+    assert {"a%2520b.html", "100%25-pure.html"} <= set(entries)
+    for path in ("a%2520b.html", "100%25-pure.html"):
+        assert (site / "output" / unquote(path)).is_file(), path

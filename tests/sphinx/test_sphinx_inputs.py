@@ -1,4 +1,5 @@
-"""Real sphinx-build runs with unusual input: an internationalised host, credentials in a URL.
+"""Real sphinx-build runs with unusual input: an internationalised host, credentials in a URL, a
+percent sign in a file name.
 
 Every project lives in a temporary git repository whose commits carry chosen dates; every
 sitemap is checked with the shared checks (schema, protocol, read-back).
@@ -7,10 +8,18 @@ sitemap is checked with the shared checks (schema, protocol, read-back).
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
-from tests.sphinx.helpers import BASE_CONF, page, read_entries, sphinx_build, write_project
+from tests.sphinx.helpers import (
+    BASE_CONF,
+    BASE_URL,
+    page,
+    read_entries,
+    sphinx_build,
+    write_project,
+)
 from tests.support.gitrepo import GitRepo
 
 pytestmark = pytest.mark.sphinx
@@ -64,3 +73,24 @@ def test_an_html_baseurl_with_credentials_writes_no_sitemap(
     assert "without a user name or password" in output
     assert "s3cret" not in output
     assert not (tmp_path / "out" / "sitemap.xml").exists()
+
+
+@pytest.mark.parametrize(
+    ("builder", "paths", "served"),
+    [
+        ("dirhtml", ["a%2520b/", "100%25/"], "{}index.html"),
+        ("html", ["a%2520b.html", "100%25.html"], "{}"),
+    ],
+)
+def test_a_percent_in_a_file_name_is_a_percent_sign(
+    git_repo: GitRepo, tmp_path: Path, builder: str, paths: list[str], served: str
+) -> None:
+    """dirhtml links documents by their raw names, html quotes them: the same URLs either way."""
+    pages = {**PAGES, "a%20b.rst": page("A file named a%20b"), "100%.rst": page("Percent")}
+    srcdir = _project(git_repo, pages=pages)
+    outdir = tmp_path / builder
+    sphinx_build(srcdir, outdir, "-W", builder=builder)
+    entries = read_entries(outdir)
+    assert {BASE_URL + path for path in paths} <= set(entries)
+    for path in paths:
+        assert (outdir / served.format(unquote(path))).is_file(), path
