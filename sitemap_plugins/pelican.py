@@ -17,11 +17,13 @@ so the site pickles as an inert placeholder.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import os
 import posixpath
 import re
+import zoneinfo
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -128,6 +130,7 @@ class _Settings:
     siteurl: str
     exclude: tuple[re.Pattern[str], ...]
     kind_defaults: Mapping[str, Mapping[str, object]]
+    timezone: dt.tzinfo
 
 
 def _read_settings(settings: Mapping[str, Any]) -> _Settings:
@@ -157,7 +160,17 @@ def _read_settings(settings: Mapping[str, Any]) -> _Settings:
         for kind in _KINDS:
             kind_defaults[kind] = {"priority": priorities[kind], "changefreq": changefreqs[kind]}
     siteurl = str(settings.get("SITEURL") or "")
-    return _Settings(options, siteurl, _exclude_patterns(raw.get("exclude", [])), kind_defaults)
+    exclude = _exclude_patterns(raw.get("exclude", []))
+    return _Settings(options, siteurl, exclude, kind_defaults, _timezone(settings))
+
+
+def _timezone(settings: Mapping[str, Any]) -> dt.tzinfo:
+    """The site's ``TIMEZONE``, in which Pelican reads naive times; UTC when Pelican would
+    refuse the name itself (it reports that, not us)."""
+    try:
+        return zoneinfo.ZoneInfo(str(settings.get("TIMEZONE") or "UTC"))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return dt.timezone.utc
 
 
 def _per_kind(
@@ -379,8 +392,21 @@ class _Site:
         if raw is None or raw is True:
             return extra or None
         if isinstance(raw, Mapping):
-            return {**extra, **raw}
+            return {**extra, **self._localised(raw)}
         return raw
+
+    def _localised(self, meta: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A naive ``lastmod`` time is read in the site's ``TIMEZONE``, as Pelican reads
+        ``Date`` and ``Modified``; a bare date stays a day, and an unreadable value is left
+        for the core to report."""
+        value = meta.get("lastmod")
+        if value is None or value == "":
+            return meta
+        try:
+            parsed = parse_lastmod(value, naive_tz=self.read.timezone)
+        except ValueError:
+            return meta
+        return {**meta, "lastmod": parsed}
 
     def _alternates(self, content: Any) -> tuple[Alternate, ...]:
         translations = list(getattr(content, "translations", ()) or ())

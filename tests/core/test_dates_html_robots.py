@@ -131,3 +131,16 @@ def test_a_declared_time_keeps_the_day_its_author_wrote() -> None:
     assert as_written(late, "date", declared=False) == dt.date(2024, 5, 2)
     assert as_written(late, "datetime", declared=True) is late
     assert as_written(dt.date(2024, 5, 1), "date", declared=False) == dt.date(2024, 5, 1)
+
+
+def test_naive_times_are_read_in_the_zone_given() -> None:
+    paris = dt.timezone(dt.timedelta(hours=2))
+    assert parse_lastmod("2024-05-01T10:00", naive_tz=paris) == dt.datetime(
+        2024, 5, 1, 10, tzinfo=paris
+    )
+    assert parse_lastmod(
+        dt.datetime(2024, 5, 1, 10), naive_tz=paris
+    ).utcoffset() == paris.utcoffset(None)
+    # A time that carries its offset keeps it, and a bare date stays a day.
+    assert parse_lastmod("2024-05-01T10:00Z", naive_tz=paris).utcoffset() == dt.timedelta(0)
+    assert parse_lastmod("2024-05-01", naive_tz=paris) == dt.date(2024, 5, 1)

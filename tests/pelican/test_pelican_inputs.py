@@ -70,3 +70,18 @@ def test_a_percent_in_a_file_name_is_a_percent_sign(git_repo: GitRepo) -> None:
     assert {"a%2520b.html", "100%25-pure.html"} <= set(entries)
     for path in ("a%2520b.html", "100%25-pure.html"):
         assert (site / "output" / unquote(path)).is_file(), path
+
+
+def test_naive_sitemap_lastmod_is_read_in_the_site_timezone(git_repo: GitRepo) -> None:
+    """As Pelican reads Date and Modified: 10:00 in Paris in May is 08:00 UTC."""
+    files = {
+        "content/pages/naive.md": page("Naive", Sitemap='{"lastmod": "2024-05-01T10:00"}'),
+        "content/pages/zoned.md": page("Zoned", Sitemap='{"lastmod": "2024-05-01T10:00Z"}'),
+        "content/pages/day.md": page("Day", Sitemap='{"lastmod": "2024-05-01"}'),
+    }
+    site = plain_repo(git_repo, files, 'TIMEZONE = "Europe/Paris"\n')
+    pelican(site)
+    entries = sitemap(site)
+    assert entries["pages/naive.html"].lastmod == "2024-05-01T10:00:00+02:00"
+    assert entries["pages/zoned.html"].lastmod == "2024-05-01T10:00:00Z"
+    assert entries["pages/day.html"].lastmod == "2024-05-01"
