@@ -12,7 +12,8 @@ A site owner must be able to trust four things, whatever happens during a build:
 - **Never a trace**: every failure is one :class:`~.report.PublishError` naming the path and the
   cause; the previous sitemap stays as it was.
 
-The protocol, in order (:data:`step_hook` is called after each step that changes the disk):
+The protocol, in order (:data:`step_hook` is called once everything is locked and clean, and
+after each step that changes the disk):
 
 1. Lock the output folder, so that two builds into the same folder publish one after the other.
 2. Read the record (:data:`RECORD`) and remove the temporary files an interrupted build left
@@ -179,13 +180,19 @@ class Publication:
     nothing else: only :meth:`commit` puts files in place.
     """
 
-    def __init__(self, output_dir: Path, reporter: Reporter, *, folders: tuple[str, ...]) -> None:
+    def __init__(
+        self, output_dir: Path, reporter: Reporter, *, folders: tuple[str, ...], sitemap: str
+    ) -> None:
         self.root = output_dir
         self.reporter = reporter
+        # What a failure before anything is in place names: the sitemap the user knows, even
+        # when the file that could not be written was the record (the cause is the same).
+        self.sitemap = output_dir / sitemap
         self.token = secrets.token_hex(8)
         # Every folder this build may write temporary files in, for step 3.
+        mine = f"{TEMP_PREFIX}{self.token}-"
         self.prefixes = tuple(
-            sorted({f"{folder}/{TEMP_PREFIX}" if folder else TEMP_PREFIX for folder in folders})
+            sorted({f"{folder}/{mine}" if folder else mine for folder in folders})
         )
         self.files: dict[str, _Published] = {}
         self._leftover_prefixes: list[str] = []
@@ -207,6 +214,7 @@ class Publication:
         try:
             self._read_record()
             self._remove_leftovers()
+            _step("start")
         except BaseException:
             self._unlock()
             raise
@@ -328,7 +336,8 @@ class Publication:
         """A temporary file in ``folder`` that a later :meth:`stage` gives its final name."""
         if not self._announced:
             # Step 3: the record names our temporary files before the first one exists.
-            self._write_record(self.files, self.prefixes + tuple(sorted(self._unclean)))
+            with _io("write", self.sitemap):
+                self._write_record(self.files, self.prefixes + tuple(sorted(self._unclean)))
             self._announced = True
         self._counter += 1
         prefix = f"{folder}/{TEMP_PREFIX}" if folder else TEMP_PREFIX
@@ -383,7 +392,6 @@ class Publication:
 
     def commit(self) -> None:
         """Publish everything staged; see the module's protocol, steps 5 to 8."""
-        self._committing = True
         for staged in self._staged:
             final = self.root / staged.relpath
             if final.is_dir() and not final.is_symlink():
@@ -394,7 +402,9 @@ class Publication:
             if staged.recorded
         }
         unclean = tuple(sorted(self._unclean))
-        self._write_record({**self.files, **new}, self.prefixes + unclean)  # step 5
+        with _io("write", self.sitemap):
+            self._write_record({**self.files, **new}, self.prefixes + unclean)  # step 5
+        self._committing = True  # from here on, the record must keep naming the new files
         order = sorted(self._staged, key=lambda s: (not s.recorded, s.entry))  # shards first
         for staged in order:  # step 6
             final = self.root / staged.relpath
@@ -403,7 +413,16 @@ class Publication:
             self._temps.remove(staged.temp)
             _step(f"publish {staged.relpath}")
         kept = self._remove_old(new)  # step 7
-        self._write_record({**kept, **new}, unclean)  # step 8
+        try:
+            self._write_record({**kept, **new}, unclean)  # step 8
+        except OSError as error:
+            # Everything is in place and the record still names every file (step 5): the next
+            # build finds the old files and removes them then.
+            self.reporter.warning(
+                Code.PUBLISH,
+                f"cannot write {self.root / RECORD}, the record of published sitemap files: "
+                f"{_cause(error)}; the next build completes it",
+            )
 
     def _remove_old(self, new: dict[str, _Published]) -> dict[str, _Published]:
         """Remove the files earlier builds published that this one did not; return the ones
@@ -447,6 +466,7 @@ class Publication:
         return False
 
     def _write_record(self, files: dict[str, _Published], prefixes: tuple[str, ...]) -> None:
+        """Replace the record; raises ``OSError``, which each caller words for its step."""
         record = {
             "about": "sitemap files published here by sitemap-plugins; it removes only these, "
             "and only while their bytes are unchanged",
@@ -454,9 +474,7 @@ class Publication:
             "files": {name: files[name].as_json() for name in sorted(files)},
             "temporary": list(prefixes),
         }
-        data = (json.dumps(record, indent=1) + "\n").encode("utf-8")
-        with _io("write", self.root / RECORD):
-            self._replace_record(data)
+        self._replace_record((json.dumps(record, indent=1) + "\n").encode("utf-8"))
         _step("record")
 
     def _replace_record(self, data: bytes) -> None:

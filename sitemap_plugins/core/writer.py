@@ -172,9 +172,9 @@ def write_sitemaps(
     """
     layout = _Layout.from_options(options)
     folders = (layout.directory, "") if options.robots_txt else (layout.directory,)
-    with Publication(output_dir, reporter, folders=folders) as publication:
+    label = layout.relpath(layout.stem + layout.suffix)
+    with Publication(output_dir, reporter, folders=folders, sitemap=label) as publication:
         publication.folder(layout.directory)
-        label = layout.relpath(layout.stem + layout.suffix)
         shards: list[_Shard] = []
 
         def new_file() -> _PendingFile:
