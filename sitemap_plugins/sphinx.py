@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from sphinx.application import Sphinx
 from sphinx.config import Config
-from sphinx.errors import ConfigError, ExtensionError, SphinxError
+from sphinx.errors import ConfigError, ExtensionError
 from sphinx.util import logging
 
 from sitemap_plugins import __version__
@@ -60,13 +60,6 @@ _STRAIGHT_QUOTES: Final = str.maketrans(
     {"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'"}
 )
 _DOCS_LEFT_OUT: Final[Mapping[str, str]] = {"404": "404 page"}
-
-
-class SitemapBuildError(SphinxError):
-    """The sitemap could not be written: shown as ``Sitemap error:`` and one line, like
-    Sphinx's own build errors, never as an extension crash with a traceback."""
-
-    category = "Sitemap error"
 
 
 class _Reporter:
@@ -146,12 +139,15 @@ class _Site:
                 host_base_url=self._host_base_url(app.config),
             )
         except StrictError as error:
-            raise SitemapBuildError(
+            _fail(
+                app,
                 f"{error.warnings} warning(s) and sitemap_strict is on (see above)"
-                + ("" if error.written else "; no sitemap written")
-            ) from None
+                + ("" if error.written else "; no sitemap written"),
+            )
+            return
         except SitemapError as error:
-            raise SitemapBuildError(str(error)) from None
+            _fail(app, str(error))
+            return
         self.reporter.info(summary.line())
 
     @staticmethod
@@ -163,6 +159,18 @@ class _Site:
         if config.html_baseurl:
             return ("html_baseurl", config.html_baseurl)
         return ("READTHEDOCS_CANONICAL_URL", os.environ.get("READTHEDOCS_CANONICAL_URL"))
+
+
+def _fail(app: Sphinx, message: str) -> None:
+    """Fail the build with one error line, as Sphinx reports a build that went wrong.
+
+    Raising is no way to do it: since Sphinx 8.1, sphinx-build shows every exception from an
+    extension, SphinxError included, as a crash report with a traceback that asks for a bug
+    report. An error logged through Sphinx and a failing exit status read as what they are;
+    with -W (Sphinx 7) the error stops the build at once, as any warning does.
+    """
+    logger.error("sitemap: %s", message)
+    app.statuscode = 1
 
 
 def _our_values(config: Config, link_path: Callable[[str], str]) -> dict[str, object]:
