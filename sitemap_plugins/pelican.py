@@ -78,8 +78,23 @@ class SitemapPublishError(RuntimeError):
     """
 
 
+class _NoTraceback(logging.Filter):
+    """Pelican 4.12 logs the exception that ends a build with its traceback; ours say all there
+    is to say in their one line (the path and the cause), so their record goes without it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, (SitemapPublishError, SitemapStrictError)):
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
 def register() -> None:
     """Pelican's plugin entry point."""
+    main_logger = logging.getLogger("pelican")  # where pelican's main() logs what ended a build
+    if not any(type(f).__name__ == "_NoTraceback" for f in main_logger.filters):
+        main_logger.addFilter(_NoTraceback())
     signals.initialized.connect(_initialized)
     signals.get_generators.connect(_run_started)
     signals.content_written.connect(_content_written)
