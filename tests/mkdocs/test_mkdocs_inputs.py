@@ -1,5 +1,5 @@
 """Real MkDocs builds with unusual input: an internationalised host, credentials in a URL, a
-percent sign in a file name.
+percent sign in a file name, a lastmod in the future.
 
 Each test builds the example site in a temporary git repository whose commits carry chosen dates,
 and checks the written sitemap with the shared checks (schema, protocol, read-back).
@@ -21,6 +21,7 @@ from tests.mkdocs.test_mkdocs import (
     load,
     sitemap,
     sitemap_warnings,
+    write_config,
 )
 from tests.support.gitrepo import GitRepo
 
@@ -74,3 +75,29 @@ def test_a_percent_in_a_file_name_is_encoded_once(git_repo: GitRepo) -> None:
     assert {BASE + "a%2520b/", BASE + "100%25/"} <= set(entries)
     for loc in (BASE + "a%2520b/", BASE + "100%25/"):
         assert (site / unquote(loc.removeprefix(BASE)) / "index.html").is_file(), loc
+
+
+FUTURE = "---\nsitemap:\n  lastmod: 2099-01-01\n---\n\n# Future\n\nA date typed wrong.\n"
+
+
+def test_a_lastmod_in_the_future_is_a_warning_and_strict_writes_no_sitemap(
+    git_repo: GitRepo, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = example_repo(git_repo)
+    git_repo.write("docs/future.md", FUTURE)
+    git_repo.commit("future", "2024-10-01T10:00:00+00:00")
+    site = build_site(root)
+    entries = sitemap(site)
+    assert entries[BASE + "future/"].lastmod == "2024-10-01T10:00:00Z"  # git still knows
+    assert sitemap_warnings(caplog) == [
+        "sitemap: docs/future.md: lastmod 2099-01-01 (from metadata) is in the future; not written"
+    ]
+    before = {name: (site / name).read_bytes() for name in ("sitemap.xml", "sitemap.xml.gz")}
+    git_repo.write("docs/later.md", FUTURE.replace("Future", "Later"))
+    git_repo.commit("later", "2024-10-02T10:00:00+00:00")
+    write_config(git_repo, plugins=[{"sitemap": {"strict": True}}])
+    with pytest.raises(Abort):
+        build_site(root, dirty=True)
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert "sitemap: 2 warnings in strict mode; no sitemap written" in errors
+    assert {name: (site / name).read_bytes() for name in before} == before

@@ -1,5 +1,5 @@
 """Real pelican runs with unusual input: an internationalised host, credentials in a URL, a
-percent sign in a file name.
+percent sign in a file name, naive times, a date in the future.
 
 Every site lives in a temporary git repository whose commits carry chosen dates; every sitemap
 is checked with the shared checks (schema, protocol, read-back).
@@ -85,3 +85,24 @@ def test_naive_sitemap_lastmod_is_read_in_the_site_timezone(git_repo: GitRepo) -
     assert entries["pages/naive.html"].lastmod == "2024-05-01T10:00:00+02:00"
     assert entries["pages/zoned.html"].lastmod == "2024-05-01T10:00:00Z"
     assert entries["pages/day.html"].lastmod == "2024-05-01"
+
+
+def test_a_future_modified_is_a_warning_and_does_not_spread_to_listings(
+    git_repo: GitRepo,
+) -> None:
+    files = {
+        "content/first.md": post("First", "2024-01-05 10:00", tags="a"),
+        "content/second.md": post("Second", "2024-01-06 10:00", tags="a", Modified="2099-01-01"),
+    }
+    site = plain_repo(git_repo, files, date="2024-03-01T12:00:00+00:00")
+    proc = pelican(site)
+    warning = "content/second.md: lastmod 2099-01-01T00:00:00Z (from metadata) is in the future"
+    assert warning in log_of(proc)
+    entries = sitemap(site)
+    assert entries["second.html"].lastmod == "2024-03-01T12:00:00Z"  # git still knows
+    for listing in ("", "tag/a.html", "category/news.html", "archives.html"):
+        assert entries[listing].lastmod == "2024-01-05T10:00:00Z", listing
+    strict = plain_repo(git_repo, files, 'SITEMAP = {"strict": True}\n')
+    proc = pelican(strict, check=False)
+    assert proc.returncode == 1
+    assert "no sitemap written" in log_of(proc)

@@ -1,5 +1,5 @@
 """Real sphinx-build runs with unusual input: an internationalised host, credentials in a URL, a
-percent sign in a file name.
+percent sign in a file name, a lastmod in the future.
 
 Every project lives in a temporary git repository whose commits carry chosen dates; every
 sitemap is checked with the shared checks (schema, protocol, read-back).
@@ -94,3 +94,18 @@ def test_a_percent_in_a_file_name_is_a_percent_sign(
     assert {BASE_URL + path for path in paths} <= set(entries)
     for path in paths:
         assert (outdir / served.format(unquote(path))).is_file(), path
+
+
+def test_a_lastmod_in_the_future_is_a_warning_and_w_fails(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    future = page("Future", fields=':sitemap: {"lastmod": "2099-01-01"}')
+    srcdir = _project(git_repo, pages={**PAGES, "future.rst": future})
+    result = sphinx_build(srcdir, tmp_path / "out")
+    entries = read_entries(tmp_path / "out")
+    assert entries[BASE_URL + "future/"].lastmod == "2024-03-01T12:00:00Z"  # git still knows
+    warning = "future.rst: lastmod 2099-01-01 (from metadata) is in the future; not written"
+    assert f"WARNING: {warning}" in result.stdout + result.stderr
+    strict = sphinx_build(srcdir, tmp_path / "strict", "-W", check=False)
+    assert strict.returncode != 0
+    assert warning in strict.stdout + strict.stderr
