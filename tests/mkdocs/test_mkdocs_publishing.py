@@ -267,6 +267,8 @@ def test_an_io_fault_is_one_error_line_and_the_previous_sitemap_stays(
     (site / FILLER).unlink(missing_ok=True)
     assert published_files(site) == before  # every file as it was
     assert temporary_files(site) == []
+    if kind != "sitemap.xml is a folder":
+        check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
 
 
 def test_strict_mode_writes_no_sitemap_and_keeps_the_previous_one(git_repo: GitRepo) -> None:
@@ -289,3 +291,37 @@ def test_strict_mode_writes_no_sitemap_and_keeps_the_previous_one(git_repo: GitR
     )
     assert ours(site) == before
     assert temporary_files(site) == []
+
+
+def test_a_users_file_where_an_old_shard_stood_survives_a_clean_build(git_repo: GitRepo) -> None:
+    """MkDocs empties site_dir but keeps the record (a dotfile): a file of the user's that now
+    stands under the name of one of our earlier shards is not ours, and is not removed."""
+    root = site_repo(git_repo, urls_per_file=3)
+    assert mkdocs(root).returncode == 0
+    site = root / "site"
+    [old_shard, *_] = [name for name in ours(site) if name.startswith("sitemap-")]
+    git_repo.write(f"docs/{old_shard}", "the user's own file, by chance under that name\n")
+    write_config(git_repo, plugins=[{"sitemap": {}}], hooks=["hooks.py"])
+    git_repo.commit("one file", "2024-11-01T09:00:00+00:00")
+    assert mkdocs(root).returncode == 0  # a clean build: MkDocs copies the user's file
+    assert (site / old_shard).read_text() == "the user's own file, by chance under that name\n"
+    assert old_shard not in recorded_files(site)
+    check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
+
+
+def test_an_existing_robots_txt_keeps_its_mode(git_repo: GitRepo) -> None:
+    root = site_repo(git_repo, robots_txt=True)
+    git_repo.write("docs/robots.txt", "User-agent: *\n")
+    git_repo.commit("robots", "2024-11-01T09:00:00+00:00")
+    assert mkdocs(root).returncode == 0
+    robots = root / "site" / "robots.txt"
+    robots.chmod(0o604)
+    write_config(
+        git_repo,
+        site_url="https://example.org/docs/",
+        plugins=[{"sitemap": {"robots_txt": True}}],
+        hooks=["hooks.py"],
+    )
+    in_process(root)  # --dirty: MkDocs leaves the unchanged robots.txt, we update our line
+    assert robots.read_text() == "User-agent: *\nSitemap: https://example.org/docs/sitemap.xml\n"
+    assert stat.S_IMODE(robots.stat().st_mode) == 0o604

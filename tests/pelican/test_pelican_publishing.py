@@ -247,6 +247,8 @@ def test_an_io_fault_is_one_logged_line_and_the_previous_sitemap_stays(
     (out / FILLER).unlink(missing_ok=True)
     assert published_files(out) == before  # every file as it was
     assert temporary_files(out) == []
+    if kind != "sitemap.xml is a folder":
+        check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml", site_dir=out, base_url=BASE)
 
 
 def test_strict_mode_writes_no_sitemap_and_keeps_the_previous_one(git_repo: GitRepo) -> None:
@@ -269,3 +271,33 @@ def test_strict_mode_writes_no_sitemap_and_keeps_the_previous_one(git_repo: GitR
     )
     assert ours(out) == before
     assert temporary_files(out) == []
+
+
+def test_an_existing_robots_txt_keeps_its_mode(git_repo: GitRepo) -> None:
+    """A mode the site owner gave robots.txt in the output stays: Pelican copies the static file
+    into the existing one, and our update of the Sitemap line keeps its mode too."""
+    git_repo.write("content/extra/robots.txt", "User-agent: *\n")
+    site = site_repo(git_repo, robots_txt=True)
+    pelican(site)
+    robots = site / "output" / "robots.txt"
+    robots.chmod(0o640)
+    pelican(site)
+    assert robots.read_text() == f"User-agent: *\nSitemap: {BASE}sitemap.xml\n"
+    assert stat.S_IMODE(robots.stat().st_mode) == 0o640
+
+
+def test_an_output_folder_pelican_empties_first_is_a_first_build_each_time(
+    git_repo: GitRepo,
+) -> None:
+    """With DELETE_OUTPUT_DIRECTORY the record goes too: nothing is known to be ours, nothing
+    is removed, and the user's files Pelican copies again are left alone."""
+    site = site_repo(git_repo, urls_per_file=4)
+    settings = (site / "pelicanconf.py").read_text() + "DELETE_OUTPUT_DIRECTORY = True\n"
+    git_repo.write("pelicanconf.py", settings)
+    out = site / "output"
+    for _ in range(2):
+        pelican(site)
+        check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml", site_dir=out, base_url=BASE)
+        assert set(ours(out)) == set(published_set(out, "sitemap.xml"))
+        assert {name: (out / name).read_text() for name in USER_FILES} == USER_FILES
+        assert temporary_files(out) == []

@@ -231,6 +231,8 @@ def test_an_io_fault_is_one_error_line_and_the_previous_sitemap_stays(
     (outdir / FILLER).unlink(missing_ok=True)
     assert published_files(outdir) == before  # every file as it was
     assert temporary_files(outdir) == []
+    if kind != "sitemap.xml is a folder":
+        check_sitemap_file(outdir / "sitemap.xml", BASE_URL + "sitemap.xml")
 
 
 def test_strict_mode_is_a_build_error_and_writes_no_sitemap(
