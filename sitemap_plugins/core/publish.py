@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import gzip
 import hashlib
 import json
 import os
@@ -536,8 +537,6 @@ def _unchanged(path: Path, about: _Published) -> bool:
 
 def _listed_files(index: Path, relpath: str) -> set[str]:
     """The files next to ``index`` that its ``<loc>`` elements name (gzip or plain)."""
-    import gzip
-
     try:
         with open(index, "rb") as raw:
             head = raw.read(2)
