@@ -280,6 +280,11 @@ class Options:
         "Fail the build on bad page metadata. MkDocs --strict and sphinx-build -W do the same.",
     )
 
+    def __post_init__(self) -> None:
+        # An unset filename follows the format, also for Options built directly.
+        if self.filename is None:
+            object.__setattr__(self, "filename", f"sitemap.{self.format}")
+
     @classmethod
     def from_mapping(
         cls, values: Mapping[str, object], *, prefix: str = "", defaults: Mapping[str, object] = {}

@@ -107,3 +107,8 @@ def test_a_base_url_with_credentials_is_refused_without_showing_the_password() -
         r"\(allowed: .* without a user name or password\)$",
     ):
         Options.from_mapping({"base_url": "https://user:s3cret@example.org/"}, prefix="sitemap_")
+
+
+def test_options_built_directly_name_the_file_after_the_format() -> None:
+    assert Options().filename == "sitemap.xml"
+    assert Options(format="txt").filename == "sitemap.txt"
