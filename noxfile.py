@@ -7,10 +7,16 @@ adapter is tested against the lowest and the newest host release it supports.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import nox
+
+# Install with bytecode compiled. Where PYTHONDONTWRITEBYTECODE is set (CI images often set it)
+# every child build the tests run (sphinx-build, pelican, mkdocs) would otherwise compile its
+# host from source again: about two thirds of a small Sphinx build. pip compiles anyway.
+os.environ.setdefault("UV_COMPILE_BYTECODE", "1")
 
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.error_on_missing_interpreters = False

@@ -41,10 +41,12 @@ from sitemap_plugins.core import (
     OptionSpec,
     Page,
     SitemapBuilder,
+    SitemapError,
     head_exclusion,
 )
 from sitemap_plugins.core.dates import parse_lastmod
 from sitemap_plugins.core.model import Lastmod
+from sitemap_plugins.core.options import shown
 
 log = logging.getLogger("mkdocs.plugins.sitemap")
 """Under ``mkdocs``, so that ``mkdocs build --strict`` counts our warnings."""
@@ -66,7 +68,7 @@ class _CoreOption(BaseConfigOption[object]):
         try:
             self.spec.check(value)
         except ValueError as error:
-            raise ValidationError(f"{value!r} is not allowed (allowed: {error})") from None
+            raise ValidationError(f"{shown(value)!r} is not allowed (allowed: {error})") from None
         return value
 
 
@@ -171,15 +173,17 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             elif seen.left_out is not None:
                 left_out[seen.left_out] += 1
         self._files = []
-        summary = self._builder.build(
-            pages,
-            Path(self._site_dir),
-            left_out=left_out,
-            host_base_url=("site_url in mkdocs.yml", config.site_url),
-        )
+        try:
+            summary = self._builder.build(
+                pages,
+                Path(self._site_dir),
+                left_out=left_out,
+                host_base_url=("site_url in mkdocs.yml", config.site_url),
+            )
+        except SitemapError as error:
+            # MkDocs logs a PluginError as one error line and fails the build (serve goes on).
+            raise PluginError(f"sitemap: {error}") from None
         log.info(summary.line())
-        if summary.warnings and self._builder.options.strict:
-            raise PluginError(f"sitemap: {summary.warnings} warning(s) in strict mode")
 
     def _page_of(self, file: File) -> _Seen:
         reason = _host_reason(file)

@@ -23,6 +23,7 @@ import logging
 import os
 import posixpath
 import re
+import zoneinfo
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -42,12 +43,14 @@ from sitemap_plugins.core import (
     Options,
     Page,
     SitemapBuilder,
+    SitemapError,
+    StrictError,
     head_exclusion,
 )
 from sitemap_plugins.core.dates import parse_lastmod
 from sitemap_plugins.core.options import check_changefreq, check_priority
 
-__all__ = ["SitemapStrictError", "register"]
+__all__ = ["SitemapPublishError", "SitemapStrictError", "register"]
 
 logger = logging.getLogger(__name__)
 
@@ -70,8 +73,31 @@ class SitemapStrictError(RuntimeError):
     """Raised at the end of a build with ``strict`` on when the sitemap reported warnings."""
 
 
+class SitemapPublishError(RuntimeError):
+    """The sitemap could not be written; the previous one is left as it was.
+
+    Pelican logs an exception that ends a build as one line, ``SitemapPublishError: <message>``,
+    and exits with status 1.
+    """
+
+
+class _NoTraceback(logging.Filter):
+    """Pelican 4.12 logs the exception that ends a build with its traceback; ours say all there
+    is to say in their one line (the path and the cause), so their record goes without it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, (SitemapPublishError, SitemapStrictError)):
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
 def register() -> None:
     """Pelican's plugin entry point."""
+    main_logger = logging.getLogger("pelican")  # where pelican's main() logs what ended a build
+    if not any(type(f).__name__ == "_NoTraceback" for f in main_logger.filters):
+        main_logger.addFilter(_NoTraceback())
     signals.initialized.connect(_initialized)
     signals.get_generators.connect(_run_started)
     signals.content_written.connect(_content_written)
@@ -122,6 +148,7 @@ class _Settings:
     siteurl: str
     exclude: tuple[re.Pattern[str], ...]
     kind_defaults: Mapping[str, Mapping[str, object]]
+    timezone: dt.tzinfo
 
 
 def _read_settings(settings: Mapping[str, Any]) -> _Settings:
@@ -151,7 +178,17 @@ def _read_settings(settings: Mapping[str, Any]) -> _Settings:
         for kind in _KINDS:
             kind_defaults[kind] = {"priority": priorities[kind], "changefreq": changefreqs[kind]}
     siteurl = str(settings.get("SITEURL") or "")
-    return _Settings(options, siteurl, _exclude_patterns(raw.get("exclude", [])), kind_defaults)
+    exclude = _exclude_patterns(raw.get("exclude", []))
+    return _Settings(options, siteurl, exclude, kind_defaults, _timezone(settings))
+
+
+def _timezone(settings: Mapping[str, Any]) -> dt.tzinfo:
+    """The site's ``TIMEZONE``, in which Pelican reads naive times; UTC when Pelican would
+    refuse the name itself (it reports that, not us)."""
+    try:
+        return zoneinfo.ZoneInfo(str(settings.get("TIMEZONE") or "UTC"))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return dt.timezone.utc
 
 
 def _per_kind(
@@ -256,14 +293,22 @@ class _Site:
         pages = [seen.page for seen in self.seen.values() if seen.page is not None]
         left_out = Counter(seen.left_out for seen in self.seen.values() if seen.left_out)
         self.seen = {}
-        summary = self.builder.build(
-            pages, self.output_path, left_out=left_out, host_base_url=("SITEURL", self.read.siteurl)
-        )
-        reporter.info(summary.line())
-        if self.read.options.strict and reporter.count:
-            raise SitemapStrictError(
-                f"sitemap: {reporter.count} warning(s) and SITEMAP['strict'] is on"
+        try:
+            summary = self.builder.build(
+                pages,
+                self.output_path,
+                left_out=left_out,
+                host_base_url=("SITEURL", self.read.siteurl),
+                earlier_warnings=reporter.count,
             )
+        except StrictError as error:
+            raise SitemapStrictError(
+                f"sitemap: {error.warnings} warning(s) and SITEMAP['strict'] is on"
+                + ("" if error.written else "; no sitemap written")
+            ) from None
+        except SitemapError as error:
+            raise SitemapPublishError(f"sitemap: {error}") from None
+        reporter.info(summary.line())
 
     # -- one rendered file --------------------------------------------------------------------
 
@@ -291,6 +336,7 @@ class _Site:
                     sitemap=self._sitemap_meta(content, self.read.kind_defaults[kind]),
                     updated=self.author_dates.explicit(content),
                     alternates=self._alternates(content),
+                    encoded=False,  # Pelican's URLs are its file paths: a % is a percent sign
                 )
             )
         source = self.template_pages.get(rel)
@@ -303,6 +349,7 @@ class _Site:
                 sitemap=dict(self.read.kind_defaults["indexes"]) or None,
                 listed_dates=listed_dates,
                 listed_sources=listed_sources,
+                encoded=False,
             )
         )
 
@@ -385,8 +432,21 @@ class _Site:
         if raw is None or raw is True:
             return extra or None
         if isinstance(raw, Mapping):
-            return {**extra, **raw}
+            return {**extra, **self._localised(raw)}
         return raw
+
+    def _localised(self, meta: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A naive ``lastmod`` time is read in the site's ``TIMEZONE``, as Pelican reads
+        ``Date`` and ``Modified``; a bare date stays a day, and an unreadable value is left
+        for the core to report."""
+        value = meta.get("lastmod")
+        if value is None or value == "":
+            return meta
+        try:
+            parsed = parse_lastmod(value, naive_tz=self.read.timezone)
+        except ValueError:
+            return meta
+        return {**meta, "lastmod": parsed}
 
     def _alternates(self, content: Any) -> tuple[Alternate, ...]:
         translations = list(getattr(content, "translations", ()) or ())

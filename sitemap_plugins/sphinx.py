@@ -26,7 +26,7 @@ from typing import Any, Final
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
-from sphinx.errors import ConfigError, ExtensionError, SphinxError
+from sphinx.errors import ConfigError, ExtensionError
 from sphinx.util import logging
 
 from sitemap_plugins import __version__
@@ -38,6 +38,8 @@ from sitemap_plugins.core import (
     Options,
     Page,
     SitemapBuilder,
+    SitemapError,
+    StrictError,
     has_robots_noindex,
 )
 
@@ -143,17 +145,24 @@ class _Site:
         pages, left_out = _pages(app, self.settings, self.extra)
         if self.builder is None or self.builder.options != options:
             self.builder = SitemapBuilder(options, self.reporter, base_url_setting=BASE_URL_SETTING)
-        summary = self.builder.build(
-            pages,
-            Path(app.outdir),
-            left_out=left_out,
-            host_base_url=self._host_base_url(app.config),
-        )
-        self.reporter.info(summary.line())
-        if options.strict and summary.warnings:
-            raise SphinxError(
-                f"sitemap: {summary.warnings} warning(s) and sitemap_strict is on (see above)"
+        try:
+            summary = self.builder.build(
+                pages,
+                Path(app.outdir),
+                left_out=left_out,
+                host_base_url=self._host_base_url(app.config),
             )
+        except StrictError as error:
+            _fail(
+                app,
+                f"{error.warnings} warning(s) and sitemap_strict is on (see above)"
+                + ("" if error.written else "; no sitemap written"),
+            )
+            return
+        except SitemapError as error:
+            _fail(app, str(error))
+            return
+        self.reporter.info(summary.line())
 
     @staticmethod
     def _host_base_url(config: Config) -> tuple[str, str | None]:
@@ -164,6 +173,18 @@ class _Site:
         if config.html_baseurl:
             return ("html_baseurl", config.html_baseurl)
         return ("READTHEDOCS_CANONICAL_URL", os.environ.get("READTHEDOCS_CANONICAL_URL"))
+
+
+def _fail(app: Sphinx, message: str) -> None:
+    """Fail the build with one error line, as Sphinx reports a build that went wrong.
+
+    Raising is no way to do it: since Sphinx 8.1, sphinx-build shows every exception from an
+    extension, SphinxError included, as a crash report with a traceback that asks for a bug
+    report. An error logged through Sphinx and a failing exit status read as what they are;
+    with -W (Sphinx 7) the error stops the build at once, as any warning does.
+    """
+    logger.error("sitemap: %s", message)
+    app.statuscode = 1
 
 
 def _our_values(config: Config, link_path: Callable[[str], str]) -> dict[str, object]:
@@ -236,15 +257,16 @@ def _pages(app: Sphinx, settings: _Settings, extra: _ExtraPages) -> tuple[list[P
         docnames = [root, *sorted(env.found_docs - {root})]
         sources = tuple(path for doc in docnames for path in _sources(env, doc, srcdir))
         link = root + builder.link_suffix
-        page = _page(app, settings, root, link, sources)
+        page = _page(app, settings, root, link, sources, encoded=False)
         return ([page] if page else []) + extra.pages(app, settings, left_out), left_out
+    encoded = _links_are_encoded(builder)
     pages = []
     for docname in sorted(env.found_docs):
         if docname in _DOCS_LEFT_OUT:
             left_out[_DOCS_LEFT_OUT[docname]] += 1
             continue
         link = builder.get_target_uri(docname)
-        page = _page(app, settings, docname, link, _sources(env, docname, srcdir))
+        page = _page(app, settings, docname, link, _sources(env, docname, srcdir), encoded=encoded)
         if page is None:
             left_out["robots noindex"] += 1
         else:
@@ -343,6 +365,7 @@ class _ExtraPages:
         if viewcode:
             for links in _viewcode_links(app.env).values():
                 found.update((target, found.get(target, "page.html")) for target in links)
+        encoded = _links_are_encoded(builder)
         pages: list[Page] = []
         module_files: set[Path] = set()
         index: tuple[str, str] | None = None  # viewcode's list of modules, dated last
@@ -367,9 +390,11 @@ class _ExtraPages:
                 module_files.update(sources)
             elif pagename in app.config.html_additional_pages:
                 sources = _template_file(app, app.config.html_additional_pages[pagename])
-            pages.append(_extra_page(settings, link, origin, sources))
+            pages.append(_extra_page(settings, link, origin, encoded, sources))
         if index is not None:
-            pages.append(_extra_page(settings, *index, listed=tuple(sorted(module_files))))
+            link, origin = index
+            listed = tuple(sorted(module_files))
+            pages.append(_extra_page(settings, link, origin, encoded, listed=listed))
         return pages
 
 
@@ -377,6 +402,7 @@ def _extra_page(
     settings: _Settings,
     link: str,
     origin: str,
+    encoded: bool,
     sources: tuple[Path, ...] = (),
     *,
     listed: tuple[Path, ...] = (),
@@ -387,6 +413,7 @@ def _extra_page(
         sources=sources,
         alternates=settings.alternates(link),
         listed_sources=listed,
+        encoded=encoded,
     )
 
 
@@ -463,8 +490,24 @@ def _load_record(path: Path, outdir: Path) -> dict[str, str]:
     return {str(name): str(template) for name, template in data["pages"].items()}
 
 
+def _links_are_encoded(builder: Any) -> bool:
+    """Whether ``get_target_uri`` percent-encodes document names.
+
+    The html builder quotes them (``100%25.html``); dirhtml returns the name as it is
+    (``100%/``). Asking the builder, rather than testing its name, also covers builders that
+    subclass either one.
+    """
+    return str(builder.get_target_uri("%")).startswith("%25")
+
+
 def _page(
-    app: Sphinx, settings: _Settings, docname: str, link: str, sources: tuple[Path, ...]
+    app: Sphinx,
+    settings: _Settings,
+    docname: str,
+    link: str,
+    sources: tuple[Path, ...],
+    *,
+    encoded: bool,
 ) -> Page | None:
     """One document as a core page, or None when its HTML asks robots not to index it."""
     builder: Any = app.builder
@@ -477,6 +520,7 @@ def _page(
         sources=sources,
         sitemap=_field_value(env.metadata.get(docname, {}).get("sitemap")),
         alternates=settings.alternates(link),
+        encoded=encoded,
     )
 
 

@@ -17,7 +17,14 @@ from sitemap_plugins.core.options import (
     check_changefreq,
     check_priority,
 )
-from sitemap_plugins.core.report import Code, CollectingReporter, Reporter
+from sitemap_plugins.core.report import (
+    Code,
+    CollectingReporter,
+    PublishError,
+    Reporter,
+    SitemapError,
+    StrictError,
+)
 
 __all__ = [
     "OPTION_SPECS",
@@ -32,9 +39,12 @@ __all__ = [
     "OptionSpec",
     "Options",
     "Page",
+    "PublishError",
     "Reporter",
     "Rule",
     "SitemapBuilder",
+    "SitemapError",
+    "StrictError",
     "Summary",
     "check_changefreq",
     "check_priority",

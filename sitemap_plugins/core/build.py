@@ -18,12 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from sitemap_plugins.core.dates import as_written, parse_lastmod, sort_key
+from sitemap_plugins.core.dates import as_written, format_lastmod, parse_lastmod, sort_key
 from sitemap_plugins.core.git_dates import DateLookup, FileDate, FileDates, Undated, Why
 from sitemap_plugins.core.model import Entry, Lastmod, Page
-from sitemap_plugins.core.options import Options, check_changefreq, check_priority
-from sitemap_plugins.core.report import Code, Reporter
-from sitemap_plugins.core.robots import update_robots_txt
+from sitemap_plugins.core.options import Options, check_changefreq, check_priority, shown
+from sitemap_plugins.core.report import Code, Reporter, StrictError
 from sitemap_plugins.core.urls import (
     MAX_URL_LENGTH,
     check_base_url,
@@ -35,6 +34,14 @@ from sitemap_plugins.core.writer import write_sitemaps
 
 _HREFLANG: Final = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")
 _META_KEYS: Final = frozenset({"priority", "changefreq", "lastmod", "exclude"})
+CLOCK_SKEW: Final = dt.timedelta(minutes=10)
+"""How far ahead of this machine's clock a time may be and still count as now.
+
+A commit made on a laptop whose clock runs a few minutes fast and built at once by CI is not a
+date in the future; a time zone set wrong (hours) or a typo in a year is."""
+_AHEAD_OF_UTC: Final = dt.timedelta(hours=14)
+"""The most any time zone is ahead of UTC (Kiribati): a bare date is in the future only when no
+one on Earth has reached that day yet."""
 
 
 @dataclass
@@ -121,6 +128,7 @@ class SitemapBuilder:
         *,
         left_out: Mapping[str, int] = {},
         host_base_url: tuple[str, str | None] | None = None,
+        earlier_warnings: int = 0,
     ) -> Summary:
         """Resolve every page into an entry and write the files; warnings go to the reporter.
 
@@ -128,9 +136,36 @@ class SitemapBuilder:
         ``site_url``, Sphinx ``html_baseurl``, Pelican ``SITEURL``. It stands in when the
         ``base_url`` option is unset. Hosts allow values a sitemap cannot use (a relative ``/``
         for local previews), so an unusable one is a warning and no sitemap, not a config error.
+
+        With the ``strict`` option, any warning (``earlier_warnings`` counts those an adapter
+        reported itself) raises :class:`~.report.StrictError` before a file is replaced. Files
+        that cannot be written raise :class:`~.report.PublishError`; either way the previous
+        sitemap stays as it was.
         """
         reporter = _CountingReporter(self.reporter)
+        reporter.count = earlier_warnings
         summary = Summary(left_out=Counter(left_out))
+        try:
+            self._build(pages, output_dir, host_base_url, reporter, summary)
+        finally:
+            summary.warnings = reporter.count
+        # Reached with warnings only when nothing was to be written (no base URL), or when
+        # removing an earlier build's file failed after publishing.
+        self._check_strict(reporter, written=summary.top is not None)
+        return summary
+
+    def _check_strict(self, reporter: _CountingReporter, *, written: bool = False) -> None:
+        if self.options.strict and reporter.count:
+            raise StrictError(reporter.count, written=written)
+
+    def _build(
+        self,
+        pages: Iterable[Page],
+        output_dir: Path,
+        host_base_url: tuple[str, str | None] | None,
+        reporter: _CountingReporter,
+        summary: Summary,
+    ) -> None:
         base_url = self.options.base_url
         setting, value = host_base_url or ("", None)
         if base_url is None and value:
@@ -139,24 +174,23 @@ class SitemapBuilder:
             except ValueError as error:
                 reporter.warning(
                     Code.BAD_URL,
-                    f"no sitemap written: {setting} {value!r} is not usable as the site's base "
-                    f"URL (allowed: {error})",
+                    f"no sitemap written: {setting} {shown(value)!r} is not usable as the site's "
+                    f"base URL (allowed: {error})",
                 )
-                summary.warnings = reporter.count
-                return summary
+                return
         if base_url is None:
             reporter.warning(
                 Code.NO_BASE_URL,
                 f"no sitemap written: the site's base URL is not set (set {self.base_url_setting})",
             )
-            summary.warnings = reporter.count
-            return summary
+            return
         pages = list(pages)
         dates = self._file_dates(pages)
-        scope = directory_url(join_url(base_url, self.options.filename))
+        scope = directory_url(join_url(base_url, self.options.filename, encoded=False))
+        now = self._clock()
         resolved: list[_Resolved] = []
         for page in pages:
-            result = self._resolve(page, base_url, scope, dates, reporter, summary.left_out)
+            result = self._resolve(page, base_url, scope, dates, now, reporter, summary.left_out)
             if result is not None:
                 resolved.append(result)
         kept = self._deduplicate(resolved, reporter)
@@ -164,6 +198,7 @@ class SitemapBuilder:
         _say_why_undated(kept, reporter)
         entries = [item.entry for item in kept]
         extensions = {"xhtml"} if any(entry.alternates for entry in entries) else set()
+        self._check_strict(reporter)  # decided before a single file is written
         written = write_sitemaps(
             entries,
             output_dir,
@@ -171,14 +206,11 @@ class SitemapBuilder:
             options=self.options,
             reporter=reporter,
             extensions=extensions,
+            before_publish=lambda: self._check_strict(reporter),
         )
         summary.urls, summary.files, summary.top = written.urls, written.files, written.top
         if written.top is not None:
-            summary.sitemap_url = join_url(base_url, written.top)
-            if self.options.robots_txt:
-                update_robots_txt(output_dir / "robots.txt", summary.sitemap_url)
-        summary.warnings = reporter.count
-        return summary
+            summary.sitemap_url = join_url(base_url, written.top, encoded=False)
 
     def _file_dates(self, pages: list[Page]) -> DateLookup:
         sources = self.options.lastmod_sources
@@ -197,6 +229,7 @@ class SitemapBuilder:
         base_url: str,
         scope: str,
         dates: DateLookup,
+        now: dt.datetime,
         reporter: Reporter,
         left_out: Counter[str],
     ) -> _Resolved | None:
@@ -216,7 +249,7 @@ class SitemapBuilder:
             left_out["excluded by rule"] += 1
             return None
         try:
-            loc = join_url(base_url, page.path)
+            loc = join_url(base_url, page.path, encoded=page.encoded)
         except ValueError as error:
             reporter.warning(Code.BAD_URL, f"{page.origin}: URL path {error}; left out")
             left_out["bad URL"] += 1
@@ -231,7 +264,7 @@ class SitemapBuilder:
             changefreq = rule.changefreq if changefreq is None else changefreq
         priority = self.options.priority if priority is None else priority
         changefreq = self.options.changefreq if changefreq is None else changefreq
-        lastmod, origin, undated = self._lastmod(page, meta, dates, reporter)
+        lastmod, origin, undated = self._lastmod(page, meta, dates, now, reporter)
         if lastmod is not None:
             declared = origin in ("metadata", "listed pages")
             lastmod = as_written(lastmod, self.options.lastmod_format, declared=declared)
@@ -313,35 +346,55 @@ class SitemapBuilder:
         page: Page,
         meta: Mapping[str, Any],
         dates: DateLookup,
+        now: dt.datetime,
         reporter: Reporter,
     ) -> tuple[Lastmod | None, str, Undated | None]:
-        """The first source in ``lastmod_sources`` that dates the page, and which it was.
+        """The first date the sources give, in ``lastmod_sources`` order, and which it was.
 
-        When the files cannot date the page, the third value says why (a shallow clone, no git),
-        for the one line per build that tells the user how to fix it.
+        A date in the future is no modification date: it is reported, naming the page, and
+        the next source is asked instead. When the files cannot date the page, the third value
+        says why (a shallow clone, no git), for the one line per build that tells the user how
+        to fix it.
         """
         files_done = False
         undated: Undated | None = None
         for source in self.options.lastmod_sources:
             if source == "metadata":
                 explicit = self._explicit_lastmod(page, meta, reporter)
-                if explicit is not None:
+                if explicit is not None and not self._future(
+                    page, explicit, "metadata", now, reporter
+                ):
                     return explicit, "metadata", None
             elif source in ("git", "mtime") and not files_done:
                 files_done = True
                 dated, undated = _from_files(page, dates)
-                if dated is not None:
+                if dated is not None and not self._future(page, dated[0], dated[1], now, reporter):
                     return dated[0], dated[1], None
             elif source == "build":
-                return self._clock(), "build time", None
+                return now, "build time", None
             if not page.sources and (page.listed_dates or page.listed_sources):
-                # A generated page is as new as what it lists, whichever step dated those.
+                # A generated page is as new as what it lists, whichever step dated those. A
+                # listed date in the future was reported with its own page: it is not spread.
                 listed = [(date, "listed pages") for date in page.listed_dates]
                 listed += [dates.dates[path] for path in page.listed_sources if path in dates.dates]
+                listed = [item for item in listed if not _is_future(item[0], now)]
                 if listed:
                     date, origin = max(listed, key=lambda item: sort_key(item[0]))
                     return date, origin, None
         return None, "none", undated
+
+    @staticmethod
+    def _future(
+        page: Page, value: Lastmod, origin: str, now: dt.datetime, reporter: Reporter
+    ) -> bool:
+        if not _is_future(value, now):
+            return False
+        reporter.warning(
+            Code.BAD_LASTMOD,
+            f"{page.origin}: lastmod {format_lastmod(value, 'datetime')} (from {origin}) is in "
+            "the future; not written",
+        )
+        return True
 
     @staticmethod
     def _explicit_lastmod(
@@ -383,7 +436,7 @@ class SitemapBuilder:
         found: dict[str, str] = {}
         for alternate in page.alternates:
             try:
-                url = join_url(base_url, alternate.path)
+                url = join_url(base_url, alternate.path, encoded=page.encoded)
             except ValueError as error:
                 reporter.warning(Code.BAD_URL, f"{page.origin}: alternate URL path {error}")
                 continue
@@ -476,3 +529,14 @@ def _say_why_undated(resolved: Iterable[_Resolved], reporter: Reporter) -> None:
                 "file time there records a copy, checkout or unpack, not a change; build from a "
                 "git clone, or set lastmod in their metadata"
             )
+
+
+def _is_future(value: Lastmod, now: dt.datetime) -> bool:
+    """Whether ``value`` lies ahead of ``now``, allowing for clock skew and time zones.
+
+    A bare date names a calendar day without a zone, so it is in the future only once it is
+    ahead of the day in the zone furthest ahead; a time is, past :data:`CLOCK_SKEW`.
+    """
+    if isinstance(value, dt.datetime):
+        return value > now + CLOCK_SKEW
+    return value > (now.astimezone(dt.timezone.utc) + _AHEAD_OF_UTC).date()

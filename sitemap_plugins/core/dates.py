@@ -17,10 +17,11 @@ from sitemap_plugins.core.model import Lastmod
 _DATE_ONLY: Final = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def parse_lastmod(value: object) -> Lastmod:
-    """Read an explicit date; naive times are taken as UTC. Raises ``ValueError`` if unreadable."""
+def parse_lastmod(value: object, *, naive_tz: dt.tzinfo = dt.timezone.utc) -> Lastmod:
+    """Read an explicit date; naive times are taken in ``naive_tz`` (UTC unless the host has a
+    site time zone, as Pelican does). Raises ``ValueError`` if unreadable."""
     if isinstance(value, dt.datetime):
-        return value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
+        return value if value.tzinfo else value.replace(tzinfo=naive_tz)
     if isinstance(value, dt.date):
         return value
     if isinstance(value, str):
@@ -34,7 +35,7 @@ def parse_lastmod(value: object) -> Lastmod:
         except ValueError:
             pass
         else:
-            return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.timezone.utc)
+            return parsed if parsed.tzinfo else parsed.replace(tzinfo=naive_tz)
     raise ValueError("a date such as 2024-05-01 or a timestamp such as 2024-05-01T10:00:00+02:00")
 
 

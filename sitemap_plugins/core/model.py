@@ -35,8 +35,11 @@ class Page:
     """What an adapter knows about one published page.
 
     ``path`` is the URL path as the host serves it, relative to the site root and without a leading
-    slash (``""`` for the home page, ``"guide/"``, ``"guide/install.html"``). It may hold raw
-    non-ASCII characters or already percent-encoded ones; the core encodes it exactly once.
+    slash (``""`` for the home page, ``"guide/"``, ``"guide/install.html"``). ``encoded`` says
+    which form it has, and the core encodes it exactly once: ``True`` for a link the host already
+    percent-encoded (MkDocs' ``file.url``, Sphinx's html links), where a ``%`` starts an escape;
+    ``False`` for a path made from file names (Sphinx dirhtml, Pelican), where ``100%.html`` means
+    a literal percent sign. The same holds for the paths of ``alternates``.
 
     ``origin`` names the page in messages (the source file relative to the project, or the output
     file for generated pages), so that a warning tells the user where to look.
@@ -64,6 +67,7 @@ class Page:
     alternates: tuple[Alternate, ...] = ()
     listed_dates: tuple[Lastmod, ...] = ()
     listed_sources: tuple[Path, ...] = ()
+    encoded: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.sitemap, Mapping) and not isinstance(self.sitemap, MappingProxyType):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -33,6 +34,17 @@ class OptionError(ValueError):
 
 def _fail(allowed: str) -> ValueError:
     return ValueError(allowed)
+
+
+def shown(value: object) -> object:
+    """A value as messages may show it: the password of a URL is replaced by ``***``.
+
+    A base URL with credentials is refused, and saying why must not copy the secret into build
+    logs that CI systems keep and often publish.
+    """
+    if isinstance(value, str) and "@" in value:
+        return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*://[^/@:]*):[^/@]*@", r"\1:***@", value.strip())
+    return value
 
 
 def _is_number(value: object) -> bool:
@@ -113,8 +125,10 @@ def _base_url(value: object) -> str | None:
     return check_base_url(value)
 
 
-def _filename(value: object) -> str:
+def _filename(value: object) -> str | None:
     allowed = "a relative path such as sitemap.xml, without '..' or a leading '/'"
+    if value is None:
+        return None  # unset: sitemap.<format>, filled in by Options.from_mapping
     if not isinstance(value, str) or not value or value.startswith("/") or "\\" in value:
         raise _fail(allowed)
     parts = value.split("/")
@@ -199,10 +213,14 @@ class Options:
         "Absolute URL the site is served from. Defaults to the host's own setting "
         "(MkDocs site_url, Sphinx html_baseurl, Pelican SITEURL).",
     )
+    # Unset by default rather than "sitemap.xml": the name follows the format, and a host that
+    # filled in "sitemap.xml" itself would make `format: txt` alone an error about a filename
+    # the user never set.
     filename: str = _spec(
-        "sitemap.xml",
+        None,
         _filename,
-        "Name of the sitemap (or of the index, when it is split); sitemap.txt when format is txt.",
+        "Name of the sitemap (or of the index, when it is split): sitemap.xml, or sitemap.txt "
+        "when format is txt.",
     )
     format: str = _spec("xml", _choice("xml", "txt"), "xml (a urlset) or txt (one URL per line).")
     gzip: str = _spec(
@@ -268,6 +286,11 @@ class Options:
         "Fail the build on bad page metadata. MkDocs --strict and sphinx-build -W do the same.",
     )
 
+    def __post_init__(self) -> None:
+        # An unset filename follows the format, also for Options built directly.
+        if self.filename is None:
+            object.__setattr__(self, "filename", f"sitemap.{self.format}")
+
     @classmethod
     def from_mapping(
         cls, values: Mapping[str, object], *, prefix: str = "", defaults: Mapping[str, object] = {}
@@ -293,9 +316,9 @@ class Options:
             try:
                 checked[spec.name] = spec.check(raw)
             except ValueError as error:
-                raise OptionError(prefix + spec.name, raw, str(error)) from None
+                raise OptionError(prefix + spec.name, shown(raw), str(error)) from None
         fmt = checked.get("format", "xml")
-        if "filename" not in checked:
+        if checked.get("filename") is None:
             checked["filename"] = f"sitemap.{fmt}"
         elif not checked["filename"].endswith(f".{fmt}"):
             raise OptionError(

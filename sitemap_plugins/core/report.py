@@ -3,6 +3,11 @@
 Every warning carries a :class:`Code`. Its value doubles as a Sphinx warning subtype
 (``sitemap.<code>``), so users can silence one kind with ``suppress_warnings``, and it lets
 tests assert on the kind of problem rather than on wording.
+
+What must stop the build is raised instead, as a :class:`SitemapError`: every host has its own
+way to fail a build (MkDocs ``PluginError``, a Sphinx error class, Pelican's exit status), and only
+an exception reaches it. Its message is one line that names the path and the cause, so each
+adapter can show it as its host shows its own errors, never as a traceback.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ class Code(str, enum.Enum):
     GIT = "git"
     EMPTY = "empty"
     CONFLICT = "conflict"
+    PUBLISH = "publish"
 
 
 class Reporter(Protocol):
@@ -52,3 +58,35 @@ class CollectingReporter:
     def codes(self) -> list[Code]:
         """The codes of the warnings so far, in order."""
         return [code for code, _ in self.warnings]
+
+
+class SitemapError(Exception):
+    """A problem that stops the build; ``str()`` is one line fit for the host's error output."""
+
+
+class PublishError(SitemapError):
+    """A file could not be written, replaced or read; whatever was published before stays.
+
+    ``path`` is the file or folder concerned and ``cause`` what the system said about it
+    ("No space left on device"), so the message reads ``cannot write PATH: CAUSE``.
+    """
+
+    def __init__(self, action: str, path: object, cause: str) -> None:
+        self.action = action
+        self.path = path
+        self.cause = cause
+        super().__init__(f"cannot {action} {path}: {cause}")
+
+
+class StrictError(SitemapError):
+    """Strict mode saw warnings (reported just before); unless ``written``, nothing was written.
+
+    ``written`` is true only for a warning that came after the new files were in place, such as
+    an earlier build's file that could not be removed.
+    """
+
+    def __init__(self, warnings: int, *, written: bool = False) -> None:
+        self.warnings = warnings
+        self.written = written
+        counted = f"{warnings} warning{'s' if warnings != 1 else ''} in strict mode"
+        super().__init__(counted if written else f"{counted}; no sitemap written")

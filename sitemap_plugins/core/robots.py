@@ -6,24 +6,21 @@ that names our sitemap (even under an old base URL) and leave every other byte a
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
-from pathlib import Path
 from typing import Final
 from urllib.parse import urlsplit
 
 _SITEMAP_LINE: Final = re.compile(r"^\s*sitemap\s*:\s*(\S+)\s*$", re.IGNORECASE)
 
 
-def update_robots_txt(robots: Path, sitemap_url: str) -> None:
-    """Add or update the ``Sitemap:`` line for ``sitemap_url``; create the file if needed."""
+def robots_text(current: str, sitemap_url: str) -> str:
+    """``current`` with the ``Sitemap:`` line for ``sitemap_url`` added or updated.
+
+    Pure text in, text out: reading the file (which must be UTF-8) and replacing it without
+    changing its mode is the publisher's job, done in step with the sitemap files.
+    """
     ours = urlsplit(sitemap_url).path.rsplit("/", 1)[-1]
-    try:
-        text = robots.read_bytes().decode("utf-8")  # not read_text: keep CRLF line endings
-    except FileNotFoundError:
-        text = ""
-    lines = text.splitlines(keepends=True)
+    lines = current.splitlines(keepends=True)
     result: list[str] = []
     placed = False
     for line in lines:
@@ -39,14 +36,4 @@ def update_robots_txt(robots: Path, sitemap_url: str) -> None:
         if result and not result[-1].endswith("\n"):
             result[-1] += "\n"
         result.append(f"Sitemap: {sitemap_url}\n")
-    new_text = "".join(result)
-    if new_text == text:
-        return
-    handle, temp = tempfile.mkstemp(dir=robots.parent, prefix=".robots-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(new_text)
-        Path(temp).replace(robots)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    return "".join(result)

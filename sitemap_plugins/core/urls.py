@@ -1,14 +1,16 @@
 """Absolute, RFC 3986-clean URLs for ``<loc>``, built from a base URL and a served path.
 
-Hosts hand us paths as they appear on disk or in their link tables: sometimes raw (``café/``),
-sometimes already encoded (``caf%C3%A9/``). Both must come out encoded exactly once, so a ``%`` is
-kept only where it already starts a valid escape.
+Hosts hand us paths as they appear on disk or in their link tables: sometimes raw (``café/``, or
+``100%.html`` straight from a file name), sometimes already encoded (MkDocs' ``caf%C3%A9/``). Both
+must come out encoded exactly once, so the caller says which it has: in a raw path every ``%`` is
+a literal percent sign (``%25``); in an encoded one a ``%`` that starts a valid escape is kept.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
+import unicodedata
 from typing import Final
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -17,16 +19,21 @@ MAX_URL_LENGTH: Final = 2_047
 
 _SAFE_PATH: Final = "/!$&'()*+,;=:@-._~%"
 _STRAY_PERCENT: Final = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_ALLOWED_BASE: Final = "an absolute http(s) URL such as https://example.org/docs/"
 
 
-def encode_path(path: str) -> str:
+def encode_path(path: str, *, encoded: bool = True) -> str:
     """Percent-encode a path once: raw characters are encoded, valid escapes are kept.
+
+    With ``encoded=False`` the path is raw, as a file name is, and every ``%`` in it is a
+    literal percent sign: ``100%25.html`` is the file ``100%25.html``, served at
+    ``100%2525.html``.
 
     File names that are not valid UTF-8 reach Python as lone surrogates; ``surrogateescape``
     turns them back into their original bytes. Any other lone surrogate has no bytes at all, so
     it raises ``ValueError`` rather than becoming a URL nobody asked for.
     """
-    text = _STRAY_PERCENT.sub("%25", path)
+    text = _STRAY_PERCENT.sub("%25", path) if encoded else path.replace("%", "%25")
     try:
         return quote(text, safe=_SAFE_PATH, errors="surrogateescape")
     except UnicodeEncodeError:
@@ -34,26 +41,65 @@ def encode_path(path: str) -> str:
 
 
 def check_base_url(url: str) -> str:
-    """Normalise a base URL (trailing slash, encoded path) or say what an acceptable one is."""
-    allowed = "an absolute http(s) URL such as https://example.org/docs/"
+    """Normalise a base URL (trailing slash, encoded path, ASCII host) or say what an acceptable
+    one is.
+
+    A user name or password is refused: a sitemap is public, and so is every URL in it.
+    """
     parts = urlsplit(url.strip())
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise ValueError(allowed)
+        raise ValueError(_ALLOWED_BASE)
     if parts.query or parts.fragment:
-        raise ValueError(allowed + ", without query or fragment")
+        raise ValueError(_ALLOWED_BASE + ", without query or fragment")
+    if "@" in parts.netloc:
+        raise ValueError(_ALLOWED_BASE + ", without a user name or password")
+    try:
+        port = parts.port
+    except ValueError:
+        raise ValueError(_ALLOWED_BASE + ", with a valid port number") from None
+    host = ascii_host(parts.hostname)
+    netloc = f"[{host}]" if ":" in host else host
+    if port is not None:
+        netloc += f":{port}"
     path = encode_path(parts.path or "/")
     if not path.endswith("/"):
         path += "/"
-    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, "", ""))
+    return urlunsplit((parts.scheme.lower(), netloc, path, "", ""))
 
 
-def join_url(base_url: str, path: str) -> str:
+def ascii_host(host: str) -> str:
+    """A host name as it goes in a URL: internationalised labels in their ``xn--`` form.
+
+    Browsers follow UTS #46 without transitional mapping (``faß.de`` stays ``xn--fa-hia.de``),
+    while Python's ``idna`` codec implements IDNA 2003 and would turn it into ``fass.de``, another
+    site. So each label is normalised (NFKC, lower case) and Punycode-encoded by hand; the
+    standard library has the Punycode codec, which is the only hard part.
+    """
+    host = unicodedata.normalize("NFKC", host).lower().rstrip(".")
+    if host.isascii():
+        return host
+    labels = []
+    for label in host.split("."):
+        if not label:
+            raise ValueError(_ALLOWED_BASE + ", with a valid host name")
+        if label.isascii():
+            labels.append(label)
+            continue
+        encoded = "xn--" + label.encode("punycode").decode("ascii")
+        if len(encoded) > 63:
+            raise ValueError(_ALLOWED_BASE + ", with a valid host name")
+        labels.append(encoded)
+    return ".".join(labels)
+
+
+def join_url(base_url: str, path: str, *, encoded: bool = True) -> str:
     """The absolute URL of a served path under ``base_url`` (which ends with ``/``).
 
+    ``encoded`` says whether ``path`` is already percent-encoded (see :func:`encode_path`).
     Dot segments are resolved so that ``../`` cannot silently leave the site; the caller checks
     the result with :func:`in_scope`.
     """
-    relative = path.lstrip("/")
+    relative = encode_path(path.lstrip("/"), encoded=encoded)
     keep_slash = relative.endswith("/") or relative in ("", ".")
     base_path = urlsplit(base_url).path
     joined = posixpath.normpath(posixpath.join(base_path, relative)) if relative else base_path

@@ -1,30 +1,33 @@
-"""Streaming sitemap files to disk: split by count and by bytes, index, gzip, atomic replace.
+"""Streaming sitemap files to disk: split by count and by bytes, index, gzip.
 
 Entries arrive as an iterator and leave as bytes straight away, so memory does not grow with the
-number of URLs. Every file is first written under a temporary name in the target directory and only
-renamed into place once all of them are complete: a build that fails half-way leaves the previous
-sitemap as it was, and readers never see an index pointing at missing files.
+number of URLs. Files are written through a :class:`~.publish.Publication`, which keeps them
+under temporary names until all are complete and then puts them in place so that the site is
+never hurt (see :mod:`.publish`): a build that fails half-way leaves the previous sitemap as it
+was, and readers never see an index pointing at missing files.
+
+Shards are named after their content (``sitemap-1-<12 hex digits>.xml``): a new shard then never
+takes the name of one the live index still lists, and identical input still gives identical
+names and bytes.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gzip
-import os
-import re
-import tempfile
-from collections.abc import Iterable, Iterator
+import hashlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Final
+from typing import Any, Final, Protocol
 
 from sitemap_plugins.core.dates import sort_key, utc_day
 from sitemap_plugins.core.model import Entry, IndexEntry, Lastmod
 from sitemap_plugins.core.options import Options
+from sitemap_plugins.core.publish import Publication, TempFile
 from sitemap_plugins.core.render import (
     INDEX_CLOSE,
     INDEX_OPEN,
-    SITEMAP_NS,
     URLSET_CLOSE,
     render_index_entry,
     render_text_line,
@@ -35,6 +38,9 @@ from sitemap_plugins.core.report import Code, Reporter
 from sitemap_plugins.core.urls import join_url
 
 _FLUSH_BYTES: Final = 1 << 18
+_DIGITS: Final = 12
+"""Hex digits of the content hash in a shard's name: enough that two different shards of the
+same number never share a name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,52 +77,70 @@ class _Layout:
     def relpath(self, name: str) -> str:
         return f"{self.directory}/{name}" if self.directory else name
 
-    def shard_name(self, number: int) -> str:
-        return f"{self.stem}-{number}{self.suffix}"
+    def shard_name(self, number: int, digest: str) -> str:
+        return f"{self.stem}-{number}-{digest[:_DIGITS]}{self.suffix}"
+
+
+class _Stream(Protocol):
+    def write(self, data: bytes, /) -> object: ...
+
+    def close(self) -> None: ...
 
 
 class _PendingFile:
     """One file under a temporary name, written plain and/or gzipped in the same pass."""
 
-    def __init__(self, directory: Path, variants: tuple[str, ...]) -> None:
-        self.temps: dict[str, Path] = {}
-        self._streams: list[BinaryIO] = []
-        self._raw: list[BinaryIO] = []
+    def __init__(
+        self, publication: Publication, folder: str, label: str, variants: tuple[str, ...]
+    ) -> None:
+        self.publication = publication
+        self.temps: dict[str, TempFile] = {}
+        self._streams: list[_Stream] = []
+        # The name comes from the uncompressed bytes; the plain file's own hash is that already.
+        self._content = None if "" in variants else hashlib.sha256()
         try:
             for variant in variants:
-                handle, name = tempfile.mkstemp(dir=directory, prefix=".sitemap-", suffix=".tmp")
-                self.temps[variant] = Path(name)
-                raw = os.fdopen(handle, "wb")
-                self._raw.append(raw)
+                temp = publication.new_file(folder, label + variant)
+                self.temps[variant] = temp
                 if variant == ".gz":
                     # mtime=0 and no file name in the header: identical input, identical bytes.
                     self._streams.append(
-                        gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0)  # type: ignore[arg-type]
+                        gzip.GzipFile(filename="", mode="wb", fileobj=temp, mtime=0)
                     )
                 else:
-                    self._streams.append(raw)
+                    self._streams.append(temp)
         except BaseException:
             self.discard()
             raise
 
     def write(self, data: bytes) -> None:
+        if self._content is not None:
+            self._content.update(data)
         for stream in self._streams:
             stream.write(data)
 
     def close(self) -> None:
         for stream in self._streams:
-            stream.close()
-        for raw in self._raw:
-            raw.close()
+            stream.close()  # a GzipFile writes its trailer and leaves our file open
+        for temp in self.temps.values():
+            temp.close()
+            self.publication.written(temp)
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 of the uncompressed content, in hex."""
+        if self._content is not None:
+            return self._content.hexdigest()
+        return self.temps[""].sha256
 
     def discard(self) -> None:
         # Close the gzip layers too: left open, they try to flush into a closed file when
         # collected later (an "unraisable" error on Python 3.12+).
-        for stream in (*self._streams, *self._raw):
-            with contextlib.suppress(OSError, ValueError):
+        for stream in self._streams:
+            with contextlib.suppress(Exception):
                 stream.close()
         for temp in self.temps.values():
-            temp.unlink(missing_ok=True)
+            temp.discard()
 
 
 class _Shard:
@@ -136,38 +160,52 @@ def write_sitemaps(
     options: Options,
     reporter: Reporter,
     extensions: Iterable[str] = (),
+    before_publish: Callable[[], None] | None = None,
 ) -> WriteResult:
     """Write sorted, validated entries as one sitemap, or as shards plus an index.
 
     ``/sitemap.xml`` stays a plain urlset while everything fits in one file, because themes read
-    it; only past ``urls_per_file`` or ``bytes_per_file`` does it become an index.
+    it; only past ``urls_per_file`` or ``bytes_per_file`` does it become an index. With the
+    ``robots_txt`` option, robots.txt is updated in the same publication. ``before_publish`` runs
+    once every file is complete and before any is put in place: strict mode raises there, so a
+    warning of the writer's own also leaves the previous sitemap as it was.
     """
     layout = _Layout.from_options(options)
-    target = output_dir / layout.directory if layout.directory else output_dir
-    target.mkdir(parents=True, exist_ok=True)
-    shards: list[_Shard] = []
-    try:
-        urls = _fill_shards(entries, target, layout, options, reporter, list(extensions), shards)
+    folders = (layout.directory, "") if options.robots_txt else (layout.directory,)
+    label = layout.relpath(layout.stem + layout.suffix)
+    with Publication(output_dir, reporter, folders=folders, sitemap=label) as publication:
+        publication.folder(layout.directory)
+        shards: list[_Shard] = []
+
+        def new_file() -> _PendingFile:
+            return _PendingFile(publication, layout.directory, label, layout.variants)
+
+        try:
+            urls = _fill_shards(
+                entries, new_file, layout, options, reporter, list(extensions), shards
+            )
+        except BaseException:
+            for shard in shards:
+                shard.file.discard()
+            raise
         if not shards:
             reporter.warning(
                 Code.EMPTY, f"no sitemap written to {layout.relpath(layout.index_name)}: no pages"
             )
             return WriteResult(None, (), 0, 0)
-        written = _publish(shards, target, layout, base_url, options)
-    except BaseException:
-        for shard in shards:
-            shard.file.discard()
-        raise
-    _remove_stale(target, layout, {Path(name).name for name in written})
-    top = layout.relpath(
-        (layout.index_name if len(shards) > 1 else layout.stem + layout.suffix) + layout.variants[0]
-    )
+        if before_publish is not None:
+            before_publish()
+        written = _stage(publication, shards, layout, base_url, options)
+        top = written[-len(layout.variants)]  # the first variant of the entry point
+        if options.robots_txt:
+            publication.stage_robots(join_url(base_url, top, encoded=False))
+        publication.commit()
     return WriteResult(top, tuple(written), urls, len(shards))
 
 
 def _fill_shards(
     entries: Iterable[Entry],
-    target: Path,
+    new_file: Callable[[], _PendingFile],
     layout: _Layout,
     options: Options,
     reporter: Reporter,
@@ -210,7 +248,7 @@ def _fill_shards(
                 shard.count, shard.newest = count, newest
                 shard.file.write(b"".join(batch) + tail)
                 shard.file.close()
-            shard = _Shard(_PendingFile(target, layout.variants))
+            shard = _Shard(new_file())
             shards.append(shard)
             batch, batched, used, count, newest, newest_key = [head], 0, 0, 0, None, None
         batch.append(data)
@@ -238,31 +276,39 @@ def _fill_shards(
     return urls
 
 
-def _publish(
-    shards: list[_Shard], target: Path, layout: _Layout, base_url: str, options: Options
+def _stage(
+    publication: Publication,
+    shards: list[_Shard],
+    layout: _Layout,
+    base_url: str,
+    options: Options,
 ) -> list[str]:
-    """Rename complete shards into place, then write the index last, so it never dangles."""
-    if len(shards) == 1:
-        names = [layout.stem + layout.suffix]
-    else:
-        names = [layout.shard_name(number) for number in range(1, len(shards) + 1)]
-    index: _PendingFile | None = None
-    if len(shards) > 1:
-        index = _PendingFile(target, layout.variants)
-        try:
-            _write_index(index, shards, names, layout, base_url, options)
-        except BaseException:
-            index.discard()
-            raise
+    """Give every complete file its final name; the entry points (the index, or the single
+    sitemap) come last in the list, as they are published last."""
     written: list[str] = []
+    if len(shards) == 1:
+        for variant, temp in shards[0].file.temps.items():
+            relpath = layout.relpath(layout.stem + layout.suffix + variant)
+            publication.stage(relpath, temp, entry=True)
+            written.append(relpath)
+        return written
+    names = [layout.shard_name(n, shard.file.digest) for n, shard in enumerate(shards, 1)]
     for shard, name in zip(shards, names, strict=True):
         for variant, temp in shard.file.temps.items():
-            temp.replace(target / (name + variant))
+            publication.stage(layout.relpath(name + variant), temp, entry=False)
             written.append(layout.relpath(name + variant))
-    if index is not None:
-        for variant, temp in index.temps.items():
-            temp.replace(target / (layout.index_name + variant))
-            written.append(layout.relpath(layout.index_name + variant))
+    index = _PendingFile(
+        publication, layout.directory, layout.relpath(layout.index_name), layout.variants
+    )
+    try:
+        _write_index(index, shards, names, layout, base_url, options)
+    except BaseException:
+        index.discard()
+        raise
+    for variant, temp in index.temps.items():
+        relpath = layout.relpath(layout.index_name + variant)
+        publication.stage(relpath, temp, entry=True)
+        written.append(relpath)
     return written
 
 
@@ -279,7 +325,7 @@ def _write_index(
     suffix = ".gz" if layout.variants == (".gz",) else ""
     index.write(INDEX_OPEN.encode())
     for shard, name in zip(shards, names, strict=True):
-        loc = join_url(base_url, layout.relpath(name + suffix))
+        loc = join_url(base_url, layout.relpath(name + suffix), encoded=False)
         child = IndexEntry(loc=loc, lastmod=shard.newest)
         index.write(
             render_index_entry(
@@ -288,40 +334,3 @@ def _write_index(
         )
     index.write(INDEX_CLOSE.encode())
     index.close()
-
-
-def _remove_stale(target: Path, layout: _Layout, keep: set[str]) -> None:
-    """Delete shards and indexes of an earlier, larger build, but only files that are ours."""
-    pattern = re.compile(
-        rf"^{re.escape(layout.stem)}-(\d+){re.escape(layout.suffix)}(\.gz)?$"
-        rf"|^{re.escape(layout.stem)}-index\.xml(\.gz)?$"
-    )
-    for path in _listdir(target):
-        if path.name in keep or not pattern.match(path.name) or not path.is_file():
-            continue
-        if _looks_like_ours(path):
-            path.unlink(missing_ok=True)
-
-
-def _listdir(directory: Path) -> Iterator[Path]:
-    try:
-        yield from directory.iterdir()
-    except OSError:
-        return
-
-
-def _looks_like_ours(path: Path) -> bool:
-    """A sitemap we could have written: a urlset or index in the 0.9 namespace, or a URL list."""
-    try:
-        if path.suffix == ".gz":
-            with gzip.open(path, "rb") as stream:
-                head = stream.read(512)
-        else:
-            with open(path, "rb") as stream:
-                head = stream.read(512)
-    except (OSError, EOFError, gzip.BadGzipFile):
-        return False
-    if b"<urlset" in head or b"<sitemapindex" in head:
-        return SITEMAP_NS.encode() in head
-    first = head.split(b"\n", 1)[0]
-    return first.startswith((b"http://", b"https://"))

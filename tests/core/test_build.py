@@ -21,6 +21,7 @@ from sitemap_plugins.core import (
     Options,
     Page,
     SitemapBuilder,
+    StrictError,
     Summary,
 )
 from tests.support.gitrepo import GitRepo
@@ -363,6 +364,21 @@ def test_alternates_list_self_others_and_x_default(tmp_path: Path) -> None:
     assert entries == {BASE + "about/": expected, BASE + "fr/about/": expected, BASE + "solo/": {}}
 
 
+def test_a_page_says_whether_its_path_is_already_encoded(tmp_path: Path) -> None:
+    """MkDocs hands over encoded URLs; Sphinx dirhtml and Pelican hand over file names."""
+    fr = (Alternate("en", "a%20b/"), Alternate("fr", "fr/a%20b/"))
+    pages = [
+        Page(path="a%20b/", origin="raw.md", encoded=False, alternates=fr),
+        Page(path="c%20d/", origin="encoded.md", alternates=(Alternate("en", "c%20d/"),)),
+    ]
+    build(tmp_path / "out", pages)
+    entries = {e.loc: e.alternates for e in check_sitemap_file(tmp_path / "out/sitemap.xml")}
+    assert entries == {
+        BASE + "a%2520b/": {"en": BASE + "a%2520b/", "fr": BASE + "fr/a%2520b/"},
+        BASE + "c%20d/": {},
+    }
+
+
 def test_generated_pages_take_the_newest_listed_date(tmp_path: Path) -> None:
     listed = (dt.date(2024, 1, 1), dt.datetime(2024, 2, 3, 4, tzinfo=dt.timezone.utc))
     pages = [Page(path="tags/x/", origin="tags/x/index.html", listed_dates=listed)]
@@ -440,3 +456,83 @@ def test_independent_parser_reads_it_back(site: GitRepo, tmp_path: Path) -> None
     assert parsed[BASE + "guide/install/"].lastmod is not None
     assert parsed[BASE + "guide/install/"].lastmod.date() == dt.date(2024, 3, 15)
     assert parsed[BASE].changefreq == "monthly"
+
+
+# -- a lastmod in the future -------------------------------------------------------------------
+
+NOW = dt.datetime(2024, 6, 1, 12, 0, tzinfo=dt.timezone.utc)
+
+
+def build_at(
+    now: dt.datetime, out: Path, pages: Sequence[Page], **options: object
+) -> tuple[Summary, CollectingReporter]:
+    """Build with this machine's clock set to ``now``."""
+    reporter = CollectingReporter()
+    values = {"base_url": BASE, **options}
+    builder = SitemapBuilder(Options.from_mapping(values), reporter, clock=lambda: now)
+    return builder.build(pages, out), reporter
+
+
+def test_a_lastmod_in_the_future_is_a_warning_naming_the_page_and_is_not_written(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    git_repo.write("docs/skewed.md", "# committed on a laptop 5 minutes fast\n")
+    git_repo.commit("skewed", "2024-06-01T12:05:00+00:00")
+    git_repo.write("docs/ahead.md", "# committed with a clock two hours ahead\n")
+    git_repo.commit("ahead", "2024-06-01T14:00:00+00:00")
+    git_repo.write("docs/typo.md", "# a year typed wrong in front matter\n")
+    git_repo.commit("typo", "2024-05-01T10:00:00+00:00")
+    pages = [
+        page(git_repo, "skewed/", "skewed.md"),
+        page(git_repo, "ahead/", "ahead.md"),
+        page(git_repo, "typo/", "typo.md", sitemap={"lastmod": "2042-05-01"}),
+        Page(path="kiribati/", origin="kiribati", sitemap={"lastmod": "2024-06-02"}),
+        Page(path="later/", origin="later", sitemap={"lastmod": "2024-06-03"}),
+    ]
+    summary, reporter = build_at(NOW, tmp_path / "out", pages)
+    entries = check_sitemap_file(tmp_path / "out/sitemap.xml", BASE + "sitemap.xml")
+    assert {e.loc.removeprefix(BASE): e.lastmod for e in entries} == {
+        "skewed/": "2024-06-01T12:05:00Z",  # clock skew, not the future
+        "ahead/": None,
+        "typo/": "2024-05-01T10:00:00Z",  # the metadata is refused, git still knows
+        "kiribati/": "2024-06-02",  # already that day somewhere on Earth
+        "later/": None,
+    }
+    assert reporter.codes() == [Code.BAD_LASTMOD] * 3
+    messages = sorted(message for _, message in reporter.warnings)
+    assert messages == [
+        "docs/ahead.md: lastmod 2024-06-01T14:00:00Z (from git) is in the future; not written",
+        "docs/typo.md: lastmod 2042-05-01 (from metadata) is in the future; not written",
+        "later: lastmod 2024-06-03 (from metadata) is in the future; not written",
+    ]
+    assert summary.lastmod_from == {"git": 2, "metadata": 1, "none": 2}
+
+
+def test_a_listed_date_in_the_future_does_not_spread_to_listing_pages(tmp_path: Path) -> None:
+    future = dt.datetime(2099, 1, 1, tzinfo=dt.timezone.utc)
+    listed = (dt.date(2024, 5, 1), future)
+    pages = [
+        Page(path="blog/", origin="blog/index.html", listed_dates=listed),
+        Page(path="tags/x/", origin="tags/x/index.html", listed_dates=(future,)),
+        Page(path="post/", origin="post.md", updated=future),
+    ]
+    _, reporter = build_at(NOW, tmp_path / "out", pages)
+    entries = check_sitemap_file(tmp_path / "out/sitemap.xml", BASE + "sitemap.xml")
+    assert {e.loc.removeprefix(BASE): e.lastmod for e in entries} == {
+        "blog/": "2024-05-01",
+        "tags/x/": None,
+        "post/": None,
+    }
+    # Reported once, with the page that carries it; the listings stay quiet.
+    assert [message for _, message in reporter.warnings] == [
+        "post.md: lastmod 2099-01-01T00:00:00Z (from metadata) is in the future; not written"
+    ]
+
+
+def test_strict_mode_fails_on_a_future_lastmod_before_writing(tmp_path: Path) -> None:
+    pages = [Page(path="", origin="index.md", sitemap={"lastmod": "2099-01-01"})]
+    build_at(NOW, tmp_path, [Page(path="", origin="index.md")])
+    before = (tmp_path / "sitemap.xml").read_bytes()
+    with pytest.raises(StrictError, match=r"^1 warning in strict mode; no sitemap written$"):
+        build_at(NOW, tmp_path, pages, strict=True)
+    assert (tmp_path / "sitemap.xml").read_bytes() == before

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 
 from sitemap_plugins.core.dates import as_written, format_lastmod, newest, parse_lastmod
 from sitemap_plugins.core.html import has_robots_noindex, head_exclusion, is_redirect_stub
-from sitemap_plugins.core.robots import update_robots_txt
+from sitemap_plugins.core.robots import robots_text
 
 UTC = dt.timezone.utc
 
@@ -74,14 +73,13 @@ def test_redirect_stub() -> None:
     assert not is_redirect_stub("<head><title>x</title></head><body>refresh url=</body>")
 
 
-def test_robots_txt_created(tmp_path: Path) -> None:
-    robots = tmp_path / "robots.txt"
-    update_robots_txt(robots, "https://example.org/sitemap.xml")
-    assert robots.read_text() == "Sitemap: https://example.org/sitemap.xml\n"
+def test_robots_txt_created() -> None:
+    assert robots_text("", "https://example.org/sitemap.xml") == (
+        "Sitemap: https://example.org/sitemap.xml\n"
+    )
 
 
-def test_robots_txt_keeps_everything_else_and_updates_our_line(tmp_path: Path) -> None:
-    robots = tmp_path / "robots.txt"
+def test_robots_txt_keeps_everything_else_and_updates_our_line() -> None:
     original = (
         "User-agent: *\r\nDisallow: /private/\r\n"
         "Sitemap: https://old.example.org/sitemap.xml\r\n"
@@ -89,24 +87,19 @@ def test_robots_txt_keeps_everything_else_and_updates_our_line(tmp_path: Path) -
         "sitemap: https://old.example.org/sitemap.xml\r\n"
         "# end"
     )
-    robots.write_bytes(original.encode())
-    update_robots_txt(robots, "https://example.org/sitemap.xml")
-    assert robots.read_bytes().decode() == (
+    updated = robots_text(original, "https://example.org/sitemap.xml")
+    assert updated == (
         "User-agent: *\r\nDisallow: /private/\r\n"
         "Sitemap: https://example.org/sitemap.xml\r\n"
         "Sitemap: https://example.org/news-sitemap.xml\r\n"
         "# end"
     )
-    before = robots.stat().st_mtime_ns
-    update_robots_txt(robots, "https://example.org/sitemap.xml")
-    assert robots.stat().st_mtime_ns == before  # unchanged content is not rewritten
+    assert robots_text(updated, "https://example.org/sitemap.xml") == updated  # a fixed point
 
 
-def test_robots_txt_without_trailing_newline_gets_line_appended(tmp_path: Path) -> None:
-    robots = tmp_path / "robots.txt"
-    robots.write_text("User-agent: *\nDisallow:")
-    update_robots_txt(robots, "https://example.org/docs/sitemap.xml")
-    assert robots.read_text().splitlines() == [
+def test_robots_txt_without_trailing_newline_gets_line_appended() -> None:
+    updated = robots_text("User-agent: *\nDisallow:", "https://example.org/docs/sitemap.xml")
+    assert updated.splitlines() == [
         "User-agent: *",
         "Disallow:",
         "Sitemap: https://example.org/docs/sitemap.xml",
@@ -138,3 +131,16 @@ def test_a_declared_time_keeps_the_day_its_author_wrote() -> None:
     assert as_written(late, "date", declared=False) == dt.date(2024, 5, 2)
     assert as_written(late, "datetime", declared=True) is late
     assert as_written(dt.date(2024, 5, 1), "date", declared=False) == dt.date(2024, 5, 1)
+
+
+def test_naive_times_are_read_in_the_zone_given() -> None:
+    paris = dt.timezone(dt.timedelta(hours=2))
+    assert parse_lastmod("2024-05-01T10:00", naive_tz=paris) == dt.datetime(
+        2024, 5, 1, 10, tzinfo=paris
+    )
+    assert parse_lastmod(
+        dt.datetime(2024, 5, 1, 10), naive_tz=paris
+    ).utcoffset() == paris.utcoffset(None)
+    # A time that carries its offset keeps it, and a bare date stays a day.
+    assert parse_lastmod("2024-05-01T10:00Z", naive_tz=paris).utcoffset() == dt.timedelta(0)
+    assert parse_lastmod("2024-05-01", naive_tz=paris) == dt.date(2024, 5, 1)

@@ -82,3 +82,33 @@ def test_host_defaults_are_checked_too() -> None:
     assert Options.from_mapping({"gzip": "off"}, defaults={"gzip": "both"}).gzip == "off"
     with pytest.raises(OptionError):
         Options.from_mapping({}, defaults={"gzip": "maybe"})
+
+
+def test_the_file_name_follows_the_format_unless_set() -> None:
+    """Hosts pass an unset option as None (MkDocs and Sphinx fill every option in)."""
+    assert Options.from_mapping({}).filename == "sitemap.xml"
+    assert Options.from_mapping({"format": "txt"}).filename == "sitemap.txt"
+    assert Options.from_mapping({"format": "txt", "filename": None}).filename == "sitemap.txt"
+    assert (
+        Options.from_mapping({"format": "txt", "filename": "a/urls.txt"}).filename == "a/urls.txt"
+    )
+    with pytest.raises(
+        OptionError,
+        match=r"^invalid value for option 'filename': 'sitemap\.xml' "
+        r"\(allowed: a name ending in \.txt for format txt\)$",
+    ):
+        Options.from_mapping({"format": "txt", "filename": "sitemap.xml"})
+
+
+def test_a_base_url_with_credentials_is_refused_without_showing_the_password() -> None:
+    with pytest.raises(
+        OptionError,
+        match=r"^invalid value for option 'sitemap_base_url': 'https://user:\*\*\*@example\.org/' "
+        r"\(allowed: .* without a user name or password\)$",
+    ):
+        Options.from_mapping({"base_url": "https://user:s3cret@example.org/"}, prefix="sitemap_")
+
+
+def test_options_built_directly_name_the_file_after_the_format() -> None:
+    assert Options().filename == "sitemap.xml"
+    assert Options(format="txt").filename == "sitemap.txt"

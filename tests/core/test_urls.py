@@ -76,3 +76,47 @@ def test_undecodable_file_names_are_encoded_as_their_bytes() -> None:
     assert encode_path(raw) == "caf%E9.html"
     with pytest.raises(ValueError, match="no UTF-8 encoding"):
         encode_path("\ud800")
+
+
+@pytest.mark.parametrize(
+    ("base", "normalised"),
+    [
+        ("https://Bücher.example/docs", "https://xn--bcher-kva.example/docs/"),
+        # UTS #46 as browsers apply it keeps ß (IDNA 2003 would make it fass.de, another host).
+        ("https://faß.de/", "https://xn--fa-hia.de/"),
+        ("http://例え.テスト:8080/", "http://xn--r8jz45g.xn--zckzah:8080/"),
+        (
+            "https://\uff25\uff38\uff21\uff2d\uff30\uff2c\uff25.org/",
+            "https://example.org/",
+        ),  # full width
+        ("http://[::1]:8000/x", "http://[::1]:8000/x/"),
+    ],
+)
+def test_an_internationalised_host_is_written_in_its_ascii_form(base: str, normalised: str) -> None:
+    assert check_base_url(base) == normalised
+    assert join_url(check_base_url(base), "café/").startswith(normalised)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["https://user:secret@example.org/", "https://user@example.org/", "https://:pw@example.org/"],
+)
+def test_a_base_url_with_credentials_is_refused(bad: str) -> None:
+    with pytest.raises(ValueError, match=r"without a user name or password$"):
+        check_base_url(bad)
+
+
+@pytest.mark.parametrize(
+    ("raw", "encoded"),
+    [
+        ("100%.html", "100%25.html"),
+        ("a%20b/", "a%2520b/"),  # a file named a%20b, not "a b"
+        ("caf%C3%A9/", "caf%25C3%25A9/"),
+        ("café/", "caf%C3%A9/"),
+    ],
+)
+def test_in_a_raw_path_every_percent_is_a_percent_sign(raw: str, encoded: str) -> None:
+    assert encode_path(raw, encoded=False) == encoded
+    assert unquote(encoded) == raw  # a server decodes it back to the file name
+    base = "https://example.org/docs/"
+    assert join_url(base, raw, encoded=False) == base + encoded

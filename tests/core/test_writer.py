@@ -1,9 +1,10 @@
-"""The writer: split edges by count and bytes, index, gzip, stale shards, atomic replacement."""
+"""The writer: split edges by count and bytes, index, gzip, content-named shards, the record."""
 
 from __future__ import annotations
 
 import datetime as dt
 import gzip
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -46,6 +47,17 @@ def sitemap_files(directory: Path) -> list[str]:
     return sorted(p.name for p in directory.iterdir() if not p.name.startswith("."))
 
 
+SHARD = re.compile(r"^sitemap-(?P<n>\d+)-[0-9a-f]{12}\.(xml|txt)(\.gz)?$")
+
+
+def shards_of(index: Path) -> list[str]:
+    """The file names an index lists, in order; each must be a content-named shard."""
+    names = [ref.loc.rsplit("/", 1)[1] for ref in read_index(index)]
+    numbers = [int(m["n"]) if (m := SHARD.match(name)) else None for name in names]
+    assert numbers == list(range(1, len(names) + 1)), names
+    return names
+
+
 def test_one_file_is_a_plain_urlset(tmp_path: Path) -> None:
     result, reporter = write(tmp_path, entries(3))
     assert sitemap_files(tmp_path) == ["sitemap.xml"]
@@ -63,11 +75,12 @@ def test_the_50000th_url_is_the_count_edge(tmp_path: Path) -> None:
     assert sitemap_files(tmp_path / "at") == ["sitemap.xml"]
     check_sitemap_file(tmp_path / "at" / "sitemap.xml")
     write(tmp_path / "over", entries(MAX_URLS_PER_FILE + 1))
-    assert sitemap_files(tmp_path / "over") == ["sitemap-1.xml", "sitemap-2.xml", "sitemap.xml"]
+    first, second = shards_of(tmp_path / "over" / "sitemap.xml")
+    assert sitemap_files(tmp_path / "over") == [first, second, "sitemap.xml"]
     for name in sitemap_files(tmp_path / "over"):
         check_sitemap_file(tmp_path / "over" / name, sitemap_url=BASE + name)
-    assert len(read_sitemap(tmp_path / "over" / "sitemap-1.xml")) == MAX_URLS_PER_FILE
-    assert len(read_sitemap(tmp_path / "over" / "sitemap-2.xml")) == 1
+    assert len(read_sitemap(tmp_path / "over" / first)) == MAX_URLS_PER_FILE
+    assert len(read_sitemap(tmp_path / "over" / second)) == 1
 
 
 def _entries_filling_exactly(total: int) -> list[Entry]:
@@ -101,9 +114,10 @@ def test_the_52428800th_byte_is_the_size_edge(tmp_path: Path) -> None:
 
     one_more = [*exact[:-1], Entry(loc=exact[-1].loc + "z")]
     write(tmp_path / "over", iter(one_more))
-    assert sitemap_files(tmp_path / "over") == ["sitemap-1.xml", "sitemap-2.xml", "sitemap.xml"]
-    assert len(read_sitemap(tmp_path / "over" / "sitemap-2.xml")) == 1
-    for name in ("sitemap-1.xml", "sitemap-2.xml"):
+    first, second = shards_of(tmp_path / "over" / "sitemap.xml")
+    assert sitemap_files(tmp_path / "over") == [first, second, "sitemap.xml"]
+    assert len(read_sitemap(tmp_path / "over" / second)) == 1
+    for name in (first, second):
         assert (tmp_path / "over" / name).stat().st_size <= MAX_BYTES_PER_FILE
 
 
@@ -118,10 +132,11 @@ def test_index_lists_each_shard_with_its_newest_lastmod(tmp_path: Path) -> None:
     write(tmp_path, iter(items), urls_per_file=2, lastmod_format="datetime")
     check_sitemap_file(tmp_path / "sitemap.xml", sitemap_url=BASE + "sitemap.xml")
     children = read_index(tmp_path / "sitemap.xml")
+    names = shards_of(tmp_path / "sitemap.xml")
     assert [(c.loc, c.lastmod) for c in children] == [
-        (BASE + "sitemap-1.xml", "2023-06-01T08:00:00Z"),
-        (BASE + "sitemap-2.xml", "2022-01-01"),
-        (BASE + "sitemap-3.xml", "2020-01-01"),
+        (BASE + names[0], "2023-06-01T08:00:00Z"),
+        (BASE + names[1], "2022-01-01"),
+        (BASE + names[2], "2020-01-01"),
     ]
     followed = read_sitemap(tmp_path / "sitemap.xml")
     assert [u.loc for u in followed] == [e.loc for e in items]
@@ -131,10 +146,10 @@ def test_gzip_both_is_reproducible_and_equal_to_plain(tmp_path: Path) -> None:
     write(tmp_path / "one", entries(5), gzip="both", urls_per_file=2)
     write(tmp_path / "two", entries(5), gzip="both", urls_per_file=2)
     names = sitemap_files(tmp_path / "one")
-    assert names == [
-        "sitemap-1.xml", "sitemap-1.xml.gz", "sitemap-2.xml", "sitemap-2.xml.gz",
-        "sitemap-3.xml", "sitemap-3.xml.gz", "sitemap.xml", "sitemap.xml.gz",
-    ]  # fmt: skip
+    assert names == sitemap_files(tmp_path / "two")  # identical input, identical names
+    shards = shards_of(tmp_path / "one" / "sitemap.xml")
+    assert shards_of(tmp_path / "one" / "sitemap.xml.gz") == shards  # both name the plain files
+    assert names == sorted([*shards, *(n + ".gz" for n in shards), "sitemap.xml", "sitemap.xml.gz"])
     for name in names:
         one, two = (tmp_path / "one" / name).read_bytes(), (tmp_path / "two" / name).read_bytes()
         assert one == two, name
@@ -147,26 +162,54 @@ def test_gzip_both_is_reproducible_and_equal_to_plain(tmp_path: Path) -> None:
 
 def test_gzip_on_writes_only_gz_and_the_index_names_gz(tmp_path: Path) -> None:
     result, _ = write(tmp_path, entries(3), gzip="on", urls_per_file=2)
-    assert sitemap_files(tmp_path) == ["sitemap-1.xml.gz", "sitemap-2.xml.gz", "sitemap.xml.gz"]
-    children = read_index(tmp_path / "sitemap.xml.gz")
-    assert [c.loc for c in children] == [BASE + "sitemap-1.xml.gz", BASE + "sitemap-2.xml.gz"]
+    shards = shards_of(tmp_path / "sitemap.xml.gz")
+    assert all(name.endswith(".xml.gz") for name in shards)
+    assert sitemap_files(tmp_path) == [*shards, "sitemap.xml.gz"]
+    check_sitemap_file(tmp_path / "sitemap.xml.gz", sitemap_url=BASE + "sitemap.xml.gz")
     assert result.top == "sitemap.xml.gz"  # type: ignore[attr-defined]
 
 
-def test_stale_shards_of_ours_go_and_other_files_stay(tmp_path: Path) -> None:
+def test_files_of_an_earlier_build_go_and_user_files_stay(tmp_path: Path) -> None:
+    """Removal goes by the record of what we published, never by a name that looks like ours."""
+    user_sitemap = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>'
+    users = {"sitemap-2.xml": user_sitemap, "sitemap-9.xml": "<notes/>", "sitemap-7.txt": BASE}
+    for name, text in users.items():
+        (tmp_path / name).write_text(text)
     write(tmp_path, entries(7), urls_per_file=2)
-    assert len(sitemap_files(tmp_path)) == 5
-    (tmp_path / "sitemap-9.xml").write_text("<notes>not a sitemap</notes>")
-    (tmp_path / "sitemap-extra.xml").write_text(
+    seven = shards_of(tmp_path / "sitemap.xml")
+    assert len(seven) == 4
+    assert sitemap_files(tmp_path) == sorted([*seven, *users, "sitemap.xml"])
+    write(tmp_path, entries(3, day0=1), urls_per_file=2)
+    three = shards_of(tmp_path / "sitemap.xml")
+    assert not set(three) & set(seven)  # new content, new names: the old index never dangled
+    assert sitemap_files(tmp_path) == sorted([*three, *users, "sitemap.xml"])
+    write(tmp_path, entries(2), urls_per_file=2)
+    assert sitemap_files(tmp_path) == sorted([*users, "sitemap.xml"])
+    assert len(check_sitemap_file(tmp_path / "sitemap.xml")) == 2
+    assert {name: (tmp_path / name).read_text() for name in users} == users
+
+
+def test_a_file_of_ours_changed_by_someone_else_is_not_removed(tmp_path: Path) -> None:
+    """MkDocs wipes the site folder but keeps dotfiles: a user's file may now stand where a
+    shard of ours stood, under the same name. Only bytes we wrote are removed."""
+    write(tmp_path, entries(5), urls_per_file=2)
+    _, second, _ = shards_of(tmp_path / "sitemap.xml")
+    (tmp_path / second).write_text("<urlset/>")  # someone else's now
+    write(tmp_path, entries(1))
+    assert sitemap_files(tmp_path) == sorted([second, "sitemap.xml"])
+    assert (tmp_path / second).read_text() == "<urlset/>"
+    write(tmp_path, entries(1))  # and it is forgotten, not retried
+    assert sitemap_files(tmp_path) == sorted([second, "sitemap.xml"])
+    assert second not in (tmp_path / ".sitemap-plugins.json").read_text()
+
+
+def test_the_first_build_removes_nothing(tmp_path: Path) -> None:
+    """Without a record, nothing is known to be ours, however much it looks like a shard."""
+    (tmp_path / "sitemap-1-0123456789ab.xml").write_text(
         '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>'
     )
-    write(tmp_path, entries(3), urls_per_file=2)
-    assert sitemap_files(tmp_path) == [
-        "sitemap-1.xml", "sitemap-2.xml", "sitemap-9.xml", "sitemap-extra.xml", "sitemap.xml",
-    ]  # fmt: skip
-    write(tmp_path, entries(2), urls_per_file=2)
-    assert sitemap_files(tmp_path) == ["sitemap-9.xml", "sitemap-extra.xml", "sitemap.xml"]
-    assert len(read_sitemap(tmp_path / "sitemap.xml")) == 2
+    write(tmp_path, entries(3))
+    assert sitemap_files(tmp_path) == ["sitemap-1-0123456789ab.xml", "sitemap.xml"]
 
 
 def test_an_interrupted_write_leaves_the_previous_files_intact(tmp_path: Path) -> None:
@@ -177,10 +220,12 @@ def test_an_interrupted_write_leaves_the_previous_files_intact(tmp_path: Path) -
         yield from entries(3, day0=500)
         raise RuntimeError("the host crashed half-way")
 
+    record = (tmp_path / ".sitemap-plugins.json").read_bytes()
     with pytest.raises(RuntimeError, match="half-way"):
         write(tmp_path, failing(), urls_per_file=2, gzip="both")
     after = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    assert after == before  # same files, same bytes, and no temporary files left behind
+    # Same files, same bytes, the same record, and no temporary files left behind.
+    assert after == {**before, ".sitemap-plugins.json": record}
 
 
 def test_no_entries_writes_nothing_and_warns(tmp_path: Path) -> None:
@@ -193,11 +238,12 @@ def test_no_entries_writes_nothing_and_warns(tmp_path: Path) -> None:
 
 def test_text_sitemap_splits_with_an_xml_index(tmp_path: Path) -> None:
     write(tmp_path, entries(3), format="txt", filename="sitemap.txt", urls_per_file=2)
-    assert sitemap_files(tmp_path) == ["sitemap-1.txt", "sitemap-2.txt", "sitemap-index.xml"]
-    lines = (tmp_path / "sitemap-1.txt").read_text(encoding="utf-8").splitlines()
+    first, second = shards_of(tmp_path / "sitemap-index.xml")
+    assert sitemap_files(tmp_path) == [first, second, "sitemap-index.xml"]
+    lines = (tmp_path / first).read_text(encoding="utf-8").splitlines()
     assert lines == [f"{BASE}page-0000000/", f"{BASE}page-0000001/"]
     check_sitemap_file(tmp_path / "sitemap-index.xml")
-    for name in ("sitemap-1.txt", "sitemap-2.txt"):
+    for name in (first, second):
         check_sitemap_file(tmp_path / name)
     write(tmp_path, entries(1), format="txt", filename="sitemap.txt", urls_per_file=2)
     assert sitemap_files(tmp_path) == ["sitemap.txt"]
@@ -207,9 +253,14 @@ def test_sitemap_in_a_subfolder(tmp_path: Path) -> None:
     # A sitemap in maps/ may list only URLs under maps/ (build() leaves the others out).
     inside = (e._replace(loc=e.loc.replace(BASE, BASE + "maps/")) for e in entries(3))
     write(tmp_path, inside, filename="maps/sitemap.xml", urls_per_file=2)
-    assert sitemap_files(tmp_path / "maps") == ["sitemap-1.xml", "sitemap-2.xml", "sitemap.xml"]
+    first, second = shards_of(tmp_path / "maps" / "sitemap.xml")
+    assert sitemap_files(tmp_path / "maps") == [first, second, "sitemap.xml"]
     children = read_index(tmp_path / "maps" / "sitemap.xml")
-    assert children[0].loc == BASE + "maps/sitemap-1.xml"
+    assert children[0].loc == BASE + "maps/" + first
+    # The record stays at the top of the output folder, so a new filename still cleans up.
+    assert sitemap_files(tmp_path) == ["maps"]
+    write(tmp_path, entries(3), filename="sitemap.xml", urls_per_file=2)
+    assert sitemap_files(tmp_path / "maps") == []
 
 
 def test_an_entry_larger_than_a_file_is_left_out_with_a_warning(tmp_path: Path) -> None:
@@ -259,8 +310,12 @@ def test_tiny_priorities_are_plain_decimals(tmp_path: Path) -> None:
 
 def test_text_format_defaults_to_a_txt_name(tmp_path: Path) -> None:
     result, _ = write(tmp_path, entries(3), format="txt", urls_per_file=2)
-    assert sitemap_files(tmp_path) == ["sitemap-1.txt", "sitemap-2.txt", "sitemap-index.xml"]
+    shards = shards_of(tmp_path / "sitemap-index.xml")
+    assert sitemap_files(tmp_path) == [*shards, "sitemap-index.xml"]
     assert result.top == "sitemap-index.xml"  # type: ignore[attr-defined]
+    write(tmp_path, entries(2), format="txt")
+    assert sitemap_files(tmp_path) == ["sitemap.txt"]
+    check_sitemap_file(tmp_path / "sitemap.txt", sitemap_url=BASE + "sitemap.txt")
 
 
 def test_a_discarded_gzip_write_leaves_nothing_open(tmp_path: Path) -> None:

@@ -210,6 +210,17 @@ def test_invalid_option_fails_at_config_time_naming_it(
     assert str(value) in errors
 
 
+def test_format_txt_alone_writes_sitemap_txt(git_repo: GitRepo) -> None:
+    """No filename is set, so none can be wrong: the name follows the format."""
+    root = example_repo(git_repo, plugins=[{"sitemap": {"format": "txt"}}])
+    site = build_site(root)
+    entries = check_sitemap_file(site / "sitemap.txt", BASE + "sitemap.txt")
+    assert len(entries) == 6
+    zipped = (site / "sitemap.txt.gz").read_bytes()
+    assert gzip.decompress(zipped) == (site / "sitemap.txt").read_bytes()
+    assert not (site / "sitemap.xml").exists()
+
+
 def test_config_has_exactly_the_core_options() -> None:
     assert {name for name, _ in SitemapConfig._schema} == {spec.name for spec in OPTION_SPECS}
 

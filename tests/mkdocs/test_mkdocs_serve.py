@@ -46,9 +46,11 @@ WAIT = 30.0
 
 EDITED = "docs/guide/install.md"
 EDITED_PATH = "guide/install/"
-# MkDocs --dirty re-renders a page only if its source is newer than its output, so the date we give
-# the edited (uncommitted) file lies after any first build: a fixed day, always in the future.
-EDITED_MTIME = dt.datetime(2099, 6, 15, 12, 0, tzinfo=dt.timezone.utc)
+# MkDocs --dirty re-renders a page only if its source is newer than its output. A date in the
+# future is no lastmod (it is refused with a warning), so the edited page's output is dated back
+# first, and the edit gets a fixed past date that is newer than that.
+OUTPUT_BACKDATED = dt.datetime(2024, 6, 15, 12, 0, tzinfo=dt.timezone.utc)
+EDITED_MTIME = dt.datetime(2024, 7, 15, 12, 0, tzinfo=dt.timezone.utc)
 
 # Every page committed on its own date (committer date = lastmod): (path, date, source).
 PAGES = [
@@ -111,6 +113,11 @@ class Server:
         """Each page's output file (in MkDocs' temp site) by URL path: its mtime in ns."""
         [site] = self.tmpdir.glob("mkdocs_*")
         return {path: (site / path / "index.html").stat().st_mtime_ns for path in EXPECTED}
+
+    def backdate_output(self, path: str, when: dt.datetime) -> None:
+        """Set the mtime of one page's output file (in MkDocs' temp site)."""
+        [site] = self.tmpdir.glob("mkdocs_*")
+        os.utime(site / path / "index.html", (when.timestamp(), when.timestamp()))
 
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
@@ -232,6 +239,7 @@ def test_serve_dirty_rebuild_keeps_every_page(git_repo: GitRepo, tmp_path: Path)
         for path, expected in EXPECTED.items():
             entry = first[server.base + path]
             assert (entry.lastmod, entry.changefreq, entry.priority) == expected, path
+        server.backdate_output(EDITED_PATH, OUTPUT_BACKDATED)
         rendered = server.output_times()
 
         # Edit one page, uncommitted, its mtime set before MkDocs can see it: written aside and

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -53,7 +54,12 @@ def test_core_options_set_in_conf_py_and_on_the_command_line(
     sphinx_build(srcdir, outdir, "-W", "-D", "sitemap_robots_txt=1")
 
     refs = read_index(outdir / "sitemap.xml")
-    assert [ref.loc for ref in refs] == [BASE_URL + "sitemap-1.xml", BASE_URL + "sitemap-2.xml"]
+    names = [ref.loc.removeprefix(BASE_URL) for ref in refs]
+    assert [re.sub(r"-[0-9a-f]{12}\.", ".", name) for name in names] == [
+        "sitemap-1.xml",
+        "sitemap-2.xml",
+    ]  # shards are named after their content, in order
+    assert all((outdir / name).is_file() and (outdir / f"{name}.gz").is_file() for name in names)
     assert (outdir / "sitemap.xml.gz").is_file()
     entries = {
         e.loc: e for e in check_sitemap_file(outdir / "sitemap.xml", BASE_URL + "sitemap.xml")
@@ -63,6 +69,16 @@ def test_core_options_set_in_conf_py_and_on_the_command_line(
     assert entries[BASE_URL + "drafts/plan/"].priority == "0.1"
     robots = (outdir / "robots.txt").read_text(encoding="utf-8")
     assert f"Sitemap: {BASE_URL}sitemap.xml" in robots
+
+
+def test_format_txt_alone_writes_sitemap_txt(git_repo: GitRepo, tmp_path: Path) -> None:
+    """No sitemap_filename is set, so none can be wrong: the name follows the format."""
+    srcdir = _project(git_repo, 'sitemap_format = "txt"\n')
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir, "-W")
+    entries = read_entries(outdir, "sitemap.txt")
+    assert set(entries) == {BASE_URL, BASE_URL + "guide/", BASE_URL + "drafts/plan/"}
+    assert not (outdir / "sitemap.xml").exists()
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,556 @@
+"""Putting sitemap files in place so that publishing never hurts the site.
+
+A site owner must be able to trust four things, whatever happens during a build:
+
+- **Readable**: every file gets the mode an ordinary write gets (the umask decides), because a
+  web server running as another user must be able to read it; an existing ``robots.txt`` keeps
+  its own mode.
+- **Whole**: a reader, at any instant and after a kill at any instant, finds an entry point (the
+  index, or the single sitemap) whose every child exists and belongs to the same build.
+- **Never a user's file**: only files this project wrote are ever removed, known by a record of
+  what was published, and only while their bytes are still the ones we wrote.
+- **Never a trace**: every failure is one :class:`~.report.PublishError` naming the path and the
+  cause; the previous sitemap stays as it was.
+
+The protocol, in order (:data:`step_hook` is called once everything is locked and clean, and
+after each step that changes the disk):
+
+1. Lock the output folder, so that two builds into the same folder publish one after the other.
+2. Read the record (:data:`RECORD`) and remove the temporary files an interrupted build left
+   (their name prefix is in the record, so a file of anyone else is never taken for one).
+3. Before the first new file, record this build's temporary-name prefix.
+4. Write every file under a temporary name. Shards are then named after their content, so that a
+   new shard never replaces one that the live index still lists, and identical input still gives
+   identical names and bytes.
+5. Record the new set together with the old one: from here on, whatever a kill leaves on disk is
+   known to the next build.
+6. Rename the shards into place (no index lists them yet), then the entry points (the index is
+   the one way in, so it goes last), then ``robots.txt``.
+7. Remove what earlier builds published and this one did not, entry points first, so that no
+   index is ever left listing a removed file.
+8. Record the new set alone.
+
+Data is not forced to disk (no ``fsync``): a killed process loses nothing the kernel already has,
+which is the promise here; surviving a power cut is the file system's business, as for every
+other file the host writes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import gzip
+import hashlib
+import json
+import os
+import re
+import secrets
+import stat
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO, Final
+from urllib.parse import unquote, urlsplit
+
+from sitemap_plugins.core.report import Code, PublishError, Reporter
+from sitemap_plugins.core.robots import robots_text
+
+if sys.platform != "win32":
+    import fcntl
+
+RECORD: Final = ".sitemap-plugins.json"
+"""The record of published files, in the output folder: it travels with the files it describes.
+
+A dotfile, because MkDocs keeps dotfiles when it cleans ``site_dir`` and no host publishes
+anything under that name.
+"""
+
+TEMP_PREFIX: Final = ".sitemap-plugins-"
+"""Temporary files are ``.sitemap-plugins-<build token>-<n>.tmp`` next to their final name."""
+
+_RECORD_TEMP: Final = RECORD + ".tmp"
+_RECORD_VERSION: Final = 1
+_TOKEN: Final = re.compile(r"^[0-9a-f]{16}$")
+_SHA256: Final = re.compile(r"^[0-9a-f]{64}$")
+_LOC: Final = re.compile(rb"<loc>\s*([^<\s]+)\s*</loc>")
+_CHUNK: Final = 1 << 20
+
+step_hook: Callable[[str], None] | None = None
+"""Called with a short description after every step that changes the disk; ``None`` normally.
+
+Tests set it to stop a build between two steps (``kill -9`` of a child process) and check what
+a reader, and the next build, find.
+"""
+
+
+def _step(description: str) -> None:
+    hook = step_hook
+    if hook is not None:
+        hook(description)
+
+
+def _cause(error: OSError) -> str:
+    return error.strerror or str(error) or type(error).__name__
+
+
+@contextlib.contextmanager
+def _io(action: str, path: Path) -> Iterator[None]:
+    """Turn an ``OSError`` into the one-line :class:`PublishError` hosts show."""
+    try:
+        yield
+    except OSError as error:
+        raise PublishError(action, path, _cause(error)) from None
+
+
+class TempFile:
+    """A new file under a temporary name, created as an ordinary write would create it.
+
+    ``tempfile.mkstemp`` creates files readable by their owner only, and renaming keeps that
+    mode; ``os.open`` with ``0o666`` lets the umask decide, as for every page the host writes.
+    Bytes are counted and hashed on the way, for shard names and for the record. ``label`` is
+    the file a user knows (``site/sitemap.xml``), named when a write fails.
+    """
+
+    def __init__(self, path: Path, label: Path) -> None:
+        self.path = path
+        self.label = label
+        self.size = 0
+        self._hash = hashlib.sha256()
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+        with _io("write", label):
+            self._stream: BinaryIO = os.fdopen(os.open(path, flags, 0o666), "wb")
+
+    def write(self, data: bytes) -> int:
+        with _io("write", self.label):
+            self._stream.write(data)
+        self._hash.update(data)
+        self.size += len(data)
+        return len(data)
+
+    def flush(self) -> None:
+        with _io("write", self.label):
+            self._stream.flush()
+
+    def close(self) -> None:
+        with _io("write", self.label):
+            self._stream.close()
+
+    @property
+    def sha256(self) -> str:
+        return self._hash.hexdigest()
+
+    def discard(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self._stream.close()
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+
+
+@dataclass(frozen=True, slots=True)
+class _Published:
+    """One file in the record: enough to know it is still exactly the file we wrote."""
+
+    size: int
+    sha256: str
+    entry: bool
+
+    def as_json(self) -> dict[str, Any]:
+        return {"size": self.size, "sha256": self.sha256, "entry": self.entry}
+
+
+@dataclass(slots=True)
+class _Staged:
+    relpath: str
+    temp: TempFile
+    entry: bool
+    recorded: bool = True
+
+
+def _safe_relpath(name: object) -> bool:
+    """A path the record may name: relative, inside the output folder, in POSIX form."""
+    if not isinstance(name, str) or not name or name.startswith("/") or "\\" in name:
+        return False
+    return all(part not in ("", ".", "..") for part in name.split("/"))
+
+
+class Publication:
+    """One build's publishing into ``output_dir``; use as a context manager.
+
+    Leaving the block with an exception removes this build's temporary files and changes
+    nothing else: only :meth:`commit` puts files in place.
+    """
+
+    def __init__(
+        self, output_dir: Path, reporter: Reporter, *, folders: tuple[str, ...], sitemap: str
+    ) -> None:
+        self.root = output_dir
+        self.reporter = reporter
+        # What a failure before anything is in place names: the sitemap the user knows, even
+        # when the file that could not be written was the record (the cause is the same).
+        self.sitemap = output_dir / sitemap
+        self.token = secrets.token_hex(8)
+        # Every folder this build may write temporary files in, for step 3.
+        mine = f"{TEMP_PREFIX}{self.token}-"
+        self.prefixes = tuple(
+            sorted({f"{folder}/{mine}" if folder else mine for folder in folders})
+        )
+        self.files: dict[str, _Published] = {}
+        self._leftover_prefixes: list[str] = []
+        self._unclean: set[str] = set()
+        self._temps: list[TempFile] = []
+        self._staged: list[_Staged] = []
+        self._counter = 0
+        self._announced = False
+        self._committing = False
+        self._original: bytes | None = None
+        self._restorable = True
+        self._lock_fd: int | None = None
+
+    # -- 1 and 2: lock, read the record, clean up after an interrupted build -------------------
+
+    def __enter__(self) -> Publication:
+        self.folder("")
+        self._lock_fd = _lock(self.root)
+        try:
+            self._read_record()
+            self._remove_leftovers()
+            _step("start")
+        except BaseException:
+            self._unlock()
+            raise
+        return self
+
+    def __exit__(self, kind: object, error: object, traceback: object) -> None:
+        try:
+            if error is not None:
+                for temp in self._temps:
+                    temp.discard()
+                if self._announced and not self._committing:
+                    self._restore_record()
+        finally:
+            self._unlock()
+
+    def _restore_record(self) -> None:
+        """After a failure before anything was put in place, the record goes back to what it
+        was, so that a failed build leaves the folder exactly as it found it. Best effort: if
+        that fails too, the record still names every file correctly."""
+        path = self.root / RECORD
+        if not self._restorable:
+            return
+        with contextlib.suppress(OSError):
+            if self._original is None:
+                path.unlink(missing_ok=True)
+            else:
+                self._replace_record(self._original)
+
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._lock_fd)  # closing the descriptor releases the lock
+            self._lock_fd = None
+
+    def _read_record(self) -> None:
+        path = self.root / RECORD
+        try:
+            self._original = path.read_bytes()
+        except FileNotFoundError:
+            return  # a first build: nothing is known to be ours, so nothing will be removed
+        except OSError as error:
+            self._restorable = False
+            self._distrust(path, _cause(error))
+            return
+        try:
+            data = json.loads(self._original)
+        except ValueError:
+            self._distrust(path, "not valid JSON")
+            return
+        if not isinstance(data, dict) or data.get("version") != _RECORD_VERSION:
+            self._distrust(path, "not a record of this version")
+            return
+        files = data.get("files")
+        temporary = data.get("temporary")
+        if not isinstance(files, dict) or not isinstance(temporary, list):
+            self._distrust(path, "not a record of this version")
+            return
+        for name, about in files.items():
+            if _safe_relpath(name) and isinstance(about, dict):
+                size, digest, entry = about.get("size"), about.get("sha256"), about.get("entry")
+                if (
+                    isinstance(size, int)
+                    and isinstance(digest, str)
+                    and _SHA256.match(digest)
+                    and isinstance(entry, bool)
+                ):
+                    self.files[name] = _Published(size, digest, entry)
+        for prefix in temporary:
+            folder, _, base = str(prefix).rpartition("/")
+            token = base.removeprefix(TEMP_PREFIX).removesuffix("-")
+            if (
+                isinstance(prefix, str)
+                and (not folder or _safe_relpath(folder))
+                and base == f"{TEMP_PREFIX}{token}-"
+                and _TOKEN.match(token)
+            ):
+                self._leftover_prefixes.append(prefix)
+
+    def _distrust(self, path: Path, reason: str) -> None:
+        self.reporter.warning(
+            Code.PUBLISH,
+            f"{path} is not readable as the record of published sitemap files ({reason}); "
+            "no earlier sitemap file is removed this time, and the record is written anew",
+        )
+
+    def _remove_leftovers(self) -> None:
+        """Temporary files of interrupted builds: the lock proves their writer is gone.
+
+        Best effort: a prefix whose files cannot all be removed stays in the record, and the
+        next build tries again (a read-only folder then fails this build at its first write).
+        """
+        stale = self.root / _RECORD_TEMP
+        if stale.is_file():
+            with contextlib.suppress(OSError):
+                stale.unlink()
+                _step(f"clean {_RECORD_TEMP}")
+        for prefix in self._leftover_prefixes:
+            folder, _, base = prefix.rpartition("/")
+            directory = self.root / folder if folder else self.root
+            for path in _listdir(directory):
+                if path.name.startswith(base) and path.name.endswith(".tmp"):
+                    try:
+                        path.unlink(missing_ok=True)
+                    except OSError:
+                        self._unclean.add(prefix)
+                        continue
+                    _step(f"clean {path.name}")
+
+    # -- 3 and 4: temporary files ---------------------------------------------------------------
+
+    def folder(self, relpath: str) -> Path:
+        """The folder ``relpath`` under the output folder, made if needed."""
+        path = self.root / relpath if relpath else self.root
+        with _io("create the folder", path):
+            path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def new_file(self, folder: str, label: str) -> TempFile:
+        """A temporary file in ``folder`` that a later :meth:`stage` gives its final name."""
+        if not self._announced:
+            # Step 3: the record names our temporary files before the first one exists.
+            with _io("write", self.sitemap):
+                self._write_record(self.files, self.prefixes + tuple(sorted(self._unclean)))
+            self._announced = True
+        self._counter += 1
+        prefix = f"{folder}/{TEMP_PREFIX}" if folder else TEMP_PREFIX
+        relpath = f"{prefix}{self.token}-{self._counter}.tmp"
+        temp = TempFile(self.root / relpath, self.root / label)
+        self._temps.append(temp)
+        return temp
+
+    def written(self, temp: TempFile) -> None:
+        """Tell the publication that ``temp`` is complete (for :data:`step_hook`)."""
+        _step(f"write {temp.path.name}")
+
+    def stage(self, relpath: str, temp: TempFile, *, entry: bool) -> None:
+        """Give a complete temporary file its final name, to be put in place at commit."""
+        self._staged.append(_Staged(relpath, temp, entry))
+
+    def stage_robots(self, sitemap_url: str) -> None:
+        """Prepare ``robots.txt`` now, so that a file we cannot read stops the build before any
+        sitemap is replaced; it is renamed into place right after the entry points."""
+        path = self.root / "robots.txt"
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            data, mode = b"", None
+        except OSError as error:
+            raise PublishError("update", path, _cause(error)) from None
+        else:
+            with _io("update", path):
+                mode = stat.S_IMODE(path.stat().st_mode)
+        try:
+            current = data.decode("utf-8")  # not read_text: keep CRLF line endings
+        except UnicodeDecodeError as error:
+            bad = data[error.start]
+            raise PublishError(
+                "update",
+                path,
+                f"not UTF-8 text (byte 0x{bad:02x} at offset {error.start}); save it as UTF-8",
+            ) from None
+        text = robots_text(current, sitemap_url)
+        if text == current:
+            return
+        temp = self.new_file("", "robots.txt")
+        temp.write(text.encode("utf-8"))
+        temp.close()
+        if mode is not None:
+            with _io("update", path):
+                temp.path.chmod(mode)  # an existing robots.txt keeps its mode
+        self.written(temp)
+        self._staged.append(_Staged("robots.txt", temp, entry=False, recorded=False))
+
+    # -- 5 to 8: put in place, remove the old set, record -------------------------------------
+
+    def commit(self) -> None:
+        """Publish everything staged; see the module's protocol, steps 5 to 8."""
+        for staged in self._staged:
+            final = self.root / staged.relpath
+            if final.is_dir() and not final.is_symlink():
+                raise PublishError("write", final, os.strerror(errno.EISDIR))
+        new = {
+            staged.relpath: _Published(staged.temp.size, staged.temp.sha256, staged.entry)
+            for staged in self._staged
+            if staged.recorded
+        }
+        unclean = tuple(sorted(self._unclean))
+        with _io("write", self.sitemap):
+            self._write_record({**self.files, **new}, self.prefixes + unclean)  # step 5
+        self._committing = True  # from here on, the record must keep naming the new files
+        order = sorted(self._staged, key=lambda s: (not s.recorded, s.entry))  # shards first
+        for staged in order:  # step 6
+            final = self.root / staged.relpath
+            with _io("replace", final):
+                staged.temp.path.replace(final)
+            self._temps.remove(staged.temp)
+            _step(f"publish {staged.relpath}")
+        kept = self._remove_old(new)  # step 7
+        try:
+            self._write_record({**kept, **new}, unclean)  # step 8
+        except OSError as error:
+            # Everything is in place and the record still names every file (step 5): the next
+            # build finds the old files and removes them then.
+            self.reporter.warning(
+                Code.PUBLISH,
+                f"cannot write {self.root / RECORD}, the record of published sitemap files: "
+                f"{_cause(error)}; the next build completes it",
+            )
+
+    def _remove_old(self, new: dict[str, _Published]) -> dict[str, _Published]:
+        """Remove the files earlier builds published that this one did not; return the ones
+        that are still ours but could not be removed, to try again next time."""
+        old = {name: about for name, about in self.files.items() if name not in new}
+        kept: dict[str, _Published] = {}
+        entries = [name for name, about in old.items() if about.entry]
+        for name in sorted(entries):
+            if self._remove_if_ours(name, old[name]):
+                kept[name] = old[name]
+        # An entry point that stays on disk (no longer ours, or not removable) may still list
+        # files: never take those away from under it.
+        listed = set()
+        for name in entries:
+            if (self.root / name).exists():
+                listed |= _listed_files(self.root / name, name)
+        for name in sorted(set(old) - set(entries)):
+            if name in listed:
+                continue
+            if self._remove_if_ours(name, old[name]):
+                kept[name] = old[name]
+        return kept
+
+    def _remove_if_ours(self, name: str, about: _Published) -> bool:
+        """Remove ``name`` if it is still the file we wrote; True when it should stay recorded."""
+        path = self.root / name
+        if not _unchanged(path, about):
+            return False  # gone, or someone else's file now: not ours to remove, forget it
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            return False
+        except OSError as error:
+            self.reporter.warning(
+                Code.PUBLISH,
+                f"cannot remove {path}, a sitemap file of an earlier build: {_cause(error)}; "
+                "no index lists it, and the next build tries again",
+            )
+            return True
+        _step(f"remove {name}")
+        return False
+
+    def _write_record(self, files: dict[str, _Published], prefixes: tuple[str, ...]) -> None:
+        """Replace the record; raises ``OSError``, which each caller words for its step."""
+        record = {
+            "about": "sitemap files published here by sitemap-plugins; it removes only these, "
+            "and only while their bytes are unchanged",
+            "version": _RECORD_VERSION,
+            "files": {name: files[name].as_json() for name in sorted(files)},
+            "temporary": list(prefixes),
+        }
+        self._replace_record((json.dumps(record, indent=1) + "\n").encode("utf-8"))
+        _step("record")
+
+    def _replace_record(self, data: bytes) -> None:
+        path, temp = self.root / RECORD, self.root / _RECORD_TEMP
+        # One fixed temporary name: under the lock no other build writes it, and a copy left by
+        # a kill is simply overwritten (or removed at step 2).
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
+        try:
+            with os.fdopen(os.open(temp, flags, 0o666), "wb") as stream:
+                stream.write(data)
+            temp.replace(path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                temp.unlink()
+            raise
+
+
+def _lock(directory: Path) -> int | None:
+    """An exclusive lock on the output folder, held until the descriptor is closed.
+
+    Without ``fcntl`` (Windows), or on a file system without locks, builds are not serialised;
+    everything else still holds.
+    """
+    if sys.platform == "win32":
+        return None
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _listdir(directory: Path) -> Iterator[Path]:
+    try:
+        yield from sorted(directory.iterdir())
+    except OSError:
+        return
+
+
+def _unchanged(path: Path, about: _Published) -> bool:
+    """Whether ``path`` is a regular file with exactly the bytes the record describes."""
+    try:
+        info = path.lstat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size != about.size:
+            return False
+        digest = hashlib.sha256()
+        with open(path, "rb") as stream:
+            while chunk := stream.read(_CHUNK):
+                digest.update(chunk)
+    except OSError:
+        return False
+    return digest.hexdigest() == about.sha256
+
+
+def _listed_files(index: Path, relpath: str) -> set[str]:
+    """The files next to ``index`` that its ``<loc>`` elements name (gzip or plain)."""
+    try:
+        with open(index, "rb") as raw:
+            head = raw.read(2)
+            raw.seek(0)
+            if head == b"\x1f\x8b":
+                with gzip.GzipFile(fileobj=raw) as unzipped:
+                    data = unzipped.read(64 * _CHUNK)
+            else:
+                data = raw.read(64 * _CHUNK)
+    except (OSError, EOFError):
+        return set()
+    folder = relpath.rpartition("/")[0]
+    names = set()
+    for match in _LOC.finditer(data):
+        name = unquote(urlsplit(match.group(1).decode("utf-8", "replace")).path.rpartition("/")[2])
+        names.add(f"{folder}/{name}" if folder else name)
+    return names

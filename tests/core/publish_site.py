@@ -1,0 +1,44 @@
+"""A small site in two versions, written by the core writer, for the publishing tests.
+
+Kept apart from the test module so that a child process (killed between two steps of
+publishing) imports only this and the package, and starts fast.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from sitemap_plugins.core.model import Entry
+from sitemap_plugins.core.options import Options
+from sitemap_plugins.core.report import CollectingReporter
+from sitemap_plugins.core.writer import write_sitemaps
+
+BASE = "https://example.org/docs/"
+SPLIT = {"urls_per_file": 2, "gzip": "both", "robots_txt": True}
+
+
+def entries(version: str) -> list[Entry]:
+    """Two builds of one site: A has 7 pages, B 5; both start with the same two pages, so
+    their first shards are the same file and the rest differ."""
+    count = {"A": 7, "B": 5}[version]
+    return [
+        Entry(
+            loc=f"{BASE}{'0' if n < 2 else version.lower()}{n}/",
+            lastmod=dt.date(2024, 1, 1) + dt.timedelta(days=n),
+        )
+        for n in range(count)
+    ]
+
+
+def write(out: Path, version: str, **options: object) -> CollectingReporter:
+    """Write ``version`` of the site into ``out`` with ``options``."""
+    reporter = CollectingReporter()
+    write_sitemaps(
+        iter(entries(version)),
+        out,
+        base_url=BASE,
+        options=Options.from_mapping(options),
+        reporter=reporter,
+    )
+    return reporter

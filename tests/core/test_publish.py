@@ -1,0 +1,374 @@
+"""Publishing that never hurts the site, on real folders: readable, whole, never a user's file,
+never a trace.
+
+Kills are real: a child process runs the writer and is killed with SIGKILL between two steps of
+publishing (see :mod:`tests.support.steps`); the test then looks at what a reader finds and
+runs the next build. Errors are real where the machine allows (a read-only folder, a full
+tmpfs); a full disk is otherwise a write that fails with ENOSPC.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins.core import publish
+from sitemap_plugins.core.report import Code, PublishError
+from tests.core.publish_site import BASE, SPLIT, write
+from tests.support import steps
+from tests.support.publishing import (
+    FILLER,
+    RECORD,
+    expected_mode,
+    files_of,
+    make_writable,
+    mount_tmpfs,
+    published_set,
+    read_only_unavailable,
+    recorded_files,
+    snapshot,
+    temporary_files,
+    umask,
+    unmount,
+    whole_set_problems,
+)
+from tests.support.sitemap_checks import check_sitemap_file
+
+ROOT = Path(__file__).resolve().parents[2]
+USER_FILES = {
+    "sitemap-2.xml": '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>\n',
+    "sitemap-7.txt": BASE + "mine/\n",
+}
+
+
+CHILD = """
+import sys
+from pathlib import Path
+from tests.support.steps import install_from_environment
+install_from_environment()
+from tests.core.publish_site import SPLIT, write
+write(Path(sys.argv[2]), sys.argv[1], **SPLIT)
+"""
+
+
+def child(version: str, out: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """Write ``version`` into ``out`` in a child process, as a host's build does."""
+    environ = {**os.environ, "PYTHONPATH": str(ROOT), **env}
+    return subprocess.run(
+        [sys.executable, "-c", CHILD, version, str(out)],
+        env=environ,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def ours(folder: Path) -> dict[str, bytes]:
+    """What publishing left in ``folder``: everything but the user's files and the record."""
+    return {name: data for name, data in snapshot(folder).items() if name not in USER_FILES}
+
+
+@pytest.fixture
+def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, bytes]]:
+    """What build A and build B each publish, written once into folders of their own."""
+    built = {}
+    for version in ("A", "B"):
+        folder = tmp_path_factory.mktemp(f"reference-{version}")
+        write(folder, version, **SPLIT)
+        built[version] = {k: v for k, v in snapshot(folder).items() if k != RECORD}
+    return built
+
+
+# -- always readable ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o027])
+def test_every_file_gets_the_mode_an_ordinary_write_gets(tmp_path: Path, mask: int) -> None:
+    with umask(mask):
+        write(tmp_path, "A", **SPLIT)
+        (tmp_path / "ordinary.html").write_text("a page as the host writes it")
+    names = files_of(tmp_path)
+    assert len(names) == 1 + 4 * 2 + 2 + 1 + 1  # page, shards, index, robots.txt, record
+    modes = {name: stat.S_IMODE((tmp_path / name).stat().st_mode) for name in names}
+    assert modes == dict.fromkeys(names, expected_mode(mask))
+    check_sitemap_file(tmp_path / "sitemap.xml", BASE + "sitemap.xml")
+
+
+def test_an_existing_robots_txt_keeps_its_mode(tmp_path: Path) -> None:
+    robots = tmp_path / "robots.txt"
+    robots.write_text("User-agent: *\nDisallow: /private/\n")
+    robots.chmod(0o604)
+    write(tmp_path, "A", robots_txt=True)
+    assert robots.read_text() == (
+        f"User-agent: *\nDisallow: /private/\nSitemap: {BASE}sitemap.xml\n"
+    )
+    assert stat.S_IMODE(robots.stat().st_mode) == 0o604
+    inode = robots.stat().st_ino
+    write(tmp_path, "B", robots_txt=True)
+    assert robots.stat().st_ino == inode  # the same line: robots.txt is not even replaced
+
+
+# -- always whole ------------------------------------------------------------------------------
+
+
+def count_steps(tmp_path: Path, reference: dict[str, dict[str, bytes]]) -> list[str]:
+    """The steps of publishing B over A, as a child process goes through them."""
+    folder = tmp_path / "count"
+    folder.mkdir()
+    write(folder, "A", **SPLIT)
+    log = tmp_path / "steps.log"
+    assert child("B", folder, SITEMAP_TEST_STEPS=str(log)).returncode == 0
+    assert ours(folder) == {**reference["B"], RECORD: (folder / RECORD).read_bytes()}
+    return log.read_text().splitlines()
+
+
+def test_a_kill_at_any_step_leaves_one_whole_set_and_the_next_build_cleans_up(
+    tmp_path: Path, reference: dict[str, dict[str, bytes]]
+) -> None:
+    all_steps = count_steps(tmp_path, reference)
+    kinds = {step.split()[0] for step in all_steps}
+    assert kinds == {"start", "record", "write", "publish", "remove"}, all_steps
+    assert len(all_steps) > 20
+    start = tmp_path / "start"
+    start.mkdir()
+    for name, text in USER_FILES.items():
+        (start / name).write_text(text)
+    write(start, "A", **SPLIT)
+    for number, step in enumerate(all_steps, 1):
+        out = tmp_path / f"kill-{number}"
+        shutil.copytree(start, out)
+        killed = child("B", out, SITEMAP_TEST_KILL_AT=str(number))
+        assert killed.returncode == -signal.SIGKILL, (step, killed.stderr)
+        # What a reader finds right after the kill: each entry point whole, from one build.
+        problems = whole_set_problems(out, ["sitemap.xml", "sitemap.xml.gz"], reference)
+        assert problems == [], f"killed after {step!r}: {problems}"
+        assert snapshot(out).items() >= {k: v.encode() for k, v in USER_FILES.items()}.items()
+        # The next build: B exactly, nothing left of A or of the killed build, user files kept.
+        assert child("B", out).returncode == 0
+        assert temporary_files(out) == [], f"killed after {step!r}"
+        assert ours(out) == {**reference["B"], RECORD: (out / RECORD).read_bytes()}, step
+        assert recorded_files(out) == set(reference["B"]) - {"robots.txt"}
+        check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml")
+        shutil.rmtree(out)
+
+
+@pytest.mark.skipif(not Path("/proc/locks").is_file(), reason="needs Linux's /proc/locks")
+def test_a_build_waits_for_one_publishing_and_never_takes_its_temporary_files(
+    tmp_path: Path, reference: dict[str, dict[str, bytes]]
+) -> None:
+    """A second build into the same folder waits on the folder's lock while the first holds it
+    (seen in /proc/locks, not by timing), then publishes over a whole set."""
+    out = tmp_path / "out"
+    write(out, "A", **SPLIT)
+    first_steps = count_steps(tmp_path, reference)
+    pause_at = next(n for n, step in enumerate(first_steps, 1) if step.startswith("publish"))
+    # The first build stops itself (SIGSTOP) with its files written, not yet in place.
+    first = subprocess.Popen(
+        [sys.executable, "-c", PAUSING_CHILD, "B", str(out), str(pause_at)],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        _wait_for(lambda: _stopped(first.pid), f"first build stopped at step {pause_at}")
+        temporaries = temporary_files(out)
+        assert temporaries
+        second = subprocess.Popen(
+            [sys.executable, "-c", CHILD, "A", str(out)],
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        _wait_for(lambda: _waits_for_a_lock(second.pid), "second build waiting on the lock")
+        assert temporary_files(out) == temporaries
+        assert whole_set_problems(out, ["sitemap.xml", "sitemap.xml.gz"], reference) == []
+        os.kill(first.pid, signal.SIGCONT)
+        assert first.wait(timeout=60) == 0
+        assert second.wait(timeout=60) == 0
+    finally:
+        for proc in (first,):
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert temporary_files(out) == []
+    assert ours(out) == {**reference["A"], RECORD: (out / RECORD).read_bytes()}
+
+
+PAUSING_CHILD = """
+import os, signal, sys
+from pathlib import Path
+from sitemap_plugins.core import publish
+from tests.core.publish_site import SPLIT, write
+count = 0
+def hook(step):
+    global count
+    count += 1
+    if count == int(sys.argv[3]):
+        os.kill(os.getpid(), signal.SIGSTOP)
+publish.step_hook = hook
+write(Path(sys.argv[2]), sys.argv[1], **SPLIT)
+"""
+
+
+def _wait_for(check: object, what: str, limit: float = 60.0) -> None:
+    import time
+
+    deadline = time.monotonic() + limit
+    while not check():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            pytest.fail(f"no {what} after {limit:.0f} s")
+        time.sleep(0.05)
+
+
+def _stopped(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/stat").read_text()
+    return status.rpartition(")")[2].split()[0] == "T"
+
+
+def _waits_for_a_lock(pid: int) -> bool:
+    """A blocked flock shows in /proc/locks as a line with '->' and the waiter's pid."""
+    for line in Path("/proc/locks").read_text().splitlines():
+        fields = line.split()
+        if "->" in fields and "FLOCK" in fields and str(pid) in fields:
+            return True
+    return False
+
+
+# -- never a user's file -----------------------------------------------------------------------
+
+
+def test_an_unreadable_record_removes_nothing_and_says_so(tmp_path: Path) -> None:
+    write(tmp_path, "A", **SPLIT)
+    old = set(files_of(tmp_path)) - {RECORD, "robots.txt"}
+    (tmp_path / RECORD).write_text("{not json")
+    reporter = write(tmp_path, "B", **SPLIT)
+    assert reporter.codes() == [Code.PUBLISH]
+    assert "not readable as the record of published sitemap files" in reporter.warnings[0][1]
+    assert old <= set(files_of(tmp_path))  # A's files stay: nothing is known to be ours
+    published = published_set(tmp_path, "sitemap.xml").keys()
+    assert recorded_files(tmp_path) == published | {f"{name}.gz" for name in published}
+
+
+def test_a_record_naming_files_outside_the_folder_is_not_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.xml"
+    outside.write_text("precious")
+    out = tmp_path / "out"
+    write(out, "A")
+    record = json.loads((out / RECORD).read_text())
+    digest = record["files"]["sitemap.xml"]
+    record["files"]["../outside.xml"] = {**digest, "size": len("precious")}
+    record["temporary"] = ["../.sitemap-plugins-0123456789abcdef-"]
+    (out / RECORD).write_text(json.dumps(record))
+    write(out, "B")
+    assert outside.read_text() == "precious"
+
+
+# -- never a trace: one line naming the path and the cause, the previous sitemap intact ---------
+
+
+@pytest.fixture
+def published(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
+    """A folder holding build A's sitemap, and the bytes of every file in it."""
+    out = tmp_path / "out"
+    write(out, "A", **SPLIT)
+    return out, snapshot(out)
+
+
+def test_a_read_only_folder_is_one_named_error(published: tuple[Path, dict[str, bytes]]) -> None:
+    out, before = published
+    reason = read_only_unavailable(out)
+    if reason is not None:
+        pytest.skip(reason)
+    steps.make_read_only(out)
+    try:
+        with pytest.raises(
+            PublishError,
+            match=rf"^cannot write {out}/sitemap\.xml: "
+            r"(Permission denied|Operation not permitted|Read-only file system)$",
+        ):
+            write(out, "B", **SPLIT)
+    finally:
+        make_writable(out)
+    assert snapshot(out) == before
+
+
+def test_a_folder_where_the_sitemap_goes_is_one_named_error(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (out / "sitemap.xml").mkdir(parents=True)
+    (out / "sitemap.xml" / "notes.txt").write_text("a user's folder")
+    with pytest.raises(PublishError, match=rf"^cannot write {out}/sitemap\.xml: Is a directory$"):
+        write(out, "B", **SPLIT)
+    assert snapshot(out) == {"sitemap.xml/notes.txt": b"a user's folder"}
+
+
+def test_a_file_where_the_sitemap_folder_goes_is_one_named_error(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "maps").write_text("a user's file")
+    with pytest.raises(
+        PublishError, match=rf"^cannot create the folder {out}/maps/deeper: Not a directory$"
+    ):
+        write(out, "B", filename="maps/deeper/sitemap.xml")
+    assert snapshot(out) == {"maps": b"a user's file"}
+
+
+def test_a_robots_txt_that_is_not_utf8_is_one_named_error(
+    published: tuple[Path, dict[str, bytes]],
+) -> None:
+    out, _ = published
+    (out / "robots.txt").write_bytes("User-agent: *\nDisallow: /privé/\n".encode("latin-1"))
+    before = snapshot(out)
+    with pytest.raises(
+        PublishError,
+        match=rf"^cannot update {out}/robots\.txt: not UTF-8 text \(byte 0xe9 at offset 29\); "
+        r"save it as UTF-8$",
+    ):
+        write(out, "B", **SPLIT)
+    assert snapshot(out) == before
+
+
+def test_a_full_disk_on_a_real_tmpfs_is_one_named_error(tmp_path: Path) -> None:
+    out = mount_tmpfs(tmp_path / "small", "256k")
+    if out is None:
+        pytest.skip("cannot mount a tmpfs here (needs root and mount); the ENOSPC test stands in")
+    try:
+        write(out, "A", **SPLIT)
+        before = snapshot(out)
+        for room in (0, 6_000):  # nothing left; room for the record but not for the sitemaps
+            steps.fill(out, room)
+            with pytest.raises(
+                PublishError,
+                match=rf"^cannot write {out}/sitemap\.xml(\.gz)?: No space left on device$",
+            ):
+                write(out, "B", **SPLIT)
+            (out / FILLER).unlink()
+            assert snapshot(out) == before
+        write(out, "B", **SPLIT)  # room again: the next build publishes
+        check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml")
+        assert temporary_files(out) == []
+    finally:
+        unmount(out)
+
+
+@pytest.mark.parametrize("room", [0, 100, 1_000])
+def test_a_full_disk_by_injection_is_one_named_error(
+    published: tuple[Path, dict[str, bytes]], monkeypatch: pytest.MonkeyPatch, room: int
+) -> None:
+    """Every write of a sitemap file fails with ENOSPC past ``room`` bytes, as on a full disk."""
+    out, before = published
+    with monkeypatch.context() as patch:
+        patch.setattr(publish.TempFile, "__init__", publish.TempFile.__init__)
+        steps.fail_writes_after(room)
+        with pytest.raises(
+            PublishError,
+            match=rf"^cannot write {out}/sitemap\.xml(\.gz)?: {os.strerror(errno.ENOSPC)}$",
+        ):
+            write(out, "B", **SPLIT)
+    assert snapshot(out) == before
+    write(out, "B", **SPLIT)
+    assert temporary_files(out) == []

@@ -1,0 +1,103 @@
+"""Real MkDocs builds with unusual input: an internationalised host, credentials in a URL, a
+percent sign in a file name, a lastmod in the future.
+
+Each test builds the example site in a temporary git repository whose commits carry chosen dates,
+and checks the written sitemap with the shared checks (schema, protocol, read-back).
+"""
+
+from __future__ import annotations
+
+import logging
+from urllib.parse import unquote
+
+import pytest
+import yaml
+from mkdocs.exceptions import Abort, ConfigurationError
+
+from tests.mkdocs.test_mkdocs import (
+    BASE,
+    build_site,
+    example_repo,
+    load,
+    sitemap,
+    sitemap_warnings,
+    write_config,
+)
+from tests.support.gitrepo import GitRepo
+
+pytestmark = pytest.mark.mkdocs
+
+
+def test_an_internationalised_site_url_is_written_in_ascii(git_repo: GitRepo) -> None:
+    root = example_repo(git_repo, site_url="https://bücher.example/docs/")
+    entries = sitemap(build_site(root), "https://xn--bcher-kva.example/docs/")
+    assert len(entries) == 6
+    assert all(loc.startswith("https://xn--bcher-kva.example/docs/") for loc in entries)
+    assert "https://xn--bcher-kva.example/docs/caf%C3%A9/" in entries
+
+
+def test_a_base_url_option_with_credentials_is_a_config_error(
+    git_repo: GitRepo, caplog: pytest.LogCaptureFixture
+) -> None:
+    plugins = [{"sitemap": {"base_url": "https://user:s3cret@example.org/"}}]
+    example_repo(git_repo, plugins=plugins)
+    with pytest.raises((Abort, ConfigurationError)):
+        load(git_repo.root)
+    errors = " ".join(r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR)
+    assert "'base_url': 'https://user:***@example.org/' is not allowed" in errors
+    assert "without a user name or password" in errors
+    assert "s3cret" not in caplog.text
+
+
+def test_a_site_url_with_credentials_writes_no_sitemap(
+    git_repo: GitRepo, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = example_repo(git_repo)
+    config = yaml.safe_load(git_repo.path("mkdocs.yml").read_text(encoding="utf-8"))
+    config["site_url"] = "https://user:s3cret@example.org/"
+    git_repo.write("mkdocs.yml", yaml.safe_dump(config))
+    site = build_site(root)
+    [warning] = sitemap_warnings(caplog)
+    assert "site_url in mkdocs.yml 'https://user:***@example.org/' is not usable" in warning
+    assert "without a user name or password" in warning
+    assert "s3cret" not in caplog.text
+    assert not (site / "sitemap.xml").exists()
+
+
+def test_a_percent_in_a_file_name_is_encoded_once(git_repo: GitRepo) -> None:
+    """MkDocs' file.url is already percent-encoded: it must not be decoded or encoded again."""
+    root = example_repo(git_repo)
+    git_repo.write("docs/a%20b.md", "# A file named a%20b\n")
+    git_repo.write("docs/100%.md", "# One hundred percent\n")
+    git_repo.commit("percent", "2024-10-01T10:00:00+00:00")
+    site = build_site(root)
+    entries = sitemap(site)
+    assert {BASE + "a%2520b/", BASE + "100%25/"} <= set(entries)
+    for loc in (BASE + "a%2520b/", BASE + "100%25/"):
+        assert (site / unquote(loc.removeprefix(BASE)) / "index.html").is_file(), loc
+
+
+FUTURE = "---\nsitemap:\n  lastmod: 2099-01-01\n---\n\n# Future\n\nA date typed wrong.\n"
+
+
+def test_a_lastmod_in_the_future_is_a_warning_and_strict_writes_no_sitemap(
+    git_repo: GitRepo, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = example_repo(git_repo)
+    git_repo.write("docs/future.md", FUTURE)
+    git_repo.commit("future", "2024-10-01T10:00:00+00:00")
+    site = build_site(root)
+    entries = sitemap(site)
+    assert entries[BASE + "future/"].lastmod == "2024-10-01T10:00:00Z"  # git still knows
+    assert sitemap_warnings(caplog) == [
+        "sitemap: docs/future.md: lastmod 2099-01-01 (from metadata) is in the future; not written"
+    ]
+    before = {name: (site / name).read_bytes() for name in ("sitemap.xml", "sitemap.xml.gz")}
+    git_repo.write("docs/later.md", FUTURE.replace("Future", "Later"))
+    git_repo.commit("later", "2024-10-02T10:00:00+00:00")
+    write_config(git_repo, plugins=[{"sitemap": {"strict": True}}])
+    with pytest.raises(Abort):
+        build_site(root, dirty=True)
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert "sitemap: 2 warnings in strict mode; no sitemap written" in errors
+    assert {name: (site / name).read_bytes() for name in before} == before

@@ -1,0 +1,327 @@
+"""Publishing with real MkDocs builds: always readable, always whole, never a user's file, never a
+trace.
+
+Kills and hostile disks are set up inside a real ``mkdocs build`` child process by the site's own
+hook file (``hooks: [hooks.py]``, see :mod:`tests.support.steps`). MkDocs empties ``site_dir``
+on every build but ``--dirty`` ones (it keeps dotfiles, so the record survives either way), so
+the tests that need the previous sitemap on disk build with ``--dirty``, as ``mkdocs serve``
+does.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mkdocs.commands.build import build
+
+from tests.mkdocs.test_mkdocs import BASE, example_repo, load, write_config
+from tests.support.gitrepo import GitRepo
+from tests.support.publishing import (
+    FILLER,
+    RECORD,
+    expected_mode,
+    make_writable,
+    mount_tmpfs,
+    published_set,
+    read_only_unavailable,
+    recorded_files,
+    snapshot,
+    temporary_files,
+    umask,
+    unmount,
+    whole_set_problems,
+)
+from tests.support.sitemap_checks import check_sitemap_file
+
+pytestmark = pytest.mark.mkdocs
+
+PROJECT = Path(__file__).resolve().parents[2]
+HOOKS = "from tests.support.steps import install_from_environment\n\ninstall_from_environment()\n"
+USER_FILES = {
+    "sitemap-2.xml": '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>\n',
+    "sitemap-7.txt": BASE + "mine/\n",
+}
+
+
+def site_repo(repo: GitRepo, *, user_files: bool = True, **options: Any) -> Path:
+    """The example site with the step hook, the user's own sitemap-like files, and options."""
+    root = example_repo(repo)
+    repo.write("hooks.py", HOOKS)
+    if user_files:
+        for name, text in USER_FILES.items():
+            repo.write(f"docs/{name}", text)
+    write_config(repo, plugins=[{"sitemap": options}], hooks=["hooks.py"])
+    repo.commit("site", "2024-10-20T09:00:00+00:00")
+    return root
+
+
+def edit_a_page(repo: GitRepo) -> None:
+    """Build B: one page changed (committed later), so one shard changes and the other not."""
+    repo.write("docs/guide/install.md", "# Install\n\nNew steps.\n")
+    repo.commit("edit install", "2024-11-05T09:00:00+00:00")
+
+
+def mkdocs(root: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """The real ``mkdocs build`` command line in ``root``."""
+    environ = {**os.environ, "PYTHONPATH": str(PROJECT), **env}
+    environ.pop("SOURCE_DATE_EPOCH", None)
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", *args],
+        cwd=root,
+        env=environ,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def in_process(root: Path) -> None:
+    """A --dirty MkDocs build in this process (as ``mkdocs serve`` runs them)."""
+    build(load(root), dirty=True)
+
+
+def ours(site: Path) -> dict[str, bytes]:
+    """Every sitemap file in ``site`` (the user's own sitemap-like files excepted)."""
+    return {
+        name: data
+        for name, data in snapshot(site).items()
+        if name.startswith("sitemap") and name not in USER_FILES
+    }
+
+
+def published_files(site: Path) -> dict[str, bytes]:
+    """What publishing may touch: sitemap files (a user's too), robots.txt and the record."""
+    return {
+        name: data
+        for name, data in snapshot(site).items()
+        if name.startswith("sitemap") or name in ("robots.txt", RECORD)
+    }
+
+
+def error_lines(proc: subprocess.CompletedProcess[str]) -> list[str]:
+    return [line for line in (proc.stdout + proc.stderr).splitlines() if "sitemap: " in line]
+
+
+# -- always readable ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o027])
+def test_every_file_gets_the_mode_of_the_pages_mkdocs_writes(git_repo: GitRepo, mask: int) -> None:
+    root = site_repo(git_repo, urls_per_file=3, robots_txt=True)
+    with umask(mask):
+        proc = mkdocs(root)
+    assert proc.returncode == 0, proc.stderr
+    site = root / "site"
+    ours_ = [*ours(site), "robots.txt", RECORD]
+    assert len(ours_) == 2 * 2 + 2 + 2  # shards and index, each with .gz; robots.txt; record
+    page_mode = stat.S_IMODE((site / "about" / "index.html").stat().st_mode)
+    assert page_mode == expected_mode(mask)
+    modes = {name: stat.S_IMODE((site / name).stat().st_mode) for name in ours_}
+    assert modes == dict.fromkeys(ours_, page_mode)
+    check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
+
+
+# -- always whole ------------------------------------------------------------------------------
+
+
+def test_a_kill_at_any_step_leaves_one_whole_set_and_the_next_build_cleans_up(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    root = site_repo(git_repo, urls_per_file=3, gzip="off")
+    site = root / "site"
+    assert mkdocs(root).returncode == 0
+    built = {"A": ours(site)}
+    saved = tmp_path / "site-a"
+    shutil.copytree(site, saved)
+    edit_a_page(git_repo)
+    log = tmp_path / "steps.log"
+    assert mkdocs(root, "--dirty", SITEMAP_TEST_STEPS=str(log)).returncode == 0
+    built["B"] = ours(site)
+    steps = log.read_text().splitlines()
+    assert {step.split()[0] for step in steps} == {"start", "record", "write", "publish", "remove"}
+    for number, step in enumerate(steps, 1):
+        shutil.rmtree(site)
+        shutil.copytree(saved, site)
+        killed = mkdocs(root, "--dirty", SITEMAP_TEST_KILL_AT=str(number))
+        assert killed.returncode == -signal.SIGKILL, (step, killed.stderr)
+        problems = whole_set_problems(site, ["sitemap.xml"], built)
+        assert problems == [], f"killed after {step!r}: {problems}"
+        in_process(root)  # the next build
+        assert temporary_files(site) == [], f"killed after {step!r}"
+        assert ours(site) == built["B"], f"killed after {step!r}"
+        assert recorded_files(site) == set(built["B"])
+        assert {name: (site / name).read_text() for name in USER_FILES} == USER_FILES
+    check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
+
+
+# -- never a user's file -----------------------------------------------------------------------
+
+
+def test_a_users_own_sitemap_files_are_never_removed(git_repo: GitRepo) -> None:
+    root = site_repo(git_repo, urls_per_file=2)
+    site = root / "site"
+    for urls_per_file in (2, 4, 50_000):  # three shards, then two, then one file
+        write_config(
+            git_repo, plugins=[{"sitemap": {"urls_per_file": urls_per_file}}], hooks=["hooks.py"]
+        )
+        in_process(root)
+        check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
+        assert {name: (site / name).read_text() for name in USER_FILES} == USER_FILES
+        assert set(ours(site)) == {
+            *published_set(site, "sitemap.xml"),
+            *(f"{name}.gz" for name in published_set(site, "sitemap.xml")),
+        }
+    assert sorted(ours(site)) == ["sitemap.xml", "sitemap.xml.gz"]
+
+
+# -- never a trace -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def tmpfs_site(tmp_path: Path) -> Iterator[Path | None]:
+    """A small tmpfs for site_dir where the machine allows mounting one, else None."""
+    mounted = mount_tmpfs(tmp_path / "tmpfs", "4m")
+    yield mounted
+    if mounted is not None:
+        unmount(mounted)
+
+
+def failing_build(
+    git_repo: GitRepo, tmp_path: Path, kind: str, tmpfs: Path | None
+) -> tuple[subprocess.CompletedProcess[str], Path, dict[str, bytes]]:
+    """Build A, then build B under ``kind`` of trouble; return B's run, site_dir and A's files."""
+    options: dict[str, Any] = {"urls_per_file": 3}
+    env: dict[str, str] = {}
+    site_dir = tmp_path / "site"
+    if kind == "disk full":
+        site_dir = tmpfs if tmpfs is not None else site_dir
+        action = f"fill:{site_dir}:0" if tmpfs is not None else "enospc:0"
+        env["SITEMAP_TEST_AT_START"] = action
+    if kind == "read-only folder":
+        reason = read_only_unavailable(tmp_path / "probe")
+        if reason is not None:
+            pytest.skip(reason)
+        env["SITEMAP_TEST_AT_START"] = f"readonly:{site_dir}"
+    if kind == "robots.txt not UTF-8":
+        options["robots_txt"] = True
+        git_repo.write("docs/robots.txt", "User-agent: *\n")
+    root = site_repo(git_repo, **options)
+    write_config(
+        git_repo, plugins=[{"sitemap": options}], hooks=["hooks.py"], site_dir=str(site_dir)
+    )
+    assert mkdocs(root).returncode == 0
+    before = published_files(site_dir)
+    edit_a_page(git_repo)
+    if kind == "robots.txt not UTF-8":
+        robots = git_repo.path("docs/robots.txt")
+        robots.write_bytes("User-agent: *\nDisallow: /privé/\n".encode("latin-1"))
+        os.utime(robots, (robots.stat().st_atime, robots.stat().st_mtime + 10))
+        before["robots.txt"] = robots.read_bytes()
+    if kind == "sitemap.xml is a folder":
+        shutil.rmtree(site_dir)
+        git_repo.write("docs/sitemap.xml/notes.txt", "a user's folder")
+        assert mkdocs(root, "--dirty").returncode != 0  # the first build hits it too
+        before = published_files(site_dir)
+    try:
+        proc = mkdocs(root, "--dirty", **env)
+    finally:
+        if kind == "read-only folder":
+            make_writable(site_dir)
+    return proc, site_dir, before
+
+
+CAUSES = {
+    "disk full": r"No space left on device",
+    "read-only folder": r"(Permission denied|Operation not permitted|Read-only file system)",
+    "sitemap.xml is a folder": r"Is a directory",
+    "robots.txt not UTF-8": r"not UTF-8 text \(byte 0xe9 at offset 29\); save it as UTF-8",
+}
+
+
+@pytest.mark.parametrize("kind", list(CAUSES))
+def test_an_io_fault_is_one_error_line_and_the_previous_sitemap_stays(
+    git_repo: GitRepo, tmp_path: Path, tmpfs_site: Path | None, kind: str
+) -> None:
+    import re
+
+    proc, site, before = failing_build(git_repo, tmp_path, kind, tmpfs_site)
+    assert proc.returncode == 1, proc.stderr
+    output = proc.stdout + proc.stderr
+    assert "Traceback" not in output
+    [line] = error_lines(proc)
+    path = site / ("robots.txt" if kind == "robots.txt not UTF-8" else "sitemap.xml")
+    verb = "update" if kind == "robots.txt not UTF-8" else "write"
+    assert re.search(
+        rf"ERROR +- +sitemap: cannot {verb} {re.escape(str(path))}: {CAUSES[kind]}$", line
+    )
+    assert "Aborted with a BuildError!" in output
+    (site / FILLER).unlink(missing_ok=True)
+    assert published_files(site) == before  # every file as it was
+    assert temporary_files(site) == []
+    if kind != "sitemap.xml is a folder":
+        check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
+
+
+def test_strict_mode_writes_no_sitemap_and_keeps_the_previous_one(git_repo: GitRepo) -> None:
+    root = site_repo(git_repo, strict=True, urls_per_file=3)
+    assert mkdocs(root).returncode == 0
+    site = root / "site"
+    before = ours(site)
+    git_repo.write("docs/bad.md", "---\nsitemap:\n  priority: 1.5\n---\n\n# Bad\n")
+    git_repo.commit("bad", "2024-11-01T00:00:00+00:00")
+    proc = mkdocs(root, "--dirty")
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stdout + proc.stderr
+    lines = error_lines(proc)
+    assert any("docs/bad.md: sitemap.priority 1.5 is not allowed" in line for line in lines)
+    assert [line for line in lines if "ERROR" in line] == [
+        next(line for line in lines if "ERROR" in line)
+    ]
+    assert any(
+        line.endswith("sitemap: 1 warning in strict mode; no sitemap written") for line in lines
+    )
+    assert ours(site) == before
+    assert temporary_files(site) == []
+
+
+def test_a_users_file_where_an_old_shard_stood_survives_a_clean_build(git_repo: GitRepo) -> None:
+    """MkDocs empties site_dir but keeps the record (a dotfile): a file of the user's that now
+    stands under the name of one of our earlier shards is not ours, and is not removed."""
+    root = site_repo(git_repo, urls_per_file=3)
+    assert mkdocs(root).returncode == 0
+    site = root / "site"
+    [old_shard, *_] = [name for name in ours(site) if name.startswith("sitemap-")]
+    git_repo.write(f"docs/{old_shard}", "the user's own file, by chance under that name\n")
+    write_config(git_repo, plugins=[{"sitemap": {}}], hooks=["hooks.py"])
+    git_repo.commit("one file", "2024-11-01T09:00:00+00:00")
+    assert mkdocs(root).returncode == 0  # a clean build: MkDocs copies the user's file
+    assert (site / old_shard).read_text() == "the user's own file, by chance under that name\n"
+    assert old_shard not in recorded_files(site)
+    check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
+
+
+def test_an_existing_robots_txt_keeps_its_mode(git_repo: GitRepo) -> None:
+    root = site_repo(git_repo, robots_txt=True)
+    git_repo.write("docs/robots.txt", "User-agent: *\n")
+    git_repo.commit("robots", "2024-11-01T09:00:00+00:00")
+    assert mkdocs(root).returncode == 0
+    robots = root / "site" / "robots.txt"
+    robots.chmod(0o604)
+    write_config(
+        git_repo,
+        site_url="https://example.org/docs/",
+        plugins=[{"sitemap": {"robots_txt": True}}],
+        hooks=["hooks.py"],
+    )
+    in_process(root)  # --dirty: MkDocs leaves the unchanged robots.txt, we update our line
+    assert robots.read_text() == "User-agent: *\nSitemap: https://example.org/docs/sitemap.xml\n"
+    assert stat.S_IMODE(robots.stat().st_mode) == 0o604

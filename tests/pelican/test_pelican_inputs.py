@@ -1,0 +1,108 @@
+"""Real pelican runs with unusual input: an internationalised host, credentials in a URL, a
+percent sign in a file name, naive times, a date in the future.
+
+Every site lives in a temporary git repository whose commits carry chosen dates; every sitemap
+is checked with the shared checks (schema, protocol, read-back).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import unquote
+
+import pytest
+
+from tests.pelican.test_pelican import log_of, page, pelican, plain_repo, post, sitemap
+from tests.support.gitrepo import GitRepo
+from tests.support.sitemap_checks import check_sitemap_file
+
+pytestmark = pytest.mark.pelican
+
+FILES = {
+    "content/pages/about.md": page("About"),
+    "content/first.md": post("First", "2024-01-05 10:00"),
+}
+
+
+def test_an_internationalised_siteurl_is_written_in_ascii(git_repo: GitRepo) -> None:
+    site = plain_repo(git_repo, FILES, 'SITEURL = "https://bücher.example"\n')
+    pelican(site)
+    base = "https://xn--bcher-kva.example/"
+    out = site / "output"
+    entries = check_sitemap_file(out / "sitemap.xml", base + "sitemap.xml", site_dir=out)
+    locs = {entry.loc for entry in entries}
+    assert {base, base + "pages/about.html", base + "first.html"} <= locs
+    assert all(loc.startswith(base) for loc in locs)
+
+
+def test_a_base_url_option_with_credentials_is_a_config_error(git_repo: GitRepo) -> None:
+    settings = 'SITEMAP = {"base_url": "https://user:s3cret@example.org/"}\n'
+    site = plain_repo(git_repo, FILES, settings)
+    proc = pelican(site, check=False)
+    assert proc.returncode != 0
+    log = log_of(proc)
+    assert "SITEMAP['base_url']" in log
+    assert "'https://user:***@example.org/'" in log
+    assert "without a user name or password" in log
+    assert "s3cret" not in log
+    assert not (site / "output" / "sitemap.xml").exists()
+
+
+def test_a_siteurl_with_credentials_writes_no_sitemap(git_repo: GitRepo) -> None:
+    site = plain_repo(git_repo, FILES, 'SITEURL = "https://user:s3cret@example.org"\n')
+    proc = pelican(site)
+    log = log_of(proc)
+    assert "SITEURL 'https://user:***@example.org' is not usable" in log
+    assert "without a user name or password" in log
+    assert "s3cret" not in log
+    assert not (site / "output" / "sitemap.xml").exists()
+
+
+def test_a_percent_in_a_file_name_is_a_percent_sign(git_repo: GitRepo) -> None:
+    """Pelican's URLs are the paths it saves to: a slug a%20b is the file a%20b.html."""
+    files = {
+        **FILES,
+        "content/spaced.md": post("Spaced", "2024-01-06 10:00", Slug="a%20b"),
+        "content/pure.md": post("Pure", "2024-01-07 10:00", Slug="100%-pure"),
+    }
+    site = plain_repo(git_repo, files)
+    pelican(site)
+    entries = sitemap(site)
+    assert {"a%2520b.html", "100%25-pure.html"} <= set(entries)
+    for path in ("a%2520b.html", "100%25-pure.html"):
+        assert (site / "output" / unquote(path)).is_file(), path
+
+
+def test_naive_sitemap_lastmod_is_read_in_the_site_timezone(git_repo: GitRepo) -> None:
+    """As Pelican reads Date and Modified: 10:00 in Paris in May is 08:00 UTC."""
+    files = {
+        "content/pages/naive.md": page("Naive", Sitemap='{"lastmod": "2024-05-01T10:00"}'),
+        "content/pages/zoned.md": page("Zoned", Sitemap='{"lastmod": "2024-05-01T10:00Z"}'),
+        "content/pages/day.md": page("Day", Sitemap='{"lastmod": "2024-05-01"}'),
+    }
+    site = plain_repo(git_repo, files, 'TIMEZONE = "Europe/Paris"\n')
+    pelican(site)
+    entries = sitemap(site)
+    assert entries["pages/naive.html"].lastmod == "2024-05-01T10:00:00+02:00"
+    assert entries["pages/zoned.html"].lastmod == "2024-05-01T10:00:00Z"
+    assert entries["pages/day.html"].lastmod == "2024-05-01"
+
+
+def test_a_future_modified_is_a_warning_and_does_not_spread_to_listings(
+    git_repo: GitRepo,
+) -> None:
+    files = {
+        "content/first.md": post("First", "2024-01-05 10:00", tags="a"),
+        "content/second.md": post("Second", "2024-01-06 10:00", tags="a", Modified="2099-01-01"),
+    }
+    site = plain_repo(git_repo, files, date="2024-03-01T12:00:00+00:00")
+    proc = pelican(site)
+    warning = "content/second.md: lastmod 2099-01-01T00:00:00Z (from metadata) is in the future"
+    assert warning in log_of(proc)
+    entries = sitemap(site)
+    assert entries["second.html"].lastmod == "2024-03-01T12:00:00Z"  # git still knows
+    for listing in ("", "tag/a.html", "category/news.html", "archives.html"):
+        assert entries[listing].lastmod == "2024-01-05T10:00:00Z", listing
+    strict = plain_repo(git_repo, files, 'SITEMAP = {"strict": True}\n')
+    proc = pelican(strict, check=False)
+    assert proc.returncode == 1
+    assert "no sitemap written" in log_of(proc)

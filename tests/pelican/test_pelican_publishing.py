@@ -1,0 +1,303 @@
+"""Publishing with the real pelican command line: always readable, always whole, never a user's
+file, never a trace.
+
+Kills and hostile disks are set up inside the pelican child process by the site's own
+``pelicanconf.py`` (see :mod:`tests.support.steps`). Pelican keeps its output folder between
+builds (``DELETE_OUTPUT_DIRECTORY`` is off by default), so the previous sitemap is on disk when
+the next build starts.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import signal
+import stat
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.pelican.test_pelican import BASE, PLAIN_SETTINGS, page, pelican, plain_repo, post
+from tests.support.gitrepo import GitRepo
+from tests.support.publishing import (
+    FILLER,
+    RECORD,
+    expected_mode,
+    make_writable,
+    mount_tmpfs,
+    published_set,
+    read_only_unavailable,
+    recorded_files,
+    snapshot,
+    temporary_files,
+    umask,
+    unmount,
+    whole_set_problems,
+)
+from tests.support.sitemap_checks import check_sitemap_file
+
+pytestmark = pytest.mark.pelican
+
+USER_FILES = {
+    "sitemap-2.xml": '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>\n',
+    "sitemap-7.txt": BASE + "mine/\n",
+}
+SETTINGS = """
+from tests.support.steps import install_from_environment
+install_from_environment()
+STATIC_PATHS = ["extra"]
+EXTRA_PATH_METADATA = {{
+    f"extra/{{name}}": {{"path": name}}
+    for name in ("sitemap-2.xml", "sitemap-7.txt", "robots.txt", "sitemap.xml/notes.txt")
+}}
+SITEMAP = {sitemap!r}
+"""
+FILES = {
+    "content/first.md": post("First", "2024-01-05 10:00", tags="a"),
+    "content/second.md": post("Second", "2024-01-06 10:00", tags="b"),
+    "content/pages/about.md": page("About"),
+    **{f"content/extra/{name}": text for name, text in USER_FILES.items()},
+}
+
+
+def site_repo(git_repo: GitRepo, **sitemap: object) -> Path:
+    return plain_repo(git_repo, FILES, SETTINGS.format(sitemap=sitemap))
+
+
+def edit_a_post(git_repo: GitRepo) -> None:
+    """Build B: one post modified later, so its entry and the listings' dates change."""
+    text = post("Second", "2024-01-06 10:00", tags="b", Modified="2024-02-01 10:00")
+    git_repo.write("content/second.md", text)
+    git_repo.commit("edit second", "2024-02-01T10:00:00+00:00")
+
+
+def ours(out: Path) -> dict[str, bytes]:
+    """Every sitemap file in ``out`` (the user's own sitemap-like files excepted)."""
+    return {
+        name: data
+        for name, data in snapshot(out).items()
+        if name.startswith("sitemap") and name not in USER_FILES
+    }
+
+
+def published_files(out: Path) -> dict[str, bytes]:
+    """What publishing may touch: sitemap files (a user's too), robots.txt and the record."""
+    return {
+        name: data
+        for name, data in snapshot(out).items()
+        if name.startswith("sitemap") or name in ("robots.txt", RECORD)
+    }
+
+
+def sitemap_lines(proc: subprocess.CompletedProcess[str]) -> list[str]:
+    return [line for line in (proc.stdout + proc.stderr).splitlines() if "sitemap: " in line]
+
+
+# -- always readable ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o027])
+def test_every_file_gets_the_mode_of_the_pages_pelican_writes(git_repo: GitRepo, mask: int) -> None:
+    site = site_repo(git_repo, urls_per_file=6, gzip="both", robots_txt=True)
+    with umask(mask):
+        pelican(site)
+    out = site / "output"
+    names = [*ours(out), "robots.txt", RECORD]
+    assert len(names) >= 2 * 2 + 2 + 2
+    page_mode = stat.S_IMODE((out / "first.html").stat().st_mode)
+    assert page_mode == expected_mode(mask)
+    assert {name: stat.S_IMODE((out / name).stat().st_mode) for name in names} == dict.fromkeys(
+        names, page_mode
+    )
+    check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml", site_dir=out, base_url=BASE)
+
+
+# -- always whole ------------------------------------------------------------------------------
+
+
+def test_a_kill_at_any_step_leaves_one_whole_set_and_the_next_build_cleans_up(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    site = site_repo(git_repo, urls_per_file=6)
+    out = site / "output"
+    pelican(site)
+    built = {"A": ours(out)}
+    saved = tmp_path / "saved"
+    shutil.copytree(out, saved)
+    edit_a_post(git_repo)
+    log = tmp_path / "steps.log"
+    pelican_env(site, SITEMAP_TEST_STEPS=str(log))
+    built["B"] = ours(out)
+    steps = log.read_text().splitlines()
+    assert {step.split()[0] for step in steps} == {"start", "record", "write", "publish", "remove"}
+    for number, step in enumerate(steps, 1):
+        shutil.rmtree(out)
+        shutil.copytree(saved, out)
+        killed = pelican_env(site, check=False, SITEMAP_TEST_KILL_AT=str(number))
+        assert killed.returncode == -signal.SIGKILL, (step, killed.stderr)
+        problems = whole_set_problems(out, ["sitemap.xml"], built)
+        assert problems == [], f"killed after {step!r}: {problems}"
+        pelican(site)  # the next build
+        assert temporary_files(out) == [], f"killed after {step!r}"
+        assert ours(out) == built["B"], f"killed after {step!r}"
+        assert recorded_files(out) == set(built["B"])
+        assert {name: (out / name).read_text() for name in USER_FILES} == USER_FILES
+    check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml", site_dir=out, base_url=BASE)
+
+
+def pelican_env(
+    site: Path, *args: str, check: bool = True, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """The real pelican CLI with extra environment variables for the step hook."""
+    import os
+
+    saved = {key: os.environ.get(key) for key in env}
+    os.environ.update(env)
+    try:
+        return pelican(site, *args, check=check)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+# -- never a user's file -----------------------------------------------------------------------
+
+
+def test_a_users_own_sitemap_files_are_never_removed(git_repo: GitRepo) -> None:
+    site = site_repo(git_repo)
+    out = site / "output"
+    for per_file in (3, 6, 50_000):  # several shards, then fewer, then one file
+        settings = SETTINGS.format(sitemap={"urls_per_file": per_file})
+        git_repo.write("pelicanconf.py", PLAIN_SETTINGS + settings)
+        pelican(site)
+        check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml", site_dir=out, base_url=BASE)
+        assert {name: (out / name).read_text() for name in USER_FILES} == USER_FILES
+        assert set(ours(out)) == set(published_set(out, "sitemap.xml"))
+    assert sorted(ours(out)) == ["sitemap.xml"]
+
+
+# -- never a trace -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def tmpfs_output(git_repo: GitRepo) -> Iterator[Path | None]:
+    """A small tmpfs mounted as the site's output folder where the machine allows it."""
+    mounted = mount_tmpfs(git_repo.root / "output", "8m")
+    yield mounted
+    if mounted is not None:
+        unmount(mounted)
+
+
+CAUSES = {
+    "disk full": r"No space left on device",
+    "read-only folder": r"(Permission denied|Operation not permitted|Read-only file system)",
+    "sitemap.xml is a folder": r"Is a directory",
+    "robots.txt not UTF-8": r"not UTF-8 text \(byte 0xe9 at offset 29\); save it as UTF-8",
+}
+
+
+@pytest.mark.parametrize("kind", list(CAUSES))
+def test_an_io_fault_is_one_logged_line_and_the_previous_sitemap_stays(
+    git_repo: GitRepo, tmp_path: Path, tmpfs_output: Path | None, kind: str
+) -> None:
+    git_repo.write("content/extra/robots.txt", "User-agent: *\n")
+    site = site_repo(git_repo, urls_per_file=6, robots_txt=True)
+    out = site / "output"
+    env: dict[str, str] = {}
+    if kind == "disk full":
+        action = f"fill:{out}:0" if tmpfs_output is not None else "enospc:0"
+        env["SITEMAP_TEST_AT_START"] = action
+    if kind == "read-only folder":
+        reason = read_only_unavailable(tmp_path / "probe")
+        if reason is not None:
+            pytest.skip(reason)
+        env["SITEMAP_TEST_AT_START"] = f"readonly:{out}"
+    pelican(site)
+    before = published_files(out)
+    edit_a_post(git_repo)
+    if kind == "robots.txt not UTF-8":
+        latin1 = "User-agent: *\nDisallow: /privé/\n".encode("latin-1")
+        git_repo.path("content/extra/robots.txt").write_bytes(latin1)
+    if kind == "sitemap.xml is a folder":
+        for name in [*ours(out), RECORD]:
+            (out / name).unlink()
+        git_repo.write("content/extra/sitemap.xml/notes.txt", "a user's folder")
+        assert pelican(site, check=False).returncode == 1  # the first build hits it too
+        before = published_files(out)
+    # Pelican copies static files on every build, before the sitemap is written: robots.txt is
+    # then the user's own again, and stays so when the sitemap cannot be written.
+    before["robots.txt"] = git_repo.path("content/extra/robots.txt").read_bytes()
+    try:
+        proc = pelican_env(site, check=False, **env)
+    finally:
+        if kind == "read-only folder":
+            make_writable(out)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stdout + proc.stderr
+    [line] = sitemap_lines(proc)
+    path = out / ("robots.txt" if kind == "robots.txt not UTF-8" else "sitemap.xml")
+    verb = "update" if kind == "robots.txt not UTF-8" else "write"
+    pattern = rf"CRITICAL +SitemapPublishError: sitemap: cannot {verb} {re.escape(str(path))}: "
+    assert re.search(pattern + CAUSES[kind], line), line
+    (out / FILLER).unlink(missing_ok=True)
+    assert published_files(out) == before  # every file as it was
+    assert temporary_files(out) == []
+    if kind != "sitemap.xml is a folder":
+        check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml", site_dir=out, base_url=BASE)
+
+
+def test_strict_mode_writes_no_sitemap_and_keeps_the_previous_one(git_repo: GitRepo) -> None:
+    site = site_repo(git_repo, strict=True, urls_per_file=6)
+    out = site / "output"
+    pelican(site)
+    before = ours(out)
+    git_repo.write("content/second.md", post("Second", "2024-01-06 10:00", Priority="high"))
+    git_repo.commit("bad", "2024-02-01T10:00:00+00:00")
+    proc = pelican(site, check=False)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stdout + proc.stderr
+    lines = sitemap_lines(proc)
+    assert any("content/second.md: priority 'high' is not allowed" in line for line in lines)
+    [error] = [line for line in lines if "CRITICAL" in line]
+    assert re.search(
+        r"CRITICAL +SitemapStrictError: sitemap: 1 warning\(s\) and SITEMAP\['strict'\] is on; "
+        r"no sitemap written( |$)",
+        error,
+    )
+    assert ours(out) == before
+    assert temporary_files(out) == []
+
+
+def test_an_existing_robots_txt_keeps_its_mode(git_repo: GitRepo) -> None:
+    """A mode the site owner gave robots.txt in the output stays: Pelican copies the static file
+    into the existing one, and our update of the Sitemap line keeps its mode too."""
+    git_repo.write("content/extra/robots.txt", "User-agent: *\n")
+    site = site_repo(git_repo, robots_txt=True)
+    pelican(site)
+    robots = site / "output" / "robots.txt"
+    robots.chmod(0o640)
+    pelican(site)
+    assert robots.read_text() == f"User-agent: *\nSitemap: {BASE}sitemap.xml\n"
+    assert stat.S_IMODE(robots.stat().st_mode) == 0o640
+
+
+def test_an_output_folder_pelican_empties_first_is_a_first_build_each_time(
+    git_repo: GitRepo,
+) -> None:
+    """With DELETE_OUTPUT_DIRECTORY the record goes too: nothing is known to be ours, nothing
+    is removed, and the user's files Pelican copies again are left alone."""
+    site = site_repo(git_repo, urls_per_file=4)
+    settings = (site / "pelicanconf.py").read_text() + "DELETE_OUTPUT_DIRECTORY = True\n"
+    git_repo.write("pelicanconf.py", settings)
+    out = site / "output"
+    for _ in range(2):
+        pelican(site)
+        check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml", site_dir=out, base_url=BASE)
+        assert set(ours(out)) == set(published_set(out, "sitemap.xml"))
+        assert {name: (out / name).read_text() for name in USER_FILES} == USER_FILES
+        assert temporary_files(out) == []

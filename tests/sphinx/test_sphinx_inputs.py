@@ -1,0 +1,111 @@
+"""Real sphinx-build runs with unusual input: an internationalised host, credentials in a URL, a
+percent sign in a file name, a lastmod in the future.
+
+Every project lives in a temporary git repository whose commits carry chosen dates; every
+sitemap is checked with the shared checks (schema, protocol, read-back).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+
+from tests.sphinx.helpers import (
+    BASE_CONF,
+    BASE_URL,
+    page,
+    read_entries,
+    sphinx_build,
+    write_project,
+)
+from tests.support.gitrepo import GitRepo
+
+pytestmark = pytest.mark.sphinx
+
+PAGES = {"guide.rst": page("Guide"), "café.rst": page("Café")}
+DATE = "2024-03-01T12:00:00+00:00"
+
+
+def _project(git_repo: GitRepo, conf: str = BASE_CONF, pages: dict[str, str] = PAGES) -> Path:
+    srcdir = write_project(git_repo, pages, conf=conf)
+    git_repo.commit("project", DATE)
+    return srcdir
+
+
+def test_an_internationalised_html_baseurl_is_written_in_ascii(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    conf = BASE_CONF.replace("https://example.org/", "https://bücher.example/docs/")
+    srcdir = _project(git_repo, conf)
+    sphinx_build(srcdir, tmp_path / "out", "-W")
+    base = "https://xn--bcher-kva.example/docs/"
+    entries = read_entries(tmp_path / "out", base_url=base)
+    assert set(entries) == {base, base + "guide/", base + "caf%C3%A9/"}
+
+
+def test_a_base_url_option_with_credentials_is_a_config_error(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    conf = BASE_CONF + 'sitemap_base_url = "https://user:s3cret@example.org/"\n'
+    srcdir = _project(git_repo, conf)
+    result = sphinx_build(srcdir, tmp_path / "out", check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert (
+        "invalid value for option 'sitemap_base_url': 'https://user:***@example.org/' "
+        "(allowed: an absolute http(s) URL such as https://example.org/docs/, without a user "
+        "name or password)"
+    ) in output
+    assert "s3cret" not in output
+    assert not (tmp_path / "out" / "sitemap.xml").exists()
+
+
+def test_an_html_baseurl_with_credentials_writes_no_sitemap(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    conf = BASE_CONF.replace("https://example.org/", "https://user:s3cret@example.org/")
+    srcdir = _project(git_repo, conf)
+    result = sphinx_build(srcdir, tmp_path / "out")
+    output = result.stdout + result.stderr
+    assert "html_baseurl 'https://user:***@example.org/' is not usable" in output
+    assert "without a user name or password" in output
+    assert "s3cret" not in output
+    assert not (tmp_path / "out" / "sitemap.xml").exists()
+
+
+@pytest.mark.parametrize(
+    ("builder", "paths", "served"),
+    [
+        ("dirhtml", ["a%2520b/", "100%25/"], "{}index.html"),
+        ("html", ["a%2520b.html", "100%25.html"], "{}"),
+    ],
+)
+def test_a_percent_in_a_file_name_is_a_percent_sign(
+    git_repo: GitRepo, tmp_path: Path, builder: str, paths: list[str], served: str
+) -> None:
+    """dirhtml links documents by their raw names, html quotes them: the same URLs either way."""
+    pages = {**PAGES, "a%20b.rst": page("A file named a%20b"), "100%.rst": page("Percent")}
+    srcdir = _project(git_repo, pages=pages)
+    outdir = tmp_path / builder
+    sphinx_build(srcdir, outdir, "-W", builder=builder)
+    entries = read_entries(outdir)
+    assert {BASE_URL + path for path in paths} <= set(entries)
+    for path in paths:
+        assert (outdir / served.format(unquote(path))).is_file(), path
+
+
+def test_a_lastmod_in_the_future_is_a_warning_and_w_fails(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    future = page("Future", fields=':sitemap: {"lastmod": "2099-01-01"}')
+    srcdir = _project(git_repo, pages={**PAGES, "future.rst": future})
+    result = sphinx_build(srcdir, tmp_path / "out")
+    entries = read_entries(tmp_path / "out")
+    assert entries[BASE_URL + "future/"].lastmod == "2024-03-01T12:00:00Z"  # git still knows
+    warning = "future.rst: lastmod 2099-01-01 (from metadata) is in the future; not written"
+    assert f"WARNING: {warning}" in result.stdout + result.stderr
+    strict = sphinx_build(srcdir, tmp_path / "strict", "-W", check=False)
+    assert strict.returncode != 0
+    assert warning in strict.stdout + strict.stderr

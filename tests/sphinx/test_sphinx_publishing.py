@@ -1,0 +1,258 @@
+"""Publishing with the real sphinx-build command line: always readable, always whole, never a
+user's file, never a trace.
+
+Kills and hostile disks are set up inside the sphinx-build child process by the project's own
+``conf.py`` (see :mod:`tests.support.steps`). Sphinx keeps its output folder between builds, so
+every later build here is incremental, as it is for users.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import signal
+import stat
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.sphinx.helpers import BASE_URL, page, read_entries, sphinx_build, write_project
+from tests.support.gitrepo import GitRepo
+from tests.support.publishing import (
+    FILLER,
+    RECORD,
+    expected_mode,
+    make_writable,
+    mount_tmpfs,
+    published_set,
+    read_only_unavailable,
+    recorded_files,
+    snapshot,
+    temporary_files,
+    umask,
+    unmount,
+    whole_set_problems,
+)
+from tests.support.sitemap_checks import check_sitemap_file
+
+pytestmark = pytest.mark.sphinx
+
+HOOK = """
+from tests.support.steps import install_from_environment
+install_from_environment()
+html_extra_path = ["extra"]
+"""
+PAGES = {name: page(name.title()) for name in ("guide", "install", "usage", "about", "api")}
+PAGES = {f"{name}.rst": text for name, text in PAGES.items()}
+USER_FILES = {
+    "sitemap-2.xml": '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>\n',
+    "sitemap-7.txt": BASE_URL + "mine/\n",
+}
+
+
+def project(git_repo: GitRepo, conf_extra: str = "", **extra: str) -> Path:
+    """Six pages, the step hook, and files copied into the output as they are (the user's own
+    sitemap-like files, and ``extra``)."""
+    srcdir = write_project(git_repo, PAGES, conf_extra=HOOK + conf_extra)
+    for name, text in {**USER_FILES, **extra}.items():
+        git_repo.write(f"docs/extra/{name}", text)
+    git_repo.commit("project", "2024-03-01T12:00:00+00:00")
+    return srcdir
+
+
+def edit_a_page(git_repo: GitRepo) -> None:
+    """Build B: one page changed (committed later), so one shard changes and the other not."""
+    git_repo.write("docs/usage.rst", page("Usage", "Used differently now."))
+    git_repo.commit("edit usage", "2024-04-01T12:00:00+00:00")
+
+
+def ours(outdir: Path) -> dict[str, bytes]:
+    """Every sitemap file in ``outdir`` (the user's own sitemap-like files excepted)."""
+    return {
+        name: data
+        for name, data in snapshot(outdir).items()
+        if name.startswith("sitemap") and name not in USER_FILES
+    }
+
+
+def published_files(outdir: Path) -> dict[str, bytes]:
+    """What publishing may touch: sitemap files (a user's too), robots.txt and the record."""
+    return {
+        name: data
+        for name, data in snapshot(outdir).items()
+        if name.startswith("sitemap") or name in ("robots.txt", RECORD)
+    }
+
+
+def output(proc: subprocess.CompletedProcess[str]) -> str:
+    return proc.stdout + proc.stderr
+
+
+# -- always readable ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o027])
+def test_every_file_gets_the_mode_of_the_pages_sphinx_writes(
+    git_repo: GitRepo, tmp_path: Path, mask: int
+) -> None:
+    conf = "sitemap_urls_per_file = 3\nsitemap_gzip = 'both'\nsitemap_robots_txt = True\n"
+    srcdir = project(git_repo, conf)
+    outdir = tmp_path / "out"
+    with umask(mask):
+        sphinx_build(srcdir, outdir, "-j", "2")
+        edit_a_page(git_repo)
+        sphinx_build(srcdir, outdir, "-j", "2")  # incremental: replaces files, same modes
+    names = [*ours(outdir), "robots.txt", RECORD]
+    assert len(names) == 2 * 2 + 2 + 2
+    page_mode = stat.S_IMODE((outdir / "guide" / "index.html").stat().st_mode)
+    assert page_mode == expected_mode(mask)
+    assert {name: stat.S_IMODE((outdir / name).stat().st_mode) for name in names} == dict.fromkeys(
+        names, page_mode
+    )
+    read_entries(outdir)
+
+
+# -- always whole ------------------------------------------------------------------------------
+
+
+def test_a_kill_at_any_step_leaves_one_whole_set_and_the_next_build_cleans_up(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    srcdir = project(git_repo, "sitemap_urls_per_file = 3\n")
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir)
+    built = {"A": ours(outdir)}
+    saved = tmp_path / "saved"
+    shutil.copytree(outdir, saved)
+    edit_a_page(git_repo)
+    log = tmp_path / "steps.log"
+    sphinx_build(srcdir, outdir, env={"SITEMAP_TEST_STEPS": str(log)})
+    built["B"] = ours(outdir)
+    steps = log.read_text().splitlines()
+    assert {step.split()[0] for step in steps} == {"start", "record", "write", "publish", "remove"}
+    for number, step in enumerate(steps, 1):
+        shutil.rmtree(outdir)
+        shutil.copytree(saved, outdir)
+        env = {"SITEMAP_TEST_KILL_AT": str(number)}
+        killed = sphinx_build(srcdir, outdir, env=env, check=False)
+        assert killed.returncode == -signal.SIGKILL, (step, output(killed))
+        problems = whole_set_problems(outdir, ["sitemap.xml"], built)
+        assert problems == [], f"killed after {step!r}: {problems}"
+        sphinx_build(srcdir, outdir)  # the next build
+        assert temporary_files(outdir) == [], f"killed after {step!r}"
+        assert ours(outdir) == built["B"], f"killed after {step!r}"
+        assert recorded_files(outdir) == set(built["B"])
+        assert {name: (outdir / name).read_text() for name in USER_FILES} == USER_FILES
+    read_entries(outdir)
+
+
+# -- never a user's file -----------------------------------------------------------------------
+
+
+def test_a_users_own_sitemap_files_are_never_removed(git_repo: GitRepo, tmp_path: Path) -> None:
+    srcdir = project(git_repo)
+    outdir = tmp_path / "out"
+    for per_file in (2, 4, 50_000):  # three shards, then two, then one file
+        sphinx_build(srcdir, outdir, "-D", f"sitemap_urls_per_file={per_file}")
+        check_sitemap_file(outdir / "sitemap.xml", BASE_URL + "sitemap.xml")
+        assert {name: (outdir / name).read_text() for name in USER_FILES} == USER_FILES
+        assert set(ours(outdir)) == set(published_set(outdir, "sitemap.xml"))
+    assert sorted(ours(outdir)) == ["sitemap.xml"]
+
+
+# -- never a trace -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def tmpfs_out(tmp_path: Path) -> Iterator[Path | None]:
+    """A small tmpfs for the output folder where the machine allows mounting one, else None."""
+    mounted = mount_tmpfs(tmp_path / "tmpfs", "8m")
+    yield mounted
+    if mounted is not None:
+        unmount(mounted)
+
+
+CAUSES = {
+    "disk full": r"No space left on device",
+    "read-only folder": r"(Permission denied|Operation not permitted|Read-only file system)",
+    "sitemap.xml is a folder": r"Is a directory",
+    "robots.txt not UTF-8": r"not UTF-8 text \(byte 0xe9 at offset 29\); save it as UTF-8",
+}
+
+
+@pytest.mark.parametrize("kind", list(CAUSES))
+def test_an_io_fault_is_one_error_line_and_the_previous_sitemap_stays(
+    git_repo: GitRepo, tmp_path: Path, tmpfs_out: Path | None, kind: str
+) -> None:
+    conf = "sitemap_urls_per_file = 3\nsitemap_robots_txt = True\n"
+    srcdir = project(git_repo, conf, **{"robots.txt": "User-agent: *\n"})
+    outdir = tmp_path / "out"
+    env: dict[str, str] = {}
+    if kind == "disk full":
+        outdir = tmpfs_out if tmpfs_out is not None else outdir
+        action = f"fill:{outdir}:0" if tmpfs_out is not None else "enospc:0"
+        env["SITEMAP_TEST_AT_START"] = action
+    if kind == "read-only folder":
+        reason = read_only_unavailable(tmp_path / "probe")
+        if reason is not None:
+            pytest.skip(reason)
+        env["SITEMAP_TEST_AT_START"] = f"readonly:{outdir}"
+    sphinx_build(srcdir, outdir, "-j", "2")
+    before = published_files(outdir)
+    edit_a_page(git_repo)
+    if kind == "robots.txt not UTF-8":
+        latin1 = "User-agent: *\nDisallow: /privé/\n".encode("latin-1")
+        git_repo.path("docs/extra/robots.txt").write_bytes(latin1)
+    if kind == "sitemap.xml is a folder":
+        shutil.rmtree(outdir)
+        git_repo.write("docs/extra/sitemap.xml/notes.txt", "a user's folder")
+        assert sphinx_build(srcdir, outdir, check=False).returncode == 1  # the first build too
+        before = published_files(outdir)
+    # Sphinx copies html_extra_path on every build, before the sitemap is written: robots.txt is
+    # then the user's own again, and stays so when the sitemap cannot be written.
+    before["robots.txt"] = git_repo.path("docs/extra/robots.txt").read_bytes()
+    try:
+        proc = sphinx_build(srcdir, outdir, "-j", "2", env=env, check=False)
+    finally:
+        if kind == "read-only folder":
+            make_writable(outdir)
+    assert proc.returncode == 1, output(proc)
+    text = output(proc)
+    for crash in ("Traceback", "Extension error", "please open an issue", "Sitemap error"):
+        assert crash not in text
+    [line] = [line for line in text.splitlines() if "sitemap: " in line]
+    path = outdir / ("robots.txt" if kind == "robots.txt not UTF-8" else "sitemap.xml")
+    verb = "update" if kind == "robots.txt not UTF-8" else "write"
+    assert re.fullmatch(
+        rf"ERROR: sitemap: cannot {verb} {re.escape(str(path))}: {CAUSES[kind]}", line
+    )
+    (outdir / FILLER).unlink(missing_ok=True)
+    assert published_files(outdir) == before  # every file as it was
+    assert temporary_files(outdir) == []
+    if kind != "sitemap.xml is a folder":
+        check_sitemap_file(outdir / "sitemap.xml", BASE_URL + "sitemap.xml")
+
+
+def test_strict_mode_is_a_build_error_and_writes_no_sitemap(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    srcdir = project(git_repo, "sitemap_strict = True\nsitemap_urls_per_file = 3\n")
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir)
+    before = ours(outdir)
+    git_repo.write("docs/usage.rst", page("Usage", fields=':sitemap: {"priority": 1.5}'))
+    git_repo.commit("bad", "2024-04-01T12:00:00+00:00")
+    proc = sphinx_build(srcdir, outdir, check=False)
+    text = output(proc)
+    assert proc.returncode == 1, text
+    for crash in ("Traceback", "Extension error", "please open an issue"):
+        assert crash not in text
+    assert "usage.rst: sitemap.priority 1.5 is not allowed" in text
+    errors = [line for line in text.splitlines() if "ERROR" in line]
+    assert errors == [
+        "ERROR: sitemap: 1 warning(s) and sitemap_strict is on (see above); no sitemap written"
+    ]
+    assert ours(outdir) == before
+    assert temporary_files(outdir) == []
