@@ -13,11 +13,12 @@ import os
 import shutil
 import subprocess
 import uuid
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from tests.support.sitemap_checks import read_index
+from tests.support.sitemap_checks import SITEMAP_NS
 from tests.support.steps import FILLER, make_read_only
 
 __all__ = [
@@ -90,7 +91,10 @@ def _children(folder: Path, entry: str) -> list[str]:
     if b"<sitemapindex" not in data[:2048]:
         return []
     base = entry.rpartition("/")[0]
-    names = [unquote(urlsplit(ref.loc).path.rpartition("/")[2]) for ref in read_index(path)]
+    # Read the locs only: right after a kill between renaming sitemap.xml and sitemap.xml.gz the
+    # two twins are whole but from two builds, which the full checks (validate) rightly flag.
+    locs = [loc.text or "" for loc in ET.fromstring(data).iter(f"{{{SITEMAP_NS}}}loc")]
+    names = [unquote(urlsplit(loc.strip()).path.rpartition("/")[2]) for loc in locs]
     return [f"{base}/{name}" if base else name for name in names]
 
 
