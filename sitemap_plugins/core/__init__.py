@@ -1,13 +1,15 @@
-"""The host-neutral core: adapters build :class:`Page` values and call :class:`SitemapBuilder`.
+"""The host-neutral core: adapters describe what their host wrote and call the builder.
 
-Nothing in this package imports a host (MkDocs, Sphinx, Pelican).
+The public names below are all an adapter needs: :class:`Page` and :class:`LeftOut` to describe
+each written file, :class:`SitemapBuilder` to make the sitemap, the options schema
+(:data:`OPTION_SPECS`, :class:`Options`) to declare in the host's config, and the
+:class:`Reporter` interface to map onto the host's logging. Nothing in this package imports a
+host (MkDocs, Sphinx, Pelican).
 """
 
 from sitemap_plugins.core.build import SitemapBuilder, Summary
-from sitemap_plugins.core.dates import parse_lastmod
 from sitemap_plugins.core.git_dates import FileDates
-from sitemap_plugins.core.html import has_robots_noindex, head_exclusion, is_redirect_stub
-from sitemap_plugins.core.model import Alternate, Entry, IndexEntry, Lastmod, Page
+from sitemap_plugins.core.model import Entry, IndexEntry, Lastmod, LeftOut, Page, Reason
 from sitemap_plugins.core.options import (
     OPTION_SPECS,
     OptionError,
@@ -16,10 +18,12 @@ from sitemap_plugins.core.options import (
     Rule,
     check_changefreq,
     check_priority,
+    shown,
 )
 from sitemap_plugins.core.report import (
     Code,
     CollectingReporter,
+    LoggingReporter,
     PublishError,
     Reporter,
     SitemapError,
@@ -28,18 +32,20 @@ from sitemap_plugins.core.report import (
 
 __all__ = [
     "OPTION_SPECS",
-    "Alternate",
     "Code",
     "CollectingReporter",
     "Entry",
     "FileDates",
     "IndexEntry",
     "Lastmod",
+    "LeftOut",
+    "LoggingReporter",
     "OptionError",
     "OptionSpec",
     "Options",
     "Page",
     "PublishError",
+    "Reason",
     "Reporter",
     "Rule",
     "SitemapBuilder",
@@ -48,8 +54,5 @@ __all__ = [
     "Summary",
     "check_changefreq",
     "check_priority",
-    "has_robots_noindex",
-    "head_exclusion",
-    "is_redirect_stub",
-    "parse_lastmod",
+    "shown",
 ]

@@ -2,19 +2,28 @@
 
 Hosts render pages we do not control (themes, redirect plugins), so the HTML is the only place a
 ``robots noindex`` meta or a redirect stub shows. This runs on every page of a build, so only
-the ``<meta>`` tags of the head are looked at, and only those that could matter are parsed.
+the head is read (from a file, never more than the head), only its ``<meta>`` tags are looked at,
+and only those that could matter are parsed.
 """
 
 from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Final
+
+from sitemap_plugins.core.model import Reason
+
+__all__ = ["head_of", "head_reason"]
 
 _HEAD_END: Final = re.compile(r"</head\s*>", re.IGNORECASE)
 _META_TAG: Final = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
 _RELEVANT: Final = re.compile(r"robots|bot\b|refresh", re.IGNORECASE)
 _ROBOTS_NAMES: Final = frozenset({"robots", "googlebot", "bingbot"})
+_CHUNK: Final = 16_384
+_MOST: Final = 1_048_576
+"""A head longer than this (inline scripts and styles) is read no further."""
 
 
 class _MetaAttributes(HTMLParser):
@@ -30,9 +39,34 @@ class _MetaAttributes(HTMLParser):
     handle_startendtag = handle_starttag
 
 
-def _meta_tags(html: str) -> list[dict[str, str]]:
-    end = _HEAD_END.search(html)
-    head = html if end is None else html[: end.start()]
+def head_of(page: str | Path) -> str:
+    """The page's text up to the end of its head: the text itself, or read from its file.
+
+    A file is read in pieces until ``</head>`` shows, so the body of a long page is never read; a
+    file that cannot be read has no head to say anything.
+    """
+    if isinstance(page, str):
+        end = _HEAD_END.search(page)
+        return page if end is None else page[: end.start()]
+    parts: list[str] = []
+    try:
+        with open(page, encoding="utf-8", errors="replace") as stream:
+            read, tail = 0, ""
+            while read < _MOST:
+                chunk = stream.read(_CHUNK)
+                if not chunk:
+                    break
+                parts.append(chunk)
+                read += len(chunk)
+                if _HEAD_END.search(tail + chunk):  # also when </head> spans two pieces
+                    break
+                tail = chunk[-16:]
+    except OSError:
+        return ""
+    return head_of("".join(parts))
+
+
+def _meta_tags(head: str) -> list[dict[str, str]]:
     found = []
     for tag in _META_TAG.findall(head):
         if _RELEVANT.search(tag):
@@ -54,24 +88,11 @@ def _redirects(values: dict[str, str]) -> bool:
     ).lower().replace(" ", "")
 
 
-def has_robots_noindex(html: str) -> bool:
-    """Whether the page asks search engines not to index it."""
-    return any(_asks_noindex(values) for values in _meta_tags(html))
-
-
-def is_redirect_stub(html: str) -> bool:
-    """Whether the page is a meta-refresh redirect (as mkdocs-redirects and others write)."""
-    return any(_redirects(values) for values in _meta_tags(html))
-
-
-def head_exclusion(html: str) -> str | None:
-    """Why a rendered page stays out of the sitemap, from one scan of its head, or None.
-
-    Adapters call this once per page; the reason is the same words in every host's summary.
-    """
-    tags = _meta_tags(html)
+def head_reason(page: str | Path) -> Reason | None:
+    """Why a rendered page stays out of the sitemap, from one scan of its head, or None."""
+    tags = _meta_tags(head_of(page))
     if any(_redirects(values) for values in tags):
-        return "redirect stub"
+        return Reason.REDIRECT_STUB
     if any(_asks_noindex(values) for values in tags):
-        return "noindex"
+        return Reason.NOINDEX
     return None

@@ -1,77 +1,105 @@
 """The values that cross from an adapter into the core, and the validated entries the core writes.
 
-Adapters describe pages with plain, frozen values so that no host object (an MkDocs ``Page``, a
-Sphinx environment, a Pelican ``Content``) ever reaches the core: the core can then be tested, and
-reasoned about, without any host installed.
+Adapters describe what their host wrote with plain, frozen values, a :class:`Page` for each page
+and a :class:`LeftOut` for each file the host itself keeps out (a draft, the 404 page), so that
+no host object (an MkDocs ``Page``, a Sphinx environment, a Pelican ``Content``) ever reaches the
+core: the core can then be tested, and reasoned about, without any host installed.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 Lastmod = dt.date | dt.datetime
 """A modification time: an aware ``datetime``, or a plain ``date`` when only that is known."""
 
 
+class Reason(str, enum.Enum):
+    """Why a page stays out of the sitemap: the same words in every host's summary line."""
+
+    NOT_FOUND_PAGE = "404 page"
+    DRAFT = "draft"
+    HIDDEN = "hidden"
+    PRIVATE = "private"
+    HOST_EXCLUDED = "excluded by the host"
+    NOT_A_PAGE = "not a page"
+    SEARCH_PAGE = "search page"
+    GENERAL_INDEX = "general index"
+    DOMAIN_INDEX = "domain index"
+    NOINDEX = "noindex"
+    REDIRECT_STUB = "redirect stub"
+    BY_METADATA = "excluded by metadata"
+    BY_CONFIG = "excluded by config"
+    BY_RULE = "excluded by rule"
+    BAD_URL = "bad URL"
+
+
 @dataclass(frozen=True, slots=True)
-class Alternate:
-    """One language version of a page, for ``xhtml:link rel="alternate"``.
+class LeftOut:
+    """A file the host wrote that is no page of the sitemap, for the reason the host knows."""
 
-    ``path`` is served-path relative to the site root, exactly like :attr:`Page.path`.
-    ``hreflang`` is a BCP 47 tag or ``x-default``.
-    """
-
-    hreflang: str
-    path: str
+    reason: Reason
+    origin: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """What an adapter knows about one published page.
+    """What an adapter knows about one published page; the core decides everything else.
 
     ``path`` is the URL path as the host serves it, relative to the site root and without a leading
     slash (``""`` for the home page, ``"guide/"``, ``"guide/install.html"``). ``encoded`` says
     which form it has, and the core encodes it exactly once: ``True`` for a link the host already
     percent-encoded (MkDocs' ``file.url``, Sphinx's html links), where a ``%`` starts an escape;
     ``False`` for a path made from file names (Sphinx dirhtml, Pelican), where ``100%.html`` means
-    a literal percent sign. The same holds for the paths of ``alternates``.
+    a literal percent sign. The same holds for the paths of ``translations``.
 
     ``origin`` names the page in messages (the source file relative to the project, or the output
     file for generated pages), so that a warning tells the user where to look.
 
     ``sources`` are the files whose modification makes the page change: the page's own source first,
     then includes and other dependencies. A generated page (index, tag, category, pagination) has
-    none and instead carries ``listed_dates``: the lastmod of every item it lists, when the host
-    tells us; the page then takes the newest. A listed item whose date the host does not know (it
-    has no date of its own) is given by its source files in ``listed_sources`` instead: the core
-    dates those files as it dates any source, and the page takes the newest of both.
+    none and instead carries ``listed_dates``: the dates (raw, as the host holds them) of the items
+    it lists; the page then takes the newest. A listed item without a date of its own is given by
+    its source files in ``listed_sources`` instead, which the core dates as it dates any source.
 
     ``sitemap`` is the page's own ``sitemap`` metadata as the author wrote it: a mapping with
     ``priority``, ``changefreq``, ``lastmod``, ``exclude``; ``False`` to leave the page out;
     ``None``; or JSON text of either, as MyST and field lists pass nested values. ``updated`` is
-    the host's own explicit modification date field (raw, as written), used when
-    ``sitemap.lastmod`` is absent. Both are validated by the core, which warns and drops what it
-    cannot use.
+    the host's own explicit modification date (raw, as written), used when ``sitemap.lastmod`` is
+    absent. The core validates both, and warns and drops what it cannot use.
+
+    ``translations`` maps each language version of the page, itself included, to its path
+    (``{"en": "guide/", "pt_BR": "pt-br/guide/"}``), and ``default_locale`` names the one for
+    ``x-default``; the core writes the ``hreflang`` alternates from them.
+
+    ``html`` is the page as rendered (the text, or the file it was written to): the core reads
+    its head for a robots ``noindex`` or a redirect, which themes and plugins add where no host
+    API tells.
     """
 
     path: str
     origin: str
     sources: tuple[Path, ...] = ()
-    sitemap: Mapping[str, Any] | bool | str | None = None
+    sitemap: object = None
     updated: object = None
-    alternates: tuple[Alternate, ...] = ()
-    listed_dates: tuple[Lastmod, ...] = ()
+    translations: Mapping[str, str] = field(default_factory=dict)
+    default_locale: str | None = None
+    listed_dates: tuple[object, ...] = ()
     listed_sources: tuple[Path, ...] = ()
+    html: str | Path | None = None
     encoded: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.sitemap, Mapping) and not isinstance(self.sitemap, MappingProxyType):
             object.__setattr__(self, "sitemap", MappingProxyType(dict(self.sitemap)))
+        if not isinstance(self.translations, MappingProxyType):
+            object.__setattr__(self, "translations", MappingProxyType(dict(self.translations)))
 
 
 class Entry(NamedTuple):

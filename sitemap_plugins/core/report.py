@@ -13,6 +13,7 @@ adapter can show it as its host shows its own errors, never as a traceback.
 from __future__ import annotations
 
 import enum
+import logging
 from typing import Protocol
 
 
@@ -40,6 +41,20 @@ class Reporter(Protocol):
 
     def info(self, message: str) -> None:
         """Report progress, such as the one summary line per build."""
+
+
+class LoggingReporter:
+    """A reporter onto a standard ``logging`` logger, as MkDocs and Pelican log: the host counts
+    our warnings with its own (``mkdocs --strict``, ``pelican --fatal warnings``)."""
+
+    def __init__(self, logger: logging.Logger) -> None:
+        self.logger = logger
+
+    def warning(self, code: Code, message: str) -> None:
+        self.logger.warning("sitemap: %s", message)
+
+    def info(self, message: str) -> None:
+        self.logger.info("%s", message)
 
 
 class CollectingReporter:

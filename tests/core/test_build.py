@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.core import (
-    Alternate,
     Code,
     CollectingReporter,
     Options,
@@ -308,7 +307,7 @@ def test_the_host_base_url_stands_in_for_an_unset_option(
 ) -> None:
     reporter = CollectingReporter()
     builder = SitemapBuilder(Options.from_mapping({}), reporter, base_url_setting="SITEURL")
-    builder.build([Page(path="a/", origin="a.md")], tmp_path, host_base_url=("SITEURL", value))
+    builder.build([Page(path="a/", origin="a.md")], tmp_path, host_base_urls=[("SITEURL", value)])
     if base is None:
         assert reporter.codes() == [Code.NO_BASE_URL]
         assert list(tmp_path.iterdir()) == []
@@ -321,7 +320,7 @@ def test_an_unusable_host_base_url_warns_naming_setting_and_value(tmp_path: Path
     reporter = CollectingReporter()
     builder = SitemapBuilder(Options.from_mapping({}), reporter)
     summary = builder.build(
-        [Page(path="a/", origin="a.md")], tmp_path, host_base_url=("html_baseurl", "/")
+        [Page(path="a/", origin="a.md")], tmp_path, host_base_urls=[("html_baseurl", "/")]
     )
     assert list(tmp_path.iterdir()) == []
     assert reporter.codes() == [Code.BAD_URL]
@@ -329,7 +328,9 @@ def test_an_unusable_host_base_url_warns_naming_setting_and_value(tmp_path: Path
     assert summary.warnings == 1
     # The option, when set, wins over whatever the host says.
     explicit = SitemapBuilder(Options.from_mapping({"base_url": BASE}), CollectingReporter())
-    explicit.build([Page(path="a/", origin="a.md")], tmp_path, host_base_url=("html_baseurl", "/"))
+    explicit.build(
+        [Page(path="a/", origin="a.md")], tmp_path, host_base_urls=[("html_baseurl", "/")]
+    )
     assert [e.loc for e in read_sitemap(tmp_path / "sitemap.xml")] == [BASE + "a/"]
 
 
@@ -348,28 +349,35 @@ def test_out_of_scope_and_overlong_urls_are_left_out(tmp_path: Path) -> None:
 
 
 def test_alternates_list_self_others_and_x_default(tmp_path: Path) -> None:
-    langs = (
-        Alternate("en", "about/"),
-        Alternate("fr", "fr/about/"),
-        Alternate("x-default", "about/"),
-    )
+    langs = {"en": "about/", "pt_BR": "pt-br/about/"}
     pages = [
-        Page(path="about/", origin="about.md", alternates=langs),
-        Page(path="fr/about/", origin="about.fr.md", alternates=langs),
-        Page(path="solo/", origin="solo.md", alternates=(Alternate("en", "solo/"),)),
+        Page(path="about/", origin="about.md", translations=langs, default_locale="en"),
+        Page(path="pt-br/about/", origin="about.pt.md", translations=langs, default_locale="en"),
+        Page(path="solo/", origin="solo.md", translations={"en": "solo/"}, default_locale="en"),
+        # No default language known: no x-default, the versions still list each other.
+        Page(path="a/", origin="a.md", translations={"en": "a/", "de": "de/a/"}),
     ]
     build(tmp_path / "out", pages)
     entries = {e.loc: e.alternates for e in check_sitemap_file(tmp_path / "out/sitemap.xml")}
-    expected = {"en": BASE + "about/", "fr": BASE + "fr/about/", "x-default": BASE + "about/"}
-    assert entries == {BASE + "about/": expected, BASE + "fr/about/": expected, BASE + "solo/": {}}
+    expected = {
+        "en": BASE + "about/",
+        "pt-BR": BASE + "pt-br/about/",  # a locale name as hreflang wants it: BCP 47
+        "x-default": BASE + "about/",
+    }
+    assert entries == {
+        BASE + "about/": expected,
+        BASE + "pt-br/about/": expected,
+        BASE + "solo/": {},
+        BASE + "a/": {"de": BASE + "de/a/", "en": BASE + "a/"},
+    }
 
 
 def test_a_page_says_whether_its_path_is_already_encoded(tmp_path: Path) -> None:
     """MkDocs hands over encoded URLs; Sphinx dirhtml and Pelican hand over file names."""
-    fr = (Alternate("en", "a%20b/"), Alternate("fr", "fr/a%20b/"))
+    fr = {"en": "a%20b/", "fr": "fr/a%20b/"}
     pages = [
-        Page(path="a%20b/", origin="raw.md", encoded=False, alternates=fr),
-        Page(path="c%20d/", origin="encoded.md", alternates=(Alternate("en", "c%20d/"),)),
+        Page(path="a%20b/", origin="raw.md", encoded=False, translations=fr),
+        Page(path="c%20d/", origin="encoded.md", translations={"en": "c%20d/"}),
     ]
     build(tmp_path / "out", pages)
     entries = {e.loc: e.alternates for e in check_sitemap_file(tmp_path / "out/sitemap.xml")}

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import pytest
 
 from sitemap_plugins.core.dates import as_written, format_lastmod, newest, parse_lastmod
-from sitemap_plugins.core.html import has_robots_noindex, head_exclusion, is_redirect_stub
+from sitemap_plugins.core.html import head_of, head_reason
+from sitemap_plugins.core.model import Reason
 from sitemap_plugins.core.robots import robots_text
 
 UTC = dt.timezone.utc
@@ -64,13 +66,26 @@ def test_newest_orders_dates_and_datetimes_together() -> None:
     ],
 )
 def test_noindex_is_read_from_the_head(html: str, noindex: bool) -> None:
-    assert has_robots_noindex(html) is noindex
+    assert (head_reason(html) is Reason.NOINDEX) is noindex
 
 
 def test_redirect_stub() -> None:
     stub = '<head><meta http-equiv="refresh" content="0; url=../new/"></head>'
-    assert is_redirect_stub(stub)
-    assert not is_redirect_stub("<head><title>x</title></head><body>refresh url=</body>")
+    assert head_reason(stub) is Reason.REDIRECT_STUB
+    assert head_reason("<head><title>x</title></head><body>refresh url=</body>") is None
+
+
+@pytest.mark.parametrize("filler", [0, 16_370, 16_380, 40_000])
+def test_a_file_is_read_up_to_its_head_and_no_further(tmp_path: Path, filler: int) -> None:
+    """The head's end may fall anywhere, across the pieces a file is read in; the body is
+    never needed (a noindex meta in the body does not count)."""
+    page = tmp_path / "page.html"
+    head = f'<html><head><title>{"x" * filler}</title><meta name="robots" content="noindex">'
+    body = '<body><meta http-equiv="refresh" content="0; url=/x/">' + "text " * 50_000
+    page.write_text(head + "</head>" + body, encoding="utf-8")
+    assert head_of(page) == head
+    assert head_reason(page) is Reason.NOINDEX
+    assert head_reason(tmp_path / "missing.html") is None
 
 
 def test_robots_txt_created() -> None:
@@ -119,10 +134,8 @@ def test_robots_txt_without_trailing_newline_gets_line_appended() -> None:
     ],
 )
 def test_head_meta_variants(html: str, noindex: bool, redirect: bool) -> None:
-    assert has_robots_noindex(html) is noindex
-    assert is_redirect_stub(html) is redirect
-    expected = "redirect stub" if redirect else "noindex" if noindex else None
-    assert head_exclusion(html) == expected
+    expected = Reason.REDIRECT_STUB if redirect else Reason.NOINDEX if noindex else None
+    assert head_reason(html) is expected
 
 
 def test_a_declared_time_keeps_the_day_its_author_wrote() -> None:

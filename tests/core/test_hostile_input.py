@@ -10,7 +10,7 @@ from urllib.parse import unquote, urlsplit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitemap_plugins.core import Alternate, CollectingReporter, Options, Page, SitemapBuilder
+from sitemap_plugins.core import CollectingReporter, Options, Page, SitemapBuilder
 from sitemap_plugins.core.urls import MAX_URL_LENGTH
 from tests.support.sitemap_checks import check_sitemap_file
 
@@ -39,13 +39,15 @@ def pages(draw: st.DrawFn) -> Page:
             ),
         )
     )
-    alternates = draw(st.lists(st.builds(Alternate, HOSTILE, PATHS), max_size=3))
     return Page(
         path=path,
         origin=draw(HOSTILE),
-        sitemap=meta,  # type: ignore[arg-type]
+        sitemap=meta,
         updated=draw(VALUES),
-        alternates=tuple(alternates),
+        translations=draw(st.dictionaries(HOSTILE, PATHS, max_size=3)),
+        default_locale=draw(st.one_of(st.none(), HOSTILE)),
+        listed_dates=tuple(draw(st.lists(VALUES, max_size=2))),
+        html=draw(st.one_of(st.none(), HOSTILE)),
     )
 
 

@@ -7,6 +7,8 @@ once more, and built with each host's real command line.
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from sitemap_plugins.core import Reason
 from tests.support.gitrepo import GitRepo
 from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp
 
@@ -32,7 +35,7 @@ HOSTS = {
         "guide/configure.rst",
     ),
     "pelican": (
-        ["-m", "pelican", "content", "-s", "pelicanconf.py"],
+        ["-m", "pelican", "content", "-s", "pelicanconf.py", "-v"],
         "output",
         "content/pages/guide/configure.md",
     ),
@@ -49,6 +52,7 @@ class Built:
 
     site_dir: Path
     rows: dict[str, Row]
+    left_out: dict[str, int]  # the summary line's reasons, word for word, and their counts
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +75,12 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Built]:
     for host, (command, output, _) in HOSTS.items():
         folder = repo.root / host
         done = subprocess.run(
-            [sys.executable, *command], cwd=folder, capture_output=True, text=True, check=False
+            [sys.executable, *command],
+            cwd=folder,
+            env={**os.environ, "COLUMNS": "400"},  # Pelican's log must not wrap its lines
+            capture_output=True,
+            text=True,
+            check=False,
         )
         assert done.returncode == 0, f"{host} build failed:\n{done.stdout}\n{done.stderr}"
         sitemap = folder / output / "sitemap.xml"
@@ -81,8 +90,31 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Built]:
             assert entry.loc.startswith(BASE)
             path = entry.loc[len(BASE) :]
             rows[path] = (path, entry.lastmod, entry.priority, entry.changefreq)
-        results[host] = Built(folder / output, rows)
+        results[host] = Built(folder / output, rows, _left_out(done.stdout + done.stderr))
     return results
+
+
+def _left_out(log: str) -> dict[str, int]:
+    """The reasons of the one summary line, ``left out 3 (1 404 page, 2 draft)``, as counts."""
+    [line] = [line for line in log.splitlines() if "sitemap: " in line and " URLs in " in line]
+    match = re.search(r"; left out \d+ \(([^)]*)\)", line)
+    assert match is not None, line
+    counts = {}
+    for part in match.group(1).split(", "):
+        number, _, reason = part.partition(" ")
+        counts[reason] = int(number)
+    return counts
+
+
+def test_every_host_says_why_in_the_same_words(built: dict[str, Built]) -> None:
+    """A reason is one of the core's words whatever the host, and the pages the example sites
+    share are left out for the same reasons everywhere."""
+    words = {reason.value for reason in Reason}
+    for host, site in built.items():
+        assert set(site.left_out) <= words, (host, site.left_out)
+    shared = {"404 page": 1, "excluded by metadata": 1}  # 404.md, internal.md
+    for host, site in built.items():
+        assert {reason: site.left_out.get(reason) for reason in shared} == shared, host
 
 
 def test_every_host_lists_the_shared_pages_and_leaves_out_the_same(

@@ -282,7 +282,7 @@ def test_strict_mode_writes_no_sitemap_and_keeps_the_previous_one(git_repo: GitR
     assert proc.returncode == 1
     assert "Traceback" not in proc.stdout + proc.stderr
     lines = error_lines(proc)
-    assert any("docs/bad.md: sitemap.priority 1.5 is not allowed" in line for line in lines)
+    assert any("docs/bad.md: priority 1.5 is not allowed" in line for line in lines)
     assert [line for line in lines if "ERROR" in line] == [
         next(line for line in lines if "ERROR" in line)
     ]

@@ -578,8 +578,11 @@ def test_autoreload_builds_start_from_scratch(
     instance = Pelican(settings)
     # A second copy of the module, as a plugin loader that imports it again would make: both
     # copies' handlers run, and the build must still be made once.
+    installed = importlib.util.find_spec("sitemap_plugins.pelican")
+    assert installed is not None
+    assert installed.origin is not None
     spec = importlib.util.spec_from_file_location(
-        "sitemap_plugins._pelican_again", ROOT / "sitemap_plugins" / "pelican.py"
+        "sitemap_plugins._pelican_again", installed.origin
     )
     assert spec is not None
     assert spec.loader is not None

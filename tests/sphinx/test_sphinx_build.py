@@ -108,7 +108,7 @@ def test_urls_are_the_ones_sphinx_links(
         assert not any(generated in loc for loc in entries)
     assert "sitemap: 4 URLs in sitemap.xml" in result.stdout
     assert "1 404 page" in result.stdout
-    assert "1 robots noindex" in result.stdout
+    assert "1 noindex" in result.stdout
 
 
 def _project_with_history(git_repo: GitRepo, count: int = 12) -> Path:

@@ -126,7 +126,7 @@ def test_viewcode_additional_and_collected_pages_are_listed_and_dated(
         assert any(name.startswith(left_out) for name in written), left_out  # written, not listed
         assert not any(left_out in loc for loc in entries), left_out
     summary = next(line for line in result.stdout.splitlines() if line.startswith("sitemap: "))
-    for reason in ("1 404 page", "1 domain index", "1 general index", "1 robots noindex",
+    for reason in ("1 404 page", "1 domain index", "1 general index", "1 noindex",
                    "1 search page"):  # fmt: skip
         assert reason in summary
 

@@ -1,0 +1,145 @@
+"""sphinx-sitemap's settings, read with the meaning they had there.
+
+sphinx-sitemap builds each URL from ``sitemap_url_scheme`` (``{lang}{version}{link}``), leaves
+out links matching ``sitemap_excludes``, lists hreflang alternates for ``sitemap_locales`` (or
+the translations it finds in ``locale_dirs``), and writes no lastmod when
+``sitemap_show_lastmod`` is false. ``sitemap_filename`` and ``sitemap_indent`` are options of
+ours under the same names. A value sphinx-sitemap would not take fails at config time, naming
+it, like any option of ours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from sitemap_plugins.core import Code, OptionError, Reporter
+
+__all__ = ["SETTINGS", "UrlScheme", "translate"]
+
+SETTINGS: Final[Mapping[str, object]] = {
+    "sitemap_url_scheme": None,
+    "sitemap_excludes": [],
+    "sitemap_locales": None,
+    "sitemap_show_lastmod": None,
+}
+"""sphinx-sitemap's names that are not ours, with "not set" defaults: only what a user wrote
+takes effect (unset, the URL scheme is ``{link}``: no language or version prefix is added)."""
+
+
+@dataclass(frozen=True, slots=True)
+class UrlScheme:
+    """Where a Sphinx link is served: the scheme with this build's language and version."""
+
+    template: str
+    language: str
+    version: str
+    source_language: str
+    locales: tuple[str, ...]
+
+    def path(self, link: str, language: str | None = None) -> str:
+        """The served path of ``link`` in ``language`` (this build's language by default)."""
+        lang = self.language if language is None else language
+        return self.template.format(
+            lang=f"{lang}/" if lang else "",
+            version=f"{self.version}/" if self.version else "",
+            link=link,
+        )
+
+    def translations(self, link: str) -> dict[str, str]:
+        """``link`` in every language the site is built in, when the scheme can say where."""
+        if not self.locales or "{lang}" not in self.template:
+            return {}
+        languages = {*self.locales, self.source_language, self.language} - {""}
+        return {lang: self.path(link, lang) for lang in sorted(languages)}
+
+
+def translate(
+    settings: Mapping[str, object],
+    ours: Mapping[str, object],
+    *,
+    language: str,
+    version: str,
+    source_language: str,
+    locale_dirs: Iterable[Path],
+    reporter: Reporter,
+) -> tuple[dict[str, object], UrlScheme]:
+    """Our option values with sphinx-sitemap's equivalents mapped in, and the URL scheme.
+
+    ``settings`` holds sphinx-sitemap's names, ``ours`` our own options (by their core names).
+    Its exclude patterns match the link before the URL scheme adds a language or version prefix;
+    ours match the served path, so the prefix is put in front of each pattern.
+    """
+    scheme = UrlScheme(
+        template=_url_scheme(settings["sitemap_url_scheme"]),
+        language=language,
+        version=version,
+        source_language=source_language or language,
+        locales=_locales(settings["sitemap_locales"], locale_dirs),
+    )
+    explicit = settings["sitemap_locales"] not in (None, [], (), [None])
+    if explicit and "{lang}" not in scheme.template:
+        reporter.warning(
+            Code.CONFLICT,
+            f"sitemap_locales {settings['sitemap_locales']!r} has no effect: the URL scheme "
+            f"{scheme.template!r} has no {{lang}} (set sitemap_url_scheme, for example to "
+            "'{lang}{link}', to list hreflang alternates)",
+        )
+    values = dict(ours)
+    excludes = settings["sitemap_excludes"]
+    if excludes:
+        patterns = _strings(excludes)
+        if patterns is None:
+            raise OptionError("sitemap_excludes", excludes, "a list of URL patterns")
+        current = values.get("exclude")
+        if isinstance(current, (list, tuple)):  # else the core reports it
+            values["exclude"] = [*current, *map(scheme.path, patterns)]
+    show = settings["sitemap_show_lastmod"]
+    if show is not None:
+        if not isinstance(show, bool):
+            raise OptionError("sitemap_show_lastmod", show, "True or False")
+        if not show:
+            values["lastmod_sources"] = []
+    return values, scheme
+
+
+def _url_scheme(value: object) -> str:
+    """sphinx-sitemap's URL template; unset means no language or version prefix."""
+    if value is None:
+        return "{link}"
+    allowed = "a string with {link}, optionally {lang} and {version}"
+    if not isinstance(value, str) or "{link}" not in value:
+        raise OptionError("sitemap_url_scheme", value, allowed)
+    try:
+        value.format(lang="", version="", link="")
+    except (KeyError, IndexError, ValueError):
+        raise OptionError("sitemap_url_scheme", value, allowed) from None
+    return value
+
+
+def _locales(value: object, locale_dirs: Iterable[Path]) -> tuple[str, ...]:
+    """``sitemap_locales``, or when unset the translations found in ``locale_dirs``."""
+    if value == [None]:
+        return ()
+    if value not in (None, [], ()):
+        locales = _strings(value)
+        if locales is None:
+            allowed = "a list of locale names, or [None] to switch alternates off"
+            raise OptionError("sitemap_locales", value, allowed)
+        return tuple(locales)
+    found: set[str] = set()
+    for directory in locale_dirs:
+        if directory.is_dir():
+            found.update(child.name for child in directory.iterdir() if child.is_dir())
+    return tuple(sorted(found))
+
+
+def _strings(value: object) -> list[str] | None:
+    """A list of non-empty strings, or None for anything else."""
+    if not isinstance(value, Sequence) or isinstance(value, str):
+        return None
+    if not all(isinstance(item, str) and item for item in value):
+        return None
+    return [str(item) for item in value]

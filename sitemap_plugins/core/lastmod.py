@@ -1,0 +1,199 @@
+"""Which date is a page's ``lastmod``: the one place that decides it, for every host.
+
+The order is the user's ``lastmod_sources``: a date the author wrote (``sitemap.lastmod``, then
+the host's own modified field), the git history of the page's files, a working-tree change's file
+time, and the build time only when asked for. A page without a source of its own (a listing) is
+as new as what it lists. A date in the future is no modification date, and a page nothing can
+date gets none: the reason (a shallow clone, no git) is said once per build with its fix, never
+once per page.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any, Final, NamedTuple
+
+from sitemap_plugins.core.dates import as_written, format_lastmod, parse_lastmod, sort_key
+from sitemap_plugins.core.git_dates import DateLookup, FileDate, Undated, Why
+from sitemap_plugins.core.model import Lastmod, Page
+from sitemap_plugins.core.options import Options
+from sitemap_plugins.core.report import Code, Reporter
+
+__all__ = ["CLOCK_SKEW", "Decision", "LastmodRules", "is_future", "say_why_undated"]
+
+CLOCK_SKEW: Final = dt.timedelta(minutes=10)
+"""How far ahead of this machine's clock a time may be and still count as now.
+
+A commit made on a laptop whose clock runs a few minutes fast and built at once by CI is not a
+date in the future; a time zone set wrong (hours) or a typo in a year is."""
+_AHEAD_OF_UTC: Final = dt.timedelta(hours=14)
+"""The most any time zone is ahead of UTC (Kiribati): a bare date is in the future only when no
+one on Earth has reached that day yet."""
+_DECLARED: Final = frozenset({"metadata", "listed pages"})
+
+
+class Decision(NamedTuple):
+    """A page's lastmod as it will be written, where it came from, and why it has none."""
+
+    value: Lastmod | None
+    origin: str
+    undated: Undated | None = None
+
+
+class LastmodRules:
+    """The lastmod of each page of one build, from the files' dates looked up for the build."""
+
+    def __init__(
+        self,
+        options: Options,
+        reporter: Reporter,
+        files: DateLookup,
+        now: dt.datetime,
+        naive_tz: dt.tzinfo = dt.timezone.utc,
+    ) -> None:
+        self.options = options
+        self.reporter = reporter
+        self.files = files
+        self.now = now
+        self.naive_tz = naive_tz
+
+    def decide(self, page: Page, meta: Mapping[str, Any]) -> Decision:
+        """The first source in ``lastmod_sources`` that dates the page, as it will be written.
+
+        With ``lastmod_format: date`` a declared time keeps the day its author wrote, an instant
+        (a commit) becomes its UTC day.
+        """
+        value, origin, undated = self._first(page, meta)
+        if value is None:
+            return Decision(None, origin, undated)
+        style = self.options.lastmod_format
+        return Decision(as_written(value, style, declared=origin in _DECLARED), origin)
+
+    def _first(self, page: Page, meta: Mapping[str, Any]) -> Decision:
+        files_done = False
+        undated: Undated | None = None
+        for source in self.options.lastmod_sources:
+            if source == "metadata":
+                explicit = self._explicit(page, meta)
+                if explicit is not None and not self._future(page, explicit, "metadata"):
+                    return Decision(explicit, "metadata")
+            elif source in ("git", "mtime") and not files_done:
+                files_done = True
+                dated, undated = self._from_files(page)
+                if dated is not None and not self._future(page, dated[0], dated[1]):
+                    return Decision(*dated)
+            elif source == "build":
+                return Decision(self.now, "build time")
+            if not page.sources and (page.listed_dates or page.listed_sources):
+                listed = self._listed(page)
+                if listed is not None:
+                    return listed
+        return Decision(None, "none", undated)
+
+    def _explicit(self, page: Page, meta: Mapping[str, Any]) -> Lastmod | None:
+        for label, value in (("sitemap.lastmod", meta.get("lastmod")), ("date", page.updated)):
+            if value is None or value == "":
+                continue
+            try:
+                return parse_lastmod(value, naive_tz=self.naive_tz)
+            except ValueError as error:
+                self.reporter.warning(
+                    Code.BAD_LASTMOD,
+                    f"{page.origin}: {label} {value!r} is not a date (allowed: {error}); ignored",
+                )
+        return None
+
+    def _from_files(self, page: Page) -> tuple[FileDate | None, Undated | None]:
+        """The newest date of the page's files, unless a file git cannot date may be newer.
+
+        In a shallow clone, a file traced to a boundary commit changed at the latest then; if
+        another file of the page changed after that, the page's date is still exact.
+        """
+        dates, undated = self.files.dates, self.files.undated
+        known = [dates[path] for path in page.sources if path in dates]
+        missing = [undated[path] for path in page.sources if path in undated]
+        bounds = [item.bound for item in missing if item.bound is not None]
+        if known:
+            date, origin = max(known, key=lambda item: sort_key(item[0]))
+            if not bounds or sort_key(date) >= max(bounds):
+                return (date, origin), None
+        shallow = [item for item in missing if item.reason is Why.SHALLOW]
+        if shallow:
+            return None, shallow[0]
+        return None, undated.get(page.sources[0]) if page.sources else None
+
+    def _listed(self, page: Page) -> Decision | None:
+        """A listing is as new as its newest item, whichever step dated it. An item dated in
+        the future was reported with its own page; its date is not spread to the listings."""
+        listed: list[tuple[Lastmod, str]] = []
+        for raw in page.listed_dates:
+            try:
+                listed.append((parse_lastmod(raw, naive_tz=self.naive_tz), "listed pages"))
+            except ValueError:
+                continue  # the item's own page says what is wrong with it
+        dates = self.files.dates
+        listed += [dates[path] for path in page.listed_sources if path in dates]
+        listed = [item for item in listed if not is_future(item[0], self.now)]
+        if not listed:
+            return None
+        return Decision(*max(listed, key=lambda item: sort_key(item[0])))
+
+    def _future(self, page: Page, value: Lastmod, origin: str) -> bool:
+        if not is_future(value, self.now):
+            return False
+        self.reporter.warning(
+            Code.BAD_LASTMOD,
+            f"{page.origin}: lastmod {format_lastmod(value, 'datetime')} (from {origin}) is in "
+            "the future; not written",
+        )
+        return True
+
+
+def is_future(value: Lastmod, now: dt.datetime) -> bool:
+    """Whether ``value`` lies ahead of ``now``, allowing for clock skew and time zones.
+
+    A bare date names a calendar day without a zone, so it is in the future only once it is
+    ahead of the day in the zone furthest ahead; a time is, past :data:`CLOCK_SKEW`.
+    """
+    if isinstance(value, dt.datetime):
+        return value > now + CLOCK_SKEW
+    return value > (now.astimezone(dt.timezone.utc) + _AHEAD_OF_UTC).date()
+
+
+_WHY_UNDATED: Final[Mapping[Why, str]] = {
+    Why.SHALLOW: (
+        "{pages} no lastmod: {roots} is a shallow clone, so git cannot see when they last "
+        "changed (before the oldest commit the clone holds). Fetch the whole history: "
+        "'fetch-depth: 0' for actions/checkout on GitHub Actions, 'GIT_DEPTH: 0' on GitLab CI, "
+        "'git fetch --unshallow' in build.jobs.post_checkout on Read the Docs (or before the "
+        "build elsewhere), or set the git_fetch_history option"
+    ),
+    Why.NO_GIT: (
+        "{pages} no lastmod: {roots} is a git work tree but git was not found on PATH, so "
+        "its history cannot be read; install git where the site is built"
+    ),
+}
+
+
+def say_why_undated(undated: Iterable[Undated | None], reporter: Reporter) -> None:
+    """One line per cause for the pages listed without lastmod: never one line per page."""
+    pages: Counter[Why] = Counter()
+    roots: dict[Why, set[str]] = {}
+    for item in undated:
+        if item is not None:
+            pages[item.reason] += 1
+            if item.root is not None:
+                roots.setdefault(item.reason, set()).add(str(item.root))
+    for why, count in sorted(pages.items()):
+        text = f"{count} page has" if count == 1 else f"{count} pages have"
+        where = ", ".join(sorted(roots.get(why, ()))) or "the sources"
+        if why in _WHY_UNDATED:
+            reporter.warning(Code.GIT, _WHY_UNDATED[why].format(pages=text, roots=where))
+        elif why is Why.NOT_TRACKED:
+            reporter.info(
+                f"sitemap: {text} no lastmod: their sources are not tracked by git, and a "
+                "file time there records a copy, checkout or unpack, not a change; build from a "
+                "git clone, or set lastmod in their metadata"
+            )

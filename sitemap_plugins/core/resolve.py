@@ -1,0 +1,206 @@
+"""Every rule about one page: from what an adapter says to the entry written, or why not.
+
+A page is left out by what its head says (robots ``noindex``, a redirect stub), by its own
+``sitemap`` metadata, by the ``exclude`` globs and the pattern ``rules``, or for a URL the
+protocol does not allow. Otherwise its metadata is checked value by value (a bad value is named
+and dropped, the page stays), rules and defaults fill what the page leaves open, its translations
+become ``hreflang`` alternates with itself and ``x-default``, and its lastmod is decided by
+:mod:`~sitemap_plugins.core.lastmod`.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from sitemap_plugins.core.git_dates import Undated
+from sitemap_plugins.core.html import head_reason
+from sitemap_plugins.core.lastmod import LastmodRules
+from sitemap_plugins.core.model import Entry, Page, Reason
+from sitemap_plugins.core.options import Options, Rule, check_changefreq, check_priority
+from sitemap_plugins.core.report import Code, Reporter
+from sitemap_plugins.core.urls import MAX_URL_LENGTH, in_scope, join_url
+
+__all__ = ["Resolved", "Resolver"]
+
+_HREFLANG: Final = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")
+_META_KEYS: Final = frozenset({"priority", "changefreq", "lastmod", "exclude"})
+_EXPECTED: Final = "expected false or a mapping of priority, changefreq, lastmod, exclude"
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """A page's entry, the page it came from (for messages), and where its lastmod came from."""
+
+    entry: Entry
+    origin: str
+    lastmod_from: str
+    undated: Undated | None = None
+
+
+class Resolver:
+    """Turns the pages of one build into entries, under one base URL and one sitemap scope."""
+
+    def __init__(
+        self,
+        options: Options,
+        reporter: Reporter,
+        base_url: str,
+        scope: str,
+        lastmod: LastmodRules,
+    ) -> None:
+        self.options = options
+        self.reporter = reporter
+        self.base_url = base_url
+        self.scope = scope
+        self.lastmod = lastmod
+
+    def resolve(self, page: Page) -> Resolved | Reason:
+        """The page's entry, or the reason it stays out."""
+        if page.html is not None:
+            reason = head_reason(page.html)
+            if reason is not None:
+                return reason
+        meta = self._read_meta(page)
+        if meta is None:
+            return Reason.BY_METADATA
+        names = (page.path.lstrip("/"), page.origin)
+        if any(fnmatch.fnmatchcase(n, glob) for glob in self.options.exclude for n in names):
+            return Reason.BY_CONFIG
+        rule = _first_rule(self.options.rules, names)
+        if rule is not None and rule.exclude:
+            return Reason.BY_RULE
+        loc = self._url(page, page.path, "URL")
+        if loc is None:
+            return Reason.BAD_URL
+        priority = self._checked(page, meta, "priority", check_priority)
+        changefreq = self._checked(page, meta, "changefreq", check_changefreq)
+        if rule is not None:
+            priority = rule.priority if priority is None else priority
+            changefreq = rule.changefreq if changefreq is None else changefreq
+        decision = self.lastmod.decide(page, meta)
+        entry = Entry(
+            loc=loc,
+            lastmod=decision.value,
+            changefreq=self.options.changefreq if changefreq is None else changefreq,
+            priority=self.options.priority if priority is None else priority,
+            alternates=self._alternates(page),
+        )
+        return Resolved(entry, page.origin, decision.origin, decision.undated)
+
+    def _read_meta(self, page: Page) -> Mapping[str, Any] | None:
+        """The page's sitemap metadata as a mapping, or None when it asks to be left out."""
+        raw: object = page.sitemap
+        if isinstance(raw, str):
+            # MyST and reST field lists hand nested values over as JSON text.
+            try:
+                raw = json.loads(raw)
+            except ValueError:
+                self._warn(
+                    Code.BAD_METADATA,
+                    f"{page.origin}: sitemap metadata {page.sitemap!r} is not readable "
+                    f"({_EXPECTED}); ignored",
+                )
+                return {}
+        if raw is None or raw is True:
+            return {}
+        if raw is False:
+            return None
+        if not isinstance(raw, Mapping):
+            self._warn(
+                Code.BAD_METADATA,
+                f"{page.origin}: sitemap metadata {raw!r} is not allowed ({_EXPECTED}); ignored",
+            )
+            return {}
+        for key in sorted(set(raw) - _META_KEYS, key=str):
+            self._warn(
+                Code.BAD_METADATA,
+                f"{page.origin}: unknown sitemap metadata key {key!r} "
+                f"(allowed: {', '.join(sorted(_META_KEYS))}); ignored",
+            )
+        exclude = raw.get("exclude", False)
+        if exclude is True:
+            return None
+        if exclude is not False:
+            self._warn(
+                Code.BAD_METADATA,
+                f"{page.origin}: sitemap.exclude {exclude!r} is not allowed (true or false); "
+                "ignored",
+            )
+        return raw
+
+    def _checked(
+        self, page: Page, meta: Mapping[str, Any], key: str, check: Callable[[object], Any]
+    ) -> Any:
+        if meta.get(key) is None:
+            return None
+        try:
+            return check(meta[key])
+        except ValueError as error:
+            self._warn(
+                Code.BAD_PRIORITY if key == "priority" else Code.BAD_CHANGEFREQ,
+                f"{page.origin}: {key} {meta[key]!r} is not allowed (allowed: {error}); ignored",
+            )
+            return None
+
+    def _url(self, page: Page, path: str, what: str) -> str | None:
+        """The absolute URL of ``path``, or None (with a warning) when the sitemap may not list
+        it: no UTF-8 form, over the protocol's length, or outside the sitemap's own folder."""
+        try:
+            url = join_url(self.base_url, path, encoded=page.encoded)
+        except ValueError as error:
+            self._warn(Code.BAD_URL, f"{page.origin}: {what} path {error}; left out")
+            return None
+        if len(url) > MAX_URL_LENGTH:
+            self._warn(
+                Code.BAD_URL,
+                f"{page.origin}: {what} is {len(url):,} characters, over the protocol's limit "
+                f"of 2,048; left out: {url[:80]}…",
+            )
+            return None
+        if not in_scope(url, self.scope):
+            self._warn(
+                Code.BAD_URL,
+                f"{page.origin}: {what} {url[:200]} is outside {self.scope}, which a sitemap "
+                "there may not list; left out",
+            )
+            return None
+        return url
+
+    def _alternates(self, page: Page) -> tuple[tuple[str, str], ...]:
+        """Every language version, itself included, then ``x-default``: ``hreflang`` wants
+        BCP 47 tags, so a locale named like ``pt_BR`` is written ``pt-BR``."""
+        if len(page.translations) < 2:
+            return ()  # a page with only itself as "alternate" has no alternates
+        found: dict[str, str] = {}
+        for locale, path in sorted(page.translations.items()):
+            tag = locale.replace("_", "-")
+            if not _HREFLANG.match(tag):
+                self._warn(
+                    Code.BAD_METADATA,
+                    f"{page.origin}: hreflang {locale!r} is not a language tag; alternate left out",
+                )
+                continue
+            url = self._url(page, path, "alternate URL")
+            if url is not None:
+                found.setdefault(tag, url)
+        default = page.translations.get(page.default_locale or "")
+        if default is not None and len(found) > 1:
+            url = self._url(page, default, "alternate URL")
+            if url is not None:
+                found["x-default"] = url
+        if len(found) < 2:
+            return ()
+        return tuple(sorted(found.items(), key=lambda item: (item[0] == "x-default", item[0])))
+
+    def _warn(self, code: Code, message: str) -> None:
+        self.reporter.warning(code, message)
+
+
+def _first_rule(rules: tuple[Rule, ...], names: tuple[str, ...]) -> Rule | None:
+    """The first rule whose glob matches the served path or the source file."""
+    return next((r for r in rules for n in names if fnmatch.fnmatchcase(n, r.pattern)), None)

@@ -1,0 +1,290 @@
+"""Pelican adapter: ``PLUGINS = ["sitemap_plugins.pelican"]`` in ``pelicanconf.py``.
+
+Pelican tells a plugin about every file it renders through ``content_written(path, context)``,
+with what the template was given: the article or page, the tag, category or author, and for a
+listing its paginator page (``articles_page``). That signal is the one place where the pages of
+other generators and plugins are seen too, so the adapter turns each rendered file into a core
+:class:`~sitemap_plugins.core.Page` (or says why Pelican keeps it out) right there, and hands them
+all to the core at ``finalized``. URLs are rebuilt as Pelican's templates link them
+(:mod:`.urls`); dates are the author's, never ``DEFAULT_DATE``'s (:mod:`.dates`).
+
+State: Pelican may import a plugin module more than once and ``--autoreload`` runs many builds in
+one process, so the handlers are plain module-level functions and keep nothing in the module. A
+:class:`_Site` lives in the settings of its Pelican instance (each run's context is a shallow copy
+of them, which is how ``content_written`` finds it): the builder, and so the git walk, lasts as
+long as the instance, and the files seen are reset at the start of every run. Pelican pickles
+settings with its content cache, so the site pickles as an inert placeholder.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import posixpath
+import re
+import zoneinfo
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from pelican.plugins import signals
+
+from sitemap_plugins.compat import pelican_sitemap
+from sitemap_plugins.core import (
+    Code,
+    LeftOut,
+    LoggingReporter,
+    Page,
+    Reason,
+    SitemapBuilder,
+    SitemapError,
+    StrictError,
+)
+from sitemap_plugins.pelican.dates import AuthorDates
+from sitemap_plugins.pelican.urls import SiteUrls, clean, served
+
+__all__ = ["SitemapPublishError", "SitemapStrictError", "register"]
+
+logger = logging.getLogger(__name__)
+
+_KEY: Final = "sitemap_plugins.pelican"
+"""Where the :class:`_Site` sits in the settings; lower case, so never a template variable."""
+_INCUMBENTS: Final = frozenset({"pelican.plugins.sitemap", "sitemap"})
+_PAGE_SUFFIXES: Final = ("", ".html", ".htm", ".xhtml")
+_NOT_FOUND: Final = re.compile(r"(^|/)404(\.html?|/index\.html?)$")
+
+
+class SitemapStrictError(RuntimeError):
+    """Raised at the end of a build with ``strict`` on when the sitemap reported warnings."""
+
+
+class SitemapPublishError(RuntimeError):
+    """The sitemap could not be written; the previous one is left as it was.
+
+    Pelican logs an exception that ends a build as one line, ``SitemapPublishError: <message>``,
+    and exits with status 1.
+    """
+
+
+class _NoTraceback(logging.Filter):
+    """Pelican 4.12 logs the exception that ends a build with its traceback; ours say all there
+    is to say in their one line (the path and the cause), so their record goes without it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, (SitemapPublishError, SitemapStrictError)):
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+def register() -> None:
+    """Pelican's plugin entry point."""
+    main_logger = logging.getLogger("pelican")  # where pelican's main() logs what ended a build
+    if not any(isinstance(f, _NoTraceback) for f in main_logger.filters):
+        main_logger.addFilter(_NoTraceback())
+    signals.initialized.connect(_initialized)
+    signals.get_generators.connect(_run_started)
+    signals.content_written.connect(_content_written)
+    signals.finalized.connect(_finalized)
+
+
+def _initialized(pelican: Any) -> None:
+    pelican.settings[_KEY] = _Site(pelican)
+
+
+def _run_started(pelican: Any) -> None:
+    site = pelican.settings.get(_KEY)
+    if site is not None:
+        site.start_run()
+
+
+def _content_written(path: str, context: Mapping[str, Any] | None = None, **_: Any) -> None:
+    site = (context or {}).get(_KEY)
+    if site is not None:
+        site.written(path, context)
+
+
+def _finalized(pelican: Any) -> None:
+    site = pelican.settings.get(_KEY)
+    if site is not None:
+        site.finish()
+
+
+class _Site:
+    """The sitemap of one Pelican instance: its settings, builder, and the current run's files."""
+
+    def __init__(self, pelican: Any) -> None:
+        settings = pelican.settings
+        options, self.legacy = pelican_sitemap.translate(settings.get("SITEMAP"))
+        self.siteurl = str(settings.get("SITEURL") or "")
+        self.output_path = Path(pelican.output_path).absolute()
+        self.content_path = Path(settings.get("PATH") or ".").absolute()
+        self.default_lang = str(settings.get("DEFAULT_LANG") or "")
+        self.template_pages = {
+            str(dest): self.content_path / str(source)
+            for source, dest in (settings.get("TEMPLATE_PAGES") or {}).items()
+        }
+        self.urls = SiteUrls(settings)
+        self.author_dates = AuthorDates(settings, self.content_path)
+        names = {getattr(plugin, "__name__", str(plugin)) for plugin in pelican.plugins}
+        self.incumbent = sorted(names & _INCUMBENTS)
+        self.builder = SitemapBuilder(
+            options,
+            LoggingReporter(logger),
+            base_url_setting="SITEURL in the Pelican settings",
+            cache_dir=_cache_dir(settings, self.content_path),
+            naive_tz=_timezone(settings),
+        )
+        self.seen: dict[str, Page | LeftOut] = {}
+        self.done = False
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return (dict, ())  # pickled with Pelican's content cache: nothing of ours is kept
+
+    def __repr__(self) -> str:  # shown by ``pelican --print-settings``
+        return f"<sitemap_plugins.pelican site writing to {self.output_path}>"
+
+    def start_run(self) -> None:
+        self.seen = {}
+        self.done = False
+        self.author_dates.forget()
+
+    def written(self, path: str, context: Mapping[str, Any]) -> None:
+        try:
+            rel = Path(path).absolute().relative_to(self.output_path).as_posix()
+        except ValueError:
+            return  # written outside the site
+        self.seen[rel] = self._describe(rel, context)
+
+    def finish(self) -> None:
+        """Write the sitemap once per run; an extra copy of the handler finds it done."""
+        if self.done:
+            return
+        self.done = True
+        if self.incumbent:
+            self.builder.reporter.warning(
+                Code.CONFLICT,
+                f"pelican-sitemap is active too ({', '.join(self.incumbent)} in PLUGINS) and "
+                "writes its own sitemap over the same file; remove it from PLUGINS",
+            )
+        written, self.seen = list(self.seen.values()), {}
+        try:
+            summary = self.builder.build(
+                written, self.output_path, host_base_urls=[("SITEURL", self.siteurl)]
+            )
+        except StrictError as error:
+            raise SitemapStrictError(
+                f"sitemap: {error.warnings} warning(s) and SITEMAP['strict'] is on"
+                + ("" if error.written else "; no sitemap written")
+            ) from None
+        except SitemapError as error:
+            raise SitemapPublishError(f"sitemap: {error}") from None
+        self.builder.reporter.info(summary.line())
+
+    def _describe(self, rel: str, context: Mapping[str, Any]) -> Page | LeftOut:
+        """One written file, as the core needs it: Pelican's paths are file names, so a ``%``
+        in them is a percent sign (``encoded=False``)."""
+        origin = self._origin(self.output_path / rel)
+        if posixpath.splitext(rel)[1].lower() not in _PAGE_SUFFIXES:
+            return LeftOut(Reason.NOT_A_PAGE, origin)
+        if _NOT_FOUND.search(rel):
+            return LeftOut(Reason.NOT_FOUND_PAGE, origin)
+        content = context.get("article") or context.get("page")
+        if getattr(content, "save_as", None) != rel:
+            content = None
+        if content is not None:
+            return self._content(rel, content, "articles" if "article" in context else "pages")
+        path = clean(self.urls.of(rel, context))
+        if self.legacy.excluded(path):
+            return LeftOut(Reason.BY_CONFIG, origin)
+        source = self.template_pages.get(rel)
+        listed = None if source else self.urls.lists_articles(rel, context)
+        dates = [self.author_dates.explicit(article) for article in listed or ()]
+        return Page(
+            path=path,
+            origin=origin,
+            sources=(source,) if source else (),
+            sitemap=dict(self.legacy.kind_defaults["indexes"]) or None,
+            listed_dates=tuple(date for date in dates if date is not None),
+            listed_sources=tuple(
+                sorted(
+                    Path(article.source_path)
+                    for article, date in zip(listed or (), dates, strict=True)
+                    if date is None and getattr(article, "source_path", None)
+                )
+            ),
+            html=self.output_path / rel,
+            encoded=False,
+        )
+
+    def _content(self, rel: str, content: Any, kind: str) -> Page | LeftOut:
+        """An article or a page: its status first, then its URL, metadata and translations."""
+        origin = self._origin(content.source_path)
+        status = str(getattr(content, "status", "published"))
+        if status in ("draft", "hidden"):
+            return LeftOut(Reason.DRAFT if status == "draft" else Reason.HIDDEN, origin)
+        if str(content.metadata.get("private", "")).strip().lower() in ("true", "yes", "1"):
+            return LeftOut(Reason.PRIVATE, origin)
+        path = clean(self._content_url(rel, content))
+        if self.legacy.excluded(path):
+            return LeftOut(Reason.BY_CONFIG, origin)
+        group = [content, *(getattr(content, "translations", ()) or ())]
+        return Page(
+            path=path,
+            origin=origin,
+            sources=(Path(content.source_path),),
+            sitemap=self.legacy.page_sitemap(kind, content.metadata),
+            updated=self.author_dates.explicit(content),
+            translations={str(item.lang): _served_path(item) for item in group}
+            if len(group) > 1
+            else {},
+            default_locale=self.default_lang or None,
+            html=self.output_path / rel,
+            encoded=False,
+        )
+
+    def _content_url(self, rel: str, content: Any) -> str:
+        """An article's or page's URL, or where its file is served when its URL does not serve it.
+
+        ``Save_as: contact.html`` without ``URL:`` leaves Pelican linking ``pages/contact.html``
+        (``PAGE_URL``), where nothing is written: the sitemap lists the file's own URL instead,
+        and says so once for the source.
+        """
+        url = str(content.url)
+        found = served(url, rel)
+        if found != url:
+            self.builder.reporter.warning(
+                Code.BAD_URL,
+                f"{self._origin(content.source_path)}: URL {url!r} does not serve the file "
+                f"Pelican writes, save_as {rel!r}; listed at {clean(found)!r}, where that "
+                "file is served (set URL and Save_as to agree, and Pelican's links will too)",
+            )
+        return found
+
+    def _origin(self, path: str | Path) -> str:
+        """Paths as the user sees them from the project: ``content/pages/about.md``."""
+        return Path(os.path.relpath(path, self.content_path.parent)).as_posix()
+
+
+def _served_path(content: Any) -> str:
+    return clean(served(str(content.url), str(getattr(content, "save_as", "") or "")))
+
+
+def _cache_dir(settings: Mapping[str, Any], content_path: Path) -> Path:
+    """Pelican's ``CACHE_PATH`` when the site uses Pelican's own caches; otherwise ``.cache``
+    beside the content folder, as for MkDocs, rather than a ``cache`` folder the user never
+    asked for."""
+    if settings.get("CACHE_CONTENT") or settings.get("LOAD_CONTENT_CACHE"):
+        return Path(settings.get("CACHE_PATH") or "cache").absolute() / "sitemap-plugins"
+    return content_path.parent / ".cache" / "sitemap-plugins"
+
+
+def _timezone(settings: Mapping[str, Any]) -> dt.tzinfo:
+    """The site's ``TIMEZONE``, in which Pelican reads naive times (and so do we); UTC when
+    Pelican would refuse the name itself (it reports that, not us)."""
+    try:
+        return zoneinfo.ZoneInfo(str(settings.get("TIMEZONE") or "UTC"))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return dt.timezone.utc

@@ -1,0 +1,94 @@
+"""The dates a content's author wrote, not those Pelican filled in from ``DEFAULT_DATE``.
+
+Pelican merges ``DEFAULT_DATE`` into every content's metadata before the reader's own: a fixed
+value (a tuple or a string) becomes ``date``, ``'fs'`` makes ``date`` and ``modified`` the source
+file's time. The content keeps no trace of where a value came from, so a value counts as filled
+in when it is exactly what ``DEFAULT_DATE`` gives for that file (worked out the way Pelican
+does), and neither ``FILENAME_METADATA``/``PATH_METADATA`` nor ``EXTRA_PATH_METADATA``, which the
+author writes and which take precedence, gave the field. A filled-in date is no date at all: the
+page is dated like a page without one (git...), and a listing counts it by its source file.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pelican.readers import parse_path_metadata, path_metadata
+from pelican.utils import get_date
+
+__all__ = ["AuthorDates"]
+
+
+class AuthorDates:
+    """Each content's own ``modified``, else ``date``, as the author wrote it."""
+
+    def __init__(self, settings: Mapping[str, Any], content_path: Path) -> None:
+        self.default: object = settings.get("DEFAULT_DATE")
+        self.settings = settings
+        self.extra_path_metadata = {"EXTRA_PATH_METADATA": settings.get("EXTRA_PATH_METADATA")}
+        self.content_path = content_path
+        self.known: dict[str, object] = {}
+
+    def forget(self) -> None:
+        """A new run: sources may have changed (``'fs'`` follows their file times)."""
+        self.known = {}
+
+    def explicit(self, content: Any) -> object:
+        """``modified``, else ``date``, as the author wrote it; None when there is neither."""
+        key = str(getattr(content, "source_path", "") or id(content))
+        if key not in self.known:
+            filled = self._filled_in(content)
+            self.known[key] = next(
+                (
+                    value
+                    for name in ("modified", "date")
+                    if name not in filled and (value := getattr(content, name, None))
+                ),
+                None,
+            )
+        return self.known[key]
+
+    def _filled_in(self, content: Any) -> frozenset[str]:
+        default = self.default
+        source = getattr(content, "source_path", None)
+        if not default or not source:
+            return frozenset()
+        path = Path(source)
+        try:
+            relative = path.relative_to(self.content_path).as_posix()
+        except ValueError:
+            relative = path.name
+        declared = set(parse_path_metadata(relative, settings=self.settings))
+        declared.update(path_metadata(str(path), relative, settings=self.extra_path_metadata))
+        try:
+            if default == "fs":
+                value = dt.datetime.fromtimestamp(path.stat().st_mtime)
+                fields: tuple[str, ...] = ("date", "modified")
+            elif isinstance(default, str):
+                value = get_date(default)
+                fields = ("date",)
+            elif isinstance(default, (tuple, list)):
+                value = dt.datetime(*default)
+                fields = ("date",)
+            else:
+                return frozenset()
+        except (OSError, TypeError, ValueError):
+            return frozenset()  # Pelican itself refuses such a DEFAULT_DATE
+        return frozenset(
+            name
+            for name in fields
+            if name not in declared and _same_time(getattr(content, name, None), value)
+        )
+
+
+def _same_time(actual: object, filled: dt.datetime) -> bool:
+    """Whether a content's date is the filled-in value: Pelican gives a naive one the content's
+    time zone, keeping its wall-clock time."""
+    if not isinstance(actual, dt.datetime):
+        return False
+    if filled.tzinfo is None:
+        return actual.replace(tzinfo=None) == filled
+    return actual == filled

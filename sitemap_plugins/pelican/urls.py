@@ -1,0 +1,95 @@
+"""The URL that serves each file Pelican writes, from the template context it was written with.
+
+``content_written`` gives the file and the template's context, not the URL Pelican used: the URL
+is rebuilt from the objects in that context (article, page, tag, paginator page...), the way
+Pelican's own templates link to it. Where a content's ``url`` does not serve the file its
+``save_as`` wrote, the file's own URL is what a visitor can reach.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Mapping
+from typing import Any, Final
+from urllib.parse import unquote
+
+__all__ = ["SiteUrls", "clean", "served"]
+
+_INDEX_FILE: Final = re.compile(r"(^|/)index\.html?$")
+
+
+class SiteUrls:
+    """URL rules read once from the settings: the direct templates' ``{NAME}_URL``."""
+
+    def __init__(self, settings: Mapping[str, Any]) -> None:
+        self.direct: dict[str, str] = {}
+        for name in settings.get("DIRECT_TEMPLATES") or ():
+            save_as = settings.get(f"{name.upper()}_SAVE_AS", f"{name}.html")
+            if save_as:
+                self.direct[str(save_as)] = str(settings.get(f"{name.upper()}_URL", f"{name}.html"))
+
+    def of(self, rel: str, context: Mapping[str, Any]) -> str:
+        """Pelican's own URL for a file that is no article or page, as its templates link it."""
+        listing = context.get("articles_page")
+        if listing is not None and getattr(listing, "save_as", None) == rel:
+            # Page 1 is the listing itself (tag.url, INDEX_URL...); later pages follow
+            # PAGINATION_PATTERNS.
+            if listing.number == 1 and listing.base_url:
+                return str(listing.base_url)
+            return str(listing.url)
+        for key in ("tag", "category", "author"):
+            item = context.get(key)
+            if item is not None and getattr(item, "save_as", None) == rel:
+                return str(item.url)
+        if rel in self.direct:
+            return self.direct[rel]
+        period = _period_url(rel, context)
+        return rel if period is None else period
+
+    def lists_articles(self, rel: str, context: Mapping[str, Any]) -> list[Any] | None:
+        """The articles a listing shows, or None for a page whose content we cannot know."""
+        listing = context.get("articles_page")
+        if listing is not None and getattr(listing, "save_as", None) == rel:
+            return list(listing.object_list)
+        if rel in self.direct or "period_num" in context:
+            return list(context.get("dates") or context.get("articles") or ())
+        return None
+
+
+def served(url: str, save_as: str) -> str:
+    """The URL that serves the file written at ``save_as``: ``url`` when it does.
+
+    ``url`` serves it when both name the same file (``contact.html``; ``contact/`` and
+    ``contact/index.html``), and as a pretty URL without extension for ``url + ".html"``
+    (``contact`` for ``contact.html``: web servers and hosts serve it so). Anything else is a
+    disagreement, and ``save_as`` is where the file is.
+    """
+    if not save_as:
+        return url
+    link = unquote(url).lstrip("/")
+    file = save_as.lstrip("/")
+    if clean(link) == clean(file):
+        return url
+    pretty = link and not link.endswith("/") and not posixpath.splitext(link)[1]
+    return url if pretty and file == link + ".html" else file
+
+
+def clean(url: str) -> str:
+    """``blog/index.html`` is served as ``blog/``: list the directory, as Pelican's links do."""
+    return _INDEX_FILE.sub(r"\1", url.lstrip("/"))
+
+
+def _period_url(rel: str, context: Mapping[str, Any]) -> str | None:
+    """A period archive's URL from ``{YEAR,MONTH,DAY}_ARCHIVE_URL``, as Pelican formats it."""
+    period = context.get("period_num")
+    dates = context.get("dates")
+    if not period or not dates:
+        return None
+    granularity = ("YEAR", "MONTH", "DAY")[min(len(period), 3) - 1]
+    date = dates[0].date
+    save_as = context.get(f"{granularity}_ARCHIVE_SAVE_AS") or ""
+    url = context.get(f"{granularity}_ARCHIVE_URL")
+    if save_as.format(date=date) != rel or not url:
+        return None
+    return str(url.format(date=date))

@@ -1,0 +1,277 @@
+"""The Sphinx extension: ``extensions = ["sitemap_plugins.sphinx"]`` in ``conf.py``.
+
+The page list comes from the environment at ``build-finished``: every document, with the metadata
+and dependencies that Sphinx itself keeps, purges and merges across incremental and parallel
+builds. Listing only the pages written in this run (as sphinx-sitemap does) loses pages on every
+build without ``-E``; reading the environment instead makes an incremental or ``-j auto`` build
+give the same bytes as a clean one. Pages written outside the document list (viewcode,
+``html_additional_pages``, ``html-collect-pages``) are followed by :mod:`.extra_pages`.
+
+The adapter says which pages exist, their URLs as Sphinx links them, their files, their
+``sitemap`` field and their translations; the core decides everything else.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Final
+
+from sphinx.application import Sphinx
+from sphinx.config import Config
+from sphinx.errors import ConfigError, ExtensionError
+from sphinx.util import logging
+
+from sitemap_plugins import __version__
+from sitemap_plugins.compat import sphinx_sitemap
+from sitemap_plugins.core import (
+    OPTION_SPECS,
+    Code,
+    LeftOut,
+    OptionError,
+    Options,
+    Page,
+    Reason,
+    SitemapBuilder,
+    SitemapError,
+    StrictError,
+)
+from sitemap_plugins.sphinx.extra_pages import ExtraPages
+
+logger = logging.getLogger(__name__)
+
+PREFIX: Final = "sitemap_"
+_NOT_A_WEBSITE: Final = frozenset({"json", "pickle"})  # HTML serialised for other tools
+_STRAIGHT_QUOTES: Final = str.maketrans(
+    {"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'"}
+)
+
+
+class _Reporter:
+    """Core warnings as Sphinx warnings of type ``sitemap``: ``-W`` and suppress_warnings apply."""
+
+    def warning(self, code: Code, message: str) -> None:
+        logger.warning("%s", message, type="sitemap", subtype=code.value)
+
+    def info(self, message: str) -> None:
+        logger.info("%s", message)
+
+
+class _Site:
+    """The extension's state for one Sphinx application: its settings and one core builder.
+
+    The builder is kept across builds of the same application (sphinx-autobuild, tests) so that
+    the git history is walked once; it is replaced only when the options change.
+    """
+
+    def __init__(self, source_language: str) -> None:
+        self.source_language = source_language
+        self.reporter = _Reporter()
+        self.options: Options | None = None
+        self.scheme: sphinx_sitemap.UrlScheme | None = None
+        self.builder: SitemapBuilder | None = None
+        self.extra = ExtraPages()
+
+    def config_inited(self, app: Sphinx, config: Config) -> None:
+        """Check every option now: a bad value stops the build naming it, before any reading."""
+        ours = {spec.name: _value(config, spec.name, spec.default) for spec in OPTION_SPECS}
+        try:
+            values, self.scheme = sphinx_sitemap.translate(
+                {name: config[name] for name in sphinx_sitemap.SETTINGS},
+                ours,
+                language=config.language or "",
+                version=config.version or "",
+                source_language=self.source_language,
+                locale_dirs=[Path(app.srcdir, folder) for folder in config.locale_dirs or ()],
+                reporter=self.reporter,
+            )
+            self.options = Options.from_mapping(values, prefix=PREFIX)
+        except OptionError as error:
+            raise ConfigError(str(error)) from None
+
+    def build_finished(self, app: Sphinx, exception: Exception | None) -> None:
+        if exception is not None or self.options is None or not _is_website(app.builder):
+            return
+        if self.builder is None or self.builder.options != self.options:
+            self.builder = SitemapBuilder(
+                self.options,
+                self.reporter,
+                base_url_setting="html_baseurl in conf.py",
+                cache_dir=Path(app.doctreedir) / "sitemap-plugins",
+            )
+        try:
+            summary = self.builder.build(
+                list(self._written(app)),
+                Path(app.outdir),
+                host_base_urls=[
+                    ("html_baseurl", app.config.html_baseurl),
+                    ("READTHEDOCS_CANONICAL_URL", os.environ.get("READTHEDOCS_CANONICAL_URL")),
+                ],
+            )
+        except StrictError as error:
+            _fail(
+                app,
+                f"{error.warnings} warning(s) and sitemap_strict is on (see above)"
+                + ("" if error.written else "; no sitemap written"),
+            )
+            return
+        except SitemapError as error:
+            _fail(app, str(error))
+            return
+        self.reporter.info(summary.line())
+
+    def _written(self, app: Sphinx) -> Iterator[Page | LeftOut]:
+        """Every document the builder publishes, then every page it writes beside them."""
+        builder: Any = app.builder
+        env = app.env
+        srcdir = Path(app.srcdir)
+        if builder.name == "singlehtml":
+            root = app.config.root_doc
+            docs = [root, *sorted(env.found_docs - {root})]
+            sources = tuple(path for doc in docs for path in _sources(env, doc, srcdir))
+            yield self._page(app, root, root + builder.link_suffix, sources, encoded=False)
+        else:
+            encoded = _links_are_encoded(builder)
+            for docname in sorted(env.found_docs):
+                if docname == "404":
+                    yield LeftOut(Reason.NOT_FOUND_PAGE, str(env.doc2path(docname, False)))
+                    continue
+                sources = _sources(env, docname, srcdir)
+                yield self._page(
+                    app, docname, builder.get_target_uri(docname), sources, encoded=encoded
+                )
+        encoded = _links_are_encoded(builder)
+        for item in self.extra.pages(app):
+            if isinstance(item, LeftOut):
+                yield item
+                continue
+            pagename, sources, listed = item
+            link = builder.get_target_uri(pagename)
+            yield self._page(app, pagename, link, sources, encoded=encoded, listed=listed)
+
+    def _page(
+        self,
+        app: Sphinx,
+        pagename: str,
+        link: str,
+        sources: tuple[Path, ...],
+        *,
+        encoded: bool,
+        listed: tuple[Path, ...] = (),
+    ) -> Page:
+        """One page as Sphinx wrote it: a document (with its ``sitemap`` field) or another."""
+        builder: Any = app.builder
+        env = app.env
+        scheme = self.scheme
+        if scheme is None:  # config-inited always comes first
+            raise RuntimeError("sitemap_plugins.sphinx: build-finished before config-inited")
+        html = Path(builder.get_outfilename(pagename))
+        document = pagename in env.all_docs
+        return Page(
+            path=scheme.path(link),
+            origin=str(env.doc2path(pagename, False))
+            if document
+            else html.relative_to(app.outdir).as_posix(),
+            sources=sources,
+            sitemap=_field_value(env.metadata.get(pagename, {}).get("sitemap"))
+            if document
+            else None,
+            translations=scheme.translations(link),
+            default_locale=scheme.source_language,
+            listed_sources=listed,
+            html=html,
+            encoded=encoded,
+        )
+
+
+def _fail(app: Sphinx, message: str) -> None:
+    """Fail the build with one error line, as Sphinx reports a build that went wrong.
+
+    Raising is no way to do it: since Sphinx 8.1, sphinx-build shows every exception from an
+    extension, SphinxError included, as a crash report with a traceback that asks for a bug
+    report. An error logged through Sphinx and a failing exit status read as what they are;
+    with -W (Sphinx 7) the error stops the build at once, as any warning does.
+    """
+    logger.error("sitemap: %s", message)
+    app.statuscode = 1
+
+
+def _value(config: Config, name: str, default: object) -> object:
+    """Our option as the user set it; ``-D name=value`` arrives as text, read the way Sphinx
+    reads its own typed options."""
+    value = config[PREFIX + name]
+    if PREFIX + name not in config.overrides or not isinstance(value, str):
+        return value
+    if isinstance(default, bool):
+        return {"0": False, "1": True}.get(value, value)
+    if isinstance(default, int) and value.isdigit():
+        return int(value)
+    if isinstance(default, (list, tuple)):
+        return value.split(",") if value else []
+    return value
+
+
+def _field_value(value: object) -> Any:
+    """A ``:sitemap:`` field as JSON text: undo the curly quotes of Sphinx's smart quotes.
+
+    reST typography turns ``{"priority": 0.8}`` into ``{“priority”: 0.8}``; the mapping's keys
+    and values never hold quotes of their own, so straightening them is safe.
+    """
+    return value.translate(_STRAIGHT_QUOTES) if isinstance(value, str) else value
+
+
+def _sources(env: Any, docname: str, srcdir: Path) -> tuple[Path, ...]:
+    """The document's source, then what it includes (include, literalinclude, autodoc...)."""
+    own = Path(env.doc2path(docname))
+    dependencies = sorted(str(dep) for dep in env.dependencies.get(docname, ()))
+    return (own, *(Path(os.path.normpath(srcdir / dep)) for dep in dependencies))
+
+
+def _links_are_encoded(builder: Any) -> bool:
+    """Whether ``get_target_uri`` percent-encodes names: html does (``100%25.html``), dirhtml
+    does not (``100%/``). Asking the builder also covers builders that subclass either one."""
+    return str(builder.get_target_uri("%")).startswith("%25")
+
+
+def _is_website(builder: Any) -> bool:
+    """HTML for a web server: not epub or help files (embedded), not serialised HTML."""
+    return (
+        builder.format == "html"
+        and not getattr(builder, "embedded", False)
+        and builder.name not in _NOT_A_WEBSITE
+        and hasattr(builder, "get_outfilename")
+    )
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Register every core option as ``sitemap_<name>``, plus sphinx-sitemap's own names."""
+    if "sphinx_sitemap" in app.extensions or "sphinx_sitemap" in app.config.extensions:
+        raise ExtensionError(
+            "sitemap_plugins.sphinx and sphinx_sitemap both write sitemap.xml: remove "
+            "'sphinx_sitemap' from extensions in conf.py (sitemap_plugins.sphinx reads its "
+            "sitemap_* settings)"
+        )
+    for spec in OPTION_SPECS:
+        default = list(spec.default) if isinstance(spec.default, tuple) else spec.default
+        # The core schema checks every value at config-inited and names the option in its
+        # error; Sphinx's own type check would only warn, and wrongly for values such as
+        # sitemap_gzip = True, so it is switched off with Any.
+        app.add_config_value(PREFIX + spec.name, default, "", types=Any)
+    for name, default in sphinx_sitemap.SETTINGS.items():
+        app.add_config_value(name, default, "", types=Any)
+    # x-default and the full set of languages need the source language, which a translation
+    # build overrides (-D language=ja). conf.py's own value is kept nowhere public: Sphinx holds
+    # it only in the raw namespace, and only until config-inited (Sphinx 7 then overwrites it).
+    raw_config = getattr(app.config, "_raw_config", {})
+    site = _Site(str(raw_config.get("language") or ""))
+    app.connect("config-inited", site.config_inited)
+    site.extra.connect(app)
+    app.connect("build-finished", site.build_finished)
+    return {
+        "version": __version__,
+        # 1: the environment holds each document's viewcode links; older ones are read again.
+        "env_version": 1,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }
