@@ -8,19 +8,31 @@ and only those that could matter are parsed.
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Final
 
 from sitemap_plugins.core.model import Reason
 
-__all__ = ["head_of", "head_reason"]
+__all__ = ["HeadScan", "head_of", "head_reason", "scan_head"]
 
 _HEAD_END: Final = re.compile(r"</head\s*>", re.IGNORECASE)
 _META_TAG: Final = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
 _RELEVANT: Final = re.compile(r"robots|bot\b|refresh", re.IGNORECASE)
 _ROBOTS_NAMES: Final = frozenset({"robots", "googlebot", "bingbot"})
+_LINK_TAG: Final = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
+_JSON_LD: Final = re.compile(
+    r"<script\b[^>]*application/ld\+json[^>]*>(.*?)</script\s*>", re.IGNORECASE | re.DOTALL
+)
+_DATE_NAMES: Final = (
+    "article:modified_time",
+    "og:updated_time",
+    "last-modified",
+    "dcterms.modified",
+)
 _CHUNK: Final = 16_384
 _MOST: Final = 1_048_576
 """A head longer than this (inline scripts and styles) is read no further."""
@@ -66,15 +78,15 @@ def head_of(page: str | Path) -> str:
     return head_of("".join(parts))
 
 
+def _attributes(tag: str) -> dict[str, str]:
+    parser = _MetaAttributes()
+    parser.feed(tag)
+    parser.close()
+    return parser.values
+
+
 def _meta_tags(head: str) -> list[dict[str, str]]:
-    found = []
-    for tag in _META_TAG.findall(head):
-        if _RELEVANT.search(tag):
-            parser = _MetaAttributes()
-            parser.feed(tag)
-            parser.close()
-            found.append(parser.values)
-    return found
+    return [_attributes(tag) for tag in _META_TAG.findall(head) if _RELEVANT.search(tag)]
 
 
 def _asks_noindex(values: dict[str, str]) -> bool:
@@ -88,11 +100,83 @@ def _redirects(values: dict[str, str]) -> bool:
     ).lower().replace(" ", "")
 
 
-def head_reason(page: str | Path) -> Reason | None:
-    """Why a rendered page stays out of the sitemap, from one scan of its head, or None."""
-    tags = _meta_tags(head_of(page))
+def _reason(tags: list[dict[str, str]]) -> Reason | None:
     if any(_redirects(values) for values in tags):
         return Reason.REDIRECT_STUB
     if any(_asks_noindex(values) for values in tags):
         return Reason.NOINDEX
+    return None
+
+
+def head_reason(page: str | Path) -> Reason | None:
+    """Why a rendered page stays out of the sitemap, from one scan of its head, or None."""
+    return _reason(_meta_tags(head_of(page)))
+
+
+@dataclass(frozen=True, slots=True)
+class HeadScan:
+    """Everything a page's head says that a sitemap can use, from one read of it.
+
+    ``reason``: robots ``noindex`` or a meta-refresh redirect, the page stays out.
+    ``canonical``: the ``href`` of ``<link rel="canonical">``, as written (relative or not).
+    ``modified``: a modification date the page declares, as written: JSON-LD ``dateModified``,
+    then ``article:modified_time``, ``og:updated_time``, ``last-modified``, ``dcterms.modified``.
+    """
+
+    reason: Reason | None = None
+    canonical: str | None = None
+    modified: str | None = None
+
+
+def scan_head(page: str | Path) -> HeadScan:
+    """Read a rendered page's head once (for a built site the host did not describe to us)."""
+    head = head_of(page)
+    metas = [_attributes(tag) for tag in _META_TAG.findall(head)]
+    declared: dict[str, str] = {}
+    for values in metas:
+        key = values.get("property") or values.get("name") or values.get("http-equiv") or ""
+        content = values.get("content", "").strip()
+        if content and key.strip().lower() in _DATE_NAMES:
+            declared.setdefault(key.strip().lower(), content)
+    modified = _json_ld_modified(head) or next(
+        (declared[name] for name in _DATE_NAMES if name in declared), None
+    )
+    canonical = None
+    for tag in _LINK_TAG.findall(head):
+        values = _attributes(tag)
+        if "canonical" in values.get("rel", "").lower().split() and values.get("href"):
+            canonical = values["href"].strip()
+            break
+    return HeadScan(_reason(metas), canonical, modified)
+
+
+def _json_ld_modified(head: str) -> str | None:
+    """``dateModified`` of the first JSON-LD object in the head that declares one."""
+    for block in _JSON_LD.findall(head):
+        try:
+            data: object = json.loads(block)
+        except ValueError:
+            continue
+        found = _find_key(data, "dateModified")
+        if found is not None:
+            return found
+    return None
+
+
+def _find_key(data: object, key: str, depth: int = 0) -> str | None:
+    if depth > 8:
+        return None
+    if isinstance(data, dict):
+        value = data.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+        children: list[object] = list(data.values())
+    elif isinstance(data, list):
+        children = list(data)
+    else:
+        return None
+    for child in children:
+        found = _find_key(child, key, depth + 1)
+        if found is not None:
+            return found
     return None

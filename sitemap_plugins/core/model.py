@@ -34,6 +34,7 @@ class Reason(str, enum.Enum):
     DOMAIN_INDEX = "domain index"
     NOINDEX = "noindex"
     REDIRECT_STUB = "redirect stub"
+    CANONICAL_ELSEWHERE = "canonical elsewhere"
     BY_METADATA = "excluded by metadata"
     BY_CONFIG = "excluded by config"
     BY_RULE = "excluded by rule"

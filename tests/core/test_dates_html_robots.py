@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.core.dates import as_written, format_lastmod, newest, parse_lastmod
-from sitemap_plugins.core.html import head_of, head_reason
+from sitemap_plugins.core.html import HeadScan, head_of, head_reason, scan_head
 from sitemap_plugins.core.model import Reason
 from sitemap_plugins.core.robots import robots_text
 
@@ -157,3 +157,40 @@ def test_naive_times_are_read_in_the_zone_given() -> None:
     # A time that carries its offset keeps it, and a bare date stays a day.
     assert parse_lastmod("2024-05-01T10:00Z", naive_tz=paris).utcoffset() == dt.timedelta(0)
     assert parse_lastmod("2024-05-01", naive_tz=paris) == dt.date(2024, 5, 1)
+
+
+@pytest.mark.parametrize(
+    ("head", "modified"),
+    [
+        (
+            '<meta property="article:modified_time" content="2024-05-01T10:00:00+02:00">',
+            "2024-05-01T10:00:00+02:00",
+        ),
+        ('<meta name="last-modified" content=" 2024-05-02 ">', "2024-05-02"),
+        ('<meta http-equiv="Last-Modified" content="2024-05-03">', "2024-05-03"),
+        (
+            '<meta property="og:updated_time" content="2024-01-01">'
+            '<script type="application/ld+json">{"@graph": [{"@type": "WebSite"},'
+            ' {"@type": "Article", "dateModified": "2024-05-04"}]}</script>',
+            "2024-05-04",  # JSON-LD first, wherever in the graph
+        ),
+        ('<script type="application/ld+json">{not json</script>', None),
+        ('<meta name="description" content="2024-05-05">', None),
+    ],
+)
+def test_scan_head_finds_a_declared_modification_date(head: str, modified: str | None) -> None:
+    scan = scan_head(f"<html><head>{head}</head><body>dateModified 2099</body></html>")
+    assert scan.modified == modified
+    assert scan.reason is None
+
+
+def test_scan_head_reads_canonical_and_the_same_reasons(tmp_path: Path) -> None:
+    page = tmp_path / "p.html"
+    page.write_text(
+        '<head><link rel="stylesheet" href="x.css"><LINK REL="Canonical" HREF="/other/">'
+        '<meta name="robots" content="noindex"></head><body><link rel="canonical" href="/b/">',
+        encoding="utf-8",
+    )
+    scan = scan_head(page)
+    assert (scan.canonical, scan.reason) == ("/other/", Reason.NOINDEX)
+    assert scan_head("<head></head>") == HeadScan()
