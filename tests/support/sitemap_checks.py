@@ -108,7 +108,9 @@ __all__ = [
     "MAX_BYTES",
     "MAX_LOC_LENGTH",
     "MAX_URLS",
+    "NEWS_NS",
     "SITEMAP_NS",
+    "VIDEO_NS",
     "XHTML_NS",
     "LoopbackSite",
     "PageInfo",
@@ -130,11 +132,15 @@ SITEMAP_NS: Final = "http://www.sitemaps.org/schemas/sitemap/0.9"
 LEGACY_NS: Final = "http://www.google.com/schemas/sitemap/0.84"
 XHTML_NS: Final = "http://www.w3.org/1999/xhtml"
 IMAGE_NS: Final = "http://www.google.com/schemas/sitemap-image/1.1"
+VIDEO_NS: Final = "http://www.google.com/schemas/sitemap-video/1.1"
+NEWS_NS: Final = "http://www.google.com/schemas/sitemap-news/0.9"
 MAX_URLS: Final = 50_000
 MAX_BYTES: Final = 52_428_800
 MAX_LOC_LENGTH: Final = 2_047
 """sitemaps.org: "less than 2,048 characters"."""
 MAX_IMAGES_PER_URL: Final = 1_000
+MAX_NEWS_PER_FILE: Final = 1_000
+"""Google News reads at most 1,000 news:news per sitemap file."""
 CHANGEFREQS: Final = frozenset(
     {"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}
 )
@@ -180,6 +186,8 @@ class UrlEntry:
     priority: str | None = None
     alternates: dict[str, str] = field(default_factory=dict, hash=False)
     images: tuple[str, ...] = ()
+    videos: tuple[dict[str, str], ...] = field(default=(), hash=False)
+    news: dict[str, str] | None = field(default=None, hash=False)
 
 
 @dataclass(frozen=True)
@@ -198,7 +206,8 @@ class PageInfo:
     so a date-only value becomes a *naive* midnight, and a timestamp keeps its own offset (``Z``
     becomes UTC). ``priority`` is a ``Decimal`` and is ``Decimal("0.5")`` when the element is absent
     (usp cannot tell "absent" from "0.5"). ``changefreq`` is the lower-cased enum value, or None.
-    ``sitemap_url`` is the file the page was found in.
+    ``sitemap_url`` is the file the page was found in. ``images`` are the image locs usp read;
+    ``news`` is usp's news story as (publication name, language, publication date, title).
     """
 
     loc: str
@@ -207,6 +216,8 @@ class PageInfo:
     changefreq: str | None
     alternates: tuple[tuple[str, str], ...]
     sitemap_url: str
+    images: tuple[str, ...] = ()
+    news: tuple[str | None, str | None, dt.datetime, str] | None = None
 
 
 # --------------------------------------------------------------------------------------------
@@ -647,6 +658,9 @@ def _check_urlset(root: ET.Element, problems: list[str]) -> list[UrlEntry]:
         entry = _check_url(url, number, problems)
         if entry is not None:
             entries.append(entry)
+    news = sum(entry.news is not None for entry in entries)
+    if news > MAX_NEWS_PER_FILE:
+        problems.append(f"{news:,} news:news in one file, more than {MAX_NEWS_PER_FILE:,}")
     return entries
 
 
@@ -719,7 +733,76 @@ def _check_url(url: ET.Element, number: int, problems: list[str]) -> UrlEntry | 
             continue
         problems += [f"{where}: {message}" for message in _url_problems(image_loc, "image:loc")]
         image_locs.append(image_loc)
-    return UrlEntry(loc, lastmod, changefreq, priority, alternates, tuple(image_locs))
+    for video in url.findall(f"{{{VIDEO_NS}}}video"):
+        _check_video(video, where, loc, problems)
+    for news in url.findall(f"{{{NEWS_NS}}}news"):
+        _check_news(news, where, problems)
+    return UrlEntry(
+        loc,
+        lastmod,
+        changefreq,
+        priority,
+        alternates,
+        tuple(image_locs),
+        tuple(_video_values(video) for video in url.findall(f"{{{VIDEO_NS}}}video")),
+        _news_values(url.find(f"{{{NEWS_NS}}}news")),
+    )
+
+
+def _check_video(video: ET.Element, where: str, loc: str, problems: list[str]) -> None:
+    """Google's rules for a video: the three required children, a content or player URL (not
+    the page's own), absolute URLs, dates as W3C."""
+    values = _video_values(video)
+    for name in ("thumbnail_loc", "title", "description"):
+        if not values.get(name, "").strip():
+            problems.append(f"{where}: video:video without video:{name}")
+    if "content_loc" not in values and "player_loc" not in values:
+        problems.append(f"{where}: video:video without video:content_loc or video:player_loc")
+    for name in ("thumbnail_loc", "content_loc", "player_loc"):
+        if name in values:
+            problems += [f"{where}: {m}" for m in _url_problems(values[name], f"video:{name}")]
+    for name in ("content_loc", "player_loc"):
+        if values.get(name) == loc:
+            problems.append(f"{where}: video:{name} is the page's own URL")
+    for name in ("publication_date", "expiration_date"):
+        if name in values:
+            message = _lastmod_problem(values[name])
+            if message:
+                problems.append(f"{where}: video:{name}: {message}")
+
+
+def _check_news(news: ET.Element, where: str, problems: list[str]) -> None:
+    values = _news_values(news) or {}
+    for name in ("name", "language", "publication_date", "title"):
+        if not values.get(name, "").strip():
+            problems.append(f"{where}: news:news without news:{name}")
+    if values.get("publication_date"):
+        message = _lastmod_problem(values["publication_date"])
+        if message:
+            problems.append(f"{where}: news:publication_date: {message}")
+
+
+def _video_values(video: ET.Element) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for child in video:
+        name = _local(str(child.tag))
+        text = (child.text or "").strip()
+        values[name] = f"{values[name]}|{text}" if name in values else text
+        for attribute, value in child.attrib.items():
+            values[f"{name}@{attribute}"] = value
+    return values
+
+
+def _news_values(news: ET.Element | None) -> dict[str, str] | None:
+    if news is None:
+        return None
+    n = f"{{{NEWS_NS}}}"
+    return {
+        "name": (news.findtext(f"{n}publication/{n}name") or "").strip(),
+        "language": (news.findtext(f"{n}publication/{n}language") or "").strip(),
+        "publication_date": (news.findtext(f"{n}publication_date") or "").strip(),
+        "title": (news.findtext(f"{n}title") or "").strip(),
+    }
 
 
 def _check_index(root: ET.Element, problems: list[str]) -> list[SitemapRef]:
@@ -964,6 +1047,8 @@ def _read_entries(
                 priority=_stripped(url.findtext(f"{_SM}priority")),
                 alternates=alternates,
                 images=images,
+                videos=tuple(_video_values(v) for v in url.findall(f"{{{VIDEO_NS}}}video")),
+                news=_news_values(url.find(f"{{{NEWS_NS}}}news")),
             )
         )
     return entries
@@ -1195,6 +1280,7 @@ def _pages(
                 failures.append(
                     f"usp found {page.url} twice ({pages[page.url].sitemap_url}, {sm.url})"
                 )
+            story = page.news_story
             pages[page.url] = PageInfo(
                 loc=page.url,
                 lastmod=page.last_modified,
@@ -1202,6 +1288,15 @@ def _pages(
                 changefreq=page.change_frequency.value if page.change_frequency else None,
                 alternates=tuple(page.alternates or ()),
                 sitemap_url=sm.url,
+                images=tuple(image.loc for image in page.images or ()),
+                news=None
+                if story is None
+                else (
+                    story.publication_name,
+                    story.publication_language,
+                    story.publish_date,
+                    story.title,
+                ),
             )
     if strict and collector.messages:
         failures += [f"usp logged: {message}" for message in collector.messages]
