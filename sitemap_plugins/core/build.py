@@ -18,7 +18,7 @@ from pathlib import Path
 
 from sitemap_plugins.core.git_dates import DateLookup, FileDates
 from sitemap_plugins.core.lastmod import LastmodRules, say_why_undated
-from sitemap_plugins.core.model import LeftOut, Page, Reason
+from sitemap_plugins.core.model import Entry, LeftOut, Page, Reason
 from sitemap_plugins.core.options import Options, shown
 from sitemap_plugins.core.report import Code, Reporter, StrictError
 from sitemap_plugins.core.resolve import Resolved, Resolver
@@ -39,9 +39,14 @@ class Summary:
     left_out: Counter[str] = field(default_factory=Counter)
     lastmod_from: Counter[str] = field(default_factory=Counter)
     warnings: int = 0
+    images: int | None = None
+    videos: int = 0
+    news: int | None = None
+    news_url: str | None = None
 
     def line(self) -> str:
-        """One line for the build log: URLs, files, what was left out, where lastmod came from."""
+        """One line for the build log: URLs, files, what was left out, where lastmod came from,
+        and the images, videos and news articles listed when those are on."""
         files = ", ".join(self.files) if self.files else "no file"
         text = f"sitemap: {self.urls} URL{'s' if self.urls != 1 else ''} in {files}"
         if self.left_out:
@@ -50,6 +55,16 @@ class Summary:
         if self.lastmod_from:
             origins = ", ".join(f"{why} {n}" for why, n in sorted(self.lastmod_from.items()))
             text += f"; lastmod from {origins}"
+        if self.images is not None:
+            text += f"; {self.images} image{'s' if self.images != 1 else ''}"
+        if self.videos:
+            text += f"; {self.videos} video{'s' if self.videos != 1 else ''}"
+        if self.news is not None:
+            text += (
+                f"; news: {self.news} article{'s' if self.news != 1 else ''} of the last two days"
+                if self.news
+                else "; news: no article of the last two days, no news sitemap"
+            )
         return text
 
 
@@ -173,10 +188,13 @@ class SitemapBuilder:
         if base_url is None:
             return
         scope = directory_url(join_url(base_url, self.options.filename, encoded=False))
+        now = self._clock()
         rules = LastmodRules(
-            self.options, self.reporter, self._file_dates(pages), self._clock(), self.naive_tz
+            self.options, self.reporter, self._file_dates(pages), now, self.naive_tz
         )
-        resolver = Resolver(self.options, self.reporter, base_url, scope, rules)
+        resolver = Resolver(
+            self.options, self.reporter, base_url, scope, rules, now=now, naive_tz=self.naive_tz
+        )
         resolved: list[Resolved] = []
         for page in pages:
             outcome = resolver.resolve(page)
@@ -188,6 +206,9 @@ class SitemapBuilder:
         summary.lastmod_from.update(item.lastmod_from for item in kept)
         say_why_undated((item.undated for item in kept), self.reporter)
         entries = [item.entry for item in kept]
+        news = None
+        if self.options.news is not None:
+            news = [Entry(item.entry.loc, news=item.news) for item in kept if item.news]
         self._check_strict()  # decided before a single file is written
         result = write_sitemaps(
             entries,
@@ -195,12 +216,20 @@ class SitemapBuilder:
             base_url=base_url,
             options=self.options,
             reporter=self.reporter,
-            extensions={"xhtml"} if any(entry.alternates for entry in entries) else set(),
+            extensions=_extensions(entries),
             before_publish=self._check_strict,
+            news=news,
         )
         summary.urls, summary.files, summary.top = result.urls, result.files, result.top
         if result.top is not None:
             summary.sitemap_url = join_url(base_url, result.top, encoded=False)
+            if self.options.images:
+                summary.images = sum(len(entry.images) for entry in entries)
+            summary.videos = sum(len(entry.videos) for entry in entries)
+            if news is not None:
+                summary.news = result.news_urls
+        if result.news_top is not None:
+            summary.news_url = join_url(base_url, result.news_top, encoded=False)
 
     def _file_dates(self, pages: list[Page]) -> DateLookup:
         """The dates of every file that can date a page, in one lookup for the whole build.
@@ -232,3 +261,15 @@ class SitemapBuilder:
                 continue
             kept.append(item)
         return kept
+
+
+def _extensions(entries: list[Entry]) -> set[str]:
+    """The extension namespaces the entries use: declared only then."""
+    used = set()
+    if any(entry.alternates for entry in entries):
+        used.add("xhtml")
+    if any(entry.images for entry in entries):
+        used.add("image")
+    if any(entry.videos for entry in entries):
+        used.add("video")
+    return used
