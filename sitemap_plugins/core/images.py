@@ -24,9 +24,11 @@ image at other sizes, and are not listed either).
 
 This runs on every page of a build when the option is on, so it is one regular-expression pass
 over the body that looks only at the elements the rules name and at ``<img>``: comments,
-``<script>``, ``<style>``, ``<template>`` and ``<textarea>`` are skipped whole, and attributes
-are decoded only for those elements. Rules 1 to 6 are only read on those elements
-(``div``, ``section``, ``main``, ``article``, ``nav``, ``header``, ``footer``, ``aside``).
+``<script>``, ``<style>``, ``<template>`` and ``<textarea>`` are skipped whole, and so is a
+navigation (often most of a documentation page: the whole site's table of contents), found by
+its closing tag; attributes are decoded only for those elements. Rules 1 to 6 are only read on
+those elements (``div``, ``section``, ``main``, ``article``, ``nav``, ``header``, ``footer``,
+``aside``).
 """
 
 from __future__ import annotations
@@ -37,16 +39,22 @@ from typing import Final
 
 __all__ = ["main_images"]
 
+_REST_OF_TAG: Final = r"""([^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*)>"""
+"""A tag's attributes up to its ``>``, which may also appear inside a quoted value."""
 _TOKEN: Final = re.compile(
     r"<(?:!--.*?-->"
     r"|(script|style|template|textarea)\b[^>]*>.*?</\1\s*>"
-    r"|(/?)(div|section|main|article|nav|header|footer|aside|img|body)\b"
-    r"""([^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*)>)""",
+    r"|(/?)(div|section|main|article|nav|header|footer|aside|img|body)\b" + _REST_OF_TAG + ")",
     re.DOTALL | re.IGNORECASE,
 )
 _ATTRIBUTE: Final = re.compile(
     r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?"""
 )
+_SKIPPED: Final = (
+    r"<!--.*?-->"
+    r"|<(?:script|style|template|textarea)\b[^>]*>.*?</(?:script|style|template|textarea)\s*>"
+)
+"""What :data:`_TOKEN` skips whole, for the search of a navigation's end."""
 _HINT: Final = re.compile(r"role|md-content|body|content", re.IGNORECASE)
 _ICON: Final = re.compile(r"emoji|icon", re.IGNORECASE)
 _CHROME_TAGS: Final = frozenset({"header", "footer", "aside"})
@@ -105,23 +113,49 @@ def _source(attributes: dict[str, str]) -> str | None:
 class _Open:
     """One open element the rules care about: what it opens, and whether it is chrome."""
 
-    __slots__ = ("chrome", "name", "nav", "rules")
+    __slots__ = ("chrome", "name", "rules")
 
-    def __init__(self, name: str, rules: tuple[int, ...], nav: bool, chrome: bool) -> None:
+    def __init__(self, name: str, rules: tuple[int, ...], chrome: bool) -> None:
         self.name = name
         self.rules = rules
-        self.nav = nav
         self.chrome = chrome
+
+
+_SAME_NAME: dict[str, re.Pattern[str]] = {}
+
+
+def _after_closing(body: str, start: int, name: str) -> int:
+    """Where the element of ``name`` opened just before ``start`` ends (after its closing tag,
+    counting nested ones), or the end of the body if it is never closed."""
+    pattern = _SAME_NAME.get(name)
+    if pattern is None:
+        pattern = re.compile(rf"{_SKIPPED}|<(/?){name}\b{_REST_OF_TAG}", re.DOTALL | re.IGNORECASE)
+        _SAME_NAME[name] = pattern
+    depth = 1
+    for match in pattern.finditer(body, start):
+        slash = match.group(1)
+        if slash is None:
+            continue  # a comment, script...: no tag of ours in it
+        if slash:
+            depth -= 1
+            if not depth:
+                return match.end()
+        elif not match.group(2).rstrip().endswith("/"):
+            depth += 1
+    return len(body)
 
 
 def main_images(body: str) -> list[str]:
     """The ``src`` of every image in the page's main content, as written, in page order."""
     stack: list[_Open] = []
     depth = [0] * _RULES  # how many open elements currently hold each rule
-    nav = chrome = 0
+    chrome = 0
     matched = [False] * _RULES
     found: list[tuple[str, tuple[bool, ...], bool]] = []  # src, inside each rule, in chrome
-    for match in _TOKEN.finditer(body):
+    search = _TOKEN.search
+    position = 0
+    while (match := search(body, position)) is not None:
+        position = match.end()
         name = match.group(3)
         if name is None:
             continue  # a comment, script, style, template or textarea
@@ -132,7 +166,7 @@ def main_images(body: str) -> list[str]:
             if closing:
                 continue
             source = _source(_attributes(raw))
-            if source is not None and not nav:
+            if source is not None:
                 found.append((source, tuple(count > 0 for count in depth), chrome > 0))
             continue
         if closing:
@@ -142,7 +176,6 @@ def main_images(body: str) -> list[str]:
                     for element in stack[index:]:
                         for rule in element.rules:
                             depth[rule] -= 1
-                        nav -= element.nav
                         chrome -= element.chrome
                     del stack[index:]
                     break
@@ -150,16 +183,17 @@ def main_images(body: str) -> list[str]:
         if raw.rstrip().endswith("/"):
             continue  # <div/> opens nothing in HTML either way worth tracking
         attributes = _attributes(raw) if _HINT.search(raw) else {}
-        rules = _rules_opened(name, attributes)
         role = attributes.get("role", "").strip().lower()
-        is_nav = name == "nav" or role == "navigation"
+        if name == "nav" or role == "navigation":
+            position = _after_closing(body, position, name)  # nothing in it is content
+            continue
+        rules = _rules_opened(name, attributes)
         is_chrome = name in _CHROME_TAGS or role in _CHROME_ROLES
         for rule in rules:
             matched[rule] = True
             depth[rule] += 1
-        nav += is_nav
         chrome += is_chrome
-        stack.append(_Open(name, rules, is_nav, is_chrome))
+        stack.append(_Open(name, rules, is_chrome))
     chosen = next((rule for rule in range(_RULES) if matched[rule]), None)
     if chosen is None:
         return [source for source, _, in_chrome in found if not in_chrome]

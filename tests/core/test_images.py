@@ -138,6 +138,23 @@ def test_only_the_main_content_counts(theme: str) -> None:
         ('<template><img src="tpl.png"></template><img src="real.png">', ["real.png"]),
         ('<nav><img src="nav.png"></nav><img src="real.png">', ["real.png"]),
         ('<div role="navigation"><img src="nav.png"></div><img src="real.png">', ["real.png"]),
+        # A navigation ends at its own closing tag, whatever it holds.
+        (
+            '<div role="navigation"><div><div></div><img src="n.png"></div><img src="m.png"></div>'
+            '<img src="real.png">',
+            ["real.png"],
+        ),
+        (
+            '<nav><nav><img src="n.png"></nav><img src="m.png"></nav><img src="real.png">',
+            ["real.png"],
+        ),
+        (
+            '<nav><a title="a > b"><img src="n.png"></a><!-- </nav> --><script>"</nav>"</script>'
+            '<img src="m.png"></nav><img src="real.png">',
+            ["real.png"],
+        ),
+        ('<nav><br/><div/><img src="n.png"></nav><img src="real.png">', ["real.png"]),
+        ('<img src="before.png"><nav><img src="n.png">', ["before.png"]),  # never closed
     ],
 )
 def test_what_is_an_image_of_the_content(markup: str, expected: list[str]) -> None:
