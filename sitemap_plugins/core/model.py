@@ -55,8 +55,9 @@ class Article:
     post), for the news sitemap: values raw, as the host holds them; the core checks them.
 
     ``published`` is the date the author gave the article (never one the host filled in by
-    default), ``title`` its title, ``language`` its own language where the host knows it (a
-    translation's), else None and the ``news`` option's language applies.
+    default), ``title`` its title as the host holds it (HTML, such as ``Fresh &amp; new``),
+    ``language`` its own language where the host knows it (a translation's), else None and the
+    ``news`` option's language applies.
     """
 
     published: object

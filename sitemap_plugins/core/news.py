@@ -8,6 +8,9 @@ publication date is the one the author gave (a host never passes one it filled i
 a date without a time counts from the start of that day in the site's time zone. An article
 dated in the future is not published yet, and is not listed.
 
+Hosts hold a title as HTML (MkDocs and Pelican escape ``&``; a reST title may carry inline
+markup): the news sitemap gets its text, tags dropped and entities decoded.
+
 An article in another language than the publication's (a Pelican translation) carries its own
 language where the host knows it, in the form Google News wants: ISO 639 in lower case
 (``pt_BR`` is ``pt``), ``zh-cn`` or ``zh-tw`` for Chinese.
@@ -16,6 +19,7 @@ language where the host knows it, in the form Google News wants: ISO 639 in lowe
 from __future__ import annotations
 
 import datetime as dt
+import html
 import re
 from collections.abc import Callable
 from typing import Final
@@ -30,6 +34,7 @@ __all__ = ["WINDOW", "news_item"]
 
 WINDOW: Final = dt.timedelta(days=2)
 """How long after its publication an article stays in the news sitemap."""
+_TAG: Final = re.compile(r"<[^>]*>")
 _LANGUAGE: Final = re.compile(r"^([a-zA-Z]{2,3})(?:[-_]([a-zA-Z0-9]+))?(?:[-_][a-zA-Z0-9]+)*$")
 _CHINESE: Final = {"cn": "zh-cn", "hans": "zh-cn", "sg": "zh-cn", "tw": "zh-tw", "hant": "zh-tw",
                    "hk": "zh-tw", "mo": "zh-tw"}  # fmt: skip
@@ -61,7 +66,7 @@ def news_item(
     )
     if instant > now + CLOCK_SKEW or instant <= now - WINDOW:
         return None
-    title = xml_clean(article.title).strip() if isinstance(article.title, str) else ""
+    title = _plain_text(article.title) if isinstance(article.title, str) else ""
     if not title:
         warn(f"{origin}: the article has no title; not in the news sitemap")
         return None
@@ -78,3 +83,9 @@ def _news_language(locale: str | None) -> str | None:
     if language == "zh":
         return _CHINESE.get(region, "zh-cn")
     return language
+
+
+def _plain_text(title: str) -> str:
+    """A title as hosts hold it, HTML (``Fresh &amp; new``, ``<em>New</em> release``), as the
+    plain text news:title wants."""
+    return xml_clean(html.unescape(_TAG.sub("", title))).strip()
