@@ -27,6 +27,8 @@ BAD_VALUES: dict[str, object] = {
     "priority": 1.5,
     "rules": [{"glob": "blog/*"}],
     "exclude": 42,
+    "images": "yes",
+    "news": {"name": "The Example"},
     "robots_txt": "yes",
     "indent": 99,
     "strict": "yes",
