@@ -11,6 +11,8 @@ TIMEZONE = "Europe/Paris"
 DEFAULT_LANG = "en"
 
 PLUGINS = ["sitemap_plugins.pelican"]
+SITEMAP = {"images": True}  # list the images of each page's content
+STATIC_PATHS = ["images"]
 
 # Pages are served at directory-style paths (guide/install/), the same as on the other hosts;
 # their slug is their path under content/pages/.

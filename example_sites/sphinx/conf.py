@@ -5,3 +5,4 @@ project = "Example"
 extensions = ["myst_parser", "sitemap_plugins.sphinx"]
 exclude_patterns = ["_build"]
 html_baseurl = "https://example.org/"
+sitemap_images = True  # list the images of each page's content

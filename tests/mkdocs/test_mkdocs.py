@@ -37,6 +37,7 @@ MKDOCS_VERSION = tuple(int(p) for p in importlib.metadata.version("mkdocs").spli
 COMMITS = {
     "docs/index.md": "2024-01-10T09:00:00+00:00",
     "docs/guide/install.md": "2024-02-11T09:00:00+00:00",
+    "docs/images/where-it-goes.svg": "2024-02-11T09:00:00+00:00",  # shown by guide/install
     "docs/guide/configure.md": "2024-03-12T09:00:00+00:00",
     "docs/reference/options.md": "2024-04-13T09:00:00+00:00",
     "docs/café.md": "2024-06-14T09:00:00+00:00",
@@ -152,6 +153,9 @@ def test_example_site_lists_every_page_with_its_git_date(
     assert (install.priority, install.changefreq) == ("0.8", "monthly")
     assert (options.priority, options.changefreq) == (None, "weekly")
     assert (configure.priority, configure.changefreq) == (None, None)
+    assert install.images == (BASE + "images/where-it-goes.svg",)  # the example's one image
+    assert (site / "images" / "where-it-goes.svg").is_file()
+    assert all(entry.images == () for entry in entries.values() if entry is not install)
     [line] = summary_lines(caplog)
     assert "6 URLs" in line
     assert "404 page" in line

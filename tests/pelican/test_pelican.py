@@ -38,6 +38,7 @@ BASE = "https://example.org/"
 COMMITS = {
     "content/pages/index.md": "2024-01-10T09:00:00+00:00",
     "content/pages/guide/install.md": "2024-02-11T09:00:00+00:00",
+    "content/images/where-it-goes.svg": "2024-02-11T09:00:00+00:00",  # shown by guide/install
     "content/pages/guide/configure.md": "2024-03-12T09:00:00+00:00",
     "content/pages/reference/options.md": "2024-04-13T09:00:00+00:00",
     "content/pages/café.md": "2024-06-14T09:00:00+00:00",
@@ -204,6 +205,8 @@ def test_example_site_metadata_and_translations(git_repo: GitRepo) -> None:
     entries = sitemap(site)
     install = entries["guide/install/"]
     assert (install.priority, install.changefreq) == ("0.8", "monthly")
+    assert install.images == (BASE + "images/where-it-goes.svg",)  # the example's one image
+    assert (site / "output" / "images" / "where-it-goes.svg").is_file()
     assert entries["reference/options/"].changefreq == "weekly"
     assert entries["guide/configure/"].priority is None  # nothing configured: nothing written
     group = {
