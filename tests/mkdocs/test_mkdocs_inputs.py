@@ -14,7 +14,7 @@ import pytest
 import yaml
 from mkdocs.exceptions import Abort, ConfigurationError
 
-from tests.mkdocs.test_mkdocs import (
+from tests.mkdocs.helpers import (
     BASE,
     build_site,
     example_repo,
