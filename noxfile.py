@@ -62,10 +62,25 @@ PELICAN_VERSIONS = {
 
 
 def _pytest(session: nox.Session, *paths: str) -> None:
+    """Run pytest on ``paths`` against the package installed into the session's virtualenv.
+
+    ``--import-mode=append`` puts the checkout after site-packages on ``sys.path``: ``tests``
+    still imports from it, ``sitemap_plugins`` from the install, and child builds import the
+    same (``tests/support/hosts.py``); ``tests/test_installed.py`` checks it in every session.
+    """
     REPORTS.mkdir(exist_ok=True)
-    report = REPORTS / f"{session.name.replace('(', '-').replace(')', '').replace('=', '-')}.xml"
+    name = session.name.replace("(", "-").replace(")", "").replace("=", "-")
+    report = REPORTS / f"{name}.xml"
     session.run(
-        "pytest", *paths, f"--junitxml={report}", "-p", "no:cacheprovider", *session.posargs
+        "pytest",
+        *paths,
+        "tests/test_installed.py",
+        "--import-mode=append",
+        f"--junitxml={report}",
+        "-p",
+        "no:cacheprovider",
+        *session.posargs,
+        env={"SITEMAP_TEST_INSTALLED": "1"},
     )
 
 

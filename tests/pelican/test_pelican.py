@@ -16,10 +16,10 @@ import sys
 
 import pytest
 
+import sitemap_plugins.pelican
 from tests.pelican.helpers import (
     BASE,
     PLAIN_SETTINGS,
-    ROOT,
     example_repo,
     log_of,
     page,
@@ -471,7 +471,7 @@ def test_autoreload_builds_start_from_scratch(
     # A second copy of the module, as a plugin loader that imports it again would make: both
     # copies' handlers run, and the build must still be made once.
     spec = importlib.util.spec_from_file_location(
-        "sitemap_plugins._pelican_again", ROOT / "sitemap_plugins" / "pelican.py"
+        "sitemap_plugins._pelican_again", sitemap_plugins.pelican.__file__
     )
     assert spec is not None
     assert spec.loader is not None
