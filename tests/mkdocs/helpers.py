@@ -26,6 +26,10 @@ from tests.support.sitemap_checks import UrlEntry, check_sitemap_file
 EXAMPLE = Path(__file__).resolve().parents[2] / "example_sites" / "mkdocs"
 BASE = "https://example.org/"
 MKDOCS_VERSION = tuple(int(p) for p in importlib.metadata.version("mkdocs").split(".")[:2])
+CONFIG_ABORT = r"^Aborted with (1 configuration errors|a configuration error)!$"
+"""What ``load_config`` raises after logging the configuration errors (MkDocs 1.5, then 1.6)."""
+BUILD_ABORT = r"^Aborted with a BuildError!$"
+"""What ``build`` raises after logging a plugin's error."""
 
 # The example site's pages, each committed on its own date (committer date = lastmod).
 COMMITS = {

@@ -8,9 +8,12 @@ are what the shell sees.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import textwrap
+from collections import Counter
 from pathlib import Path
+from typing import NamedTuple
 
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import output
@@ -99,3 +102,30 @@ def sitemap(site: Path, name: str = "sitemap.xml") -> dict[str, UrlEntry]:
 def log_of(proc: subprocess.CompletedProcess[str]) -> str:
     """Everything the build printed, on one line (Pelican wraps long log lines)."""
     return " ".join(output(proc).split())
+
+
+SUMMARY = re.compile(r"sitemap: (?P<urls>\d+) URLs? in (?P<files>[^;]+?)(?P<rest>;.*)?$")
+LEFT_OUT = re.compile(r"^; left out (?P<count>\d+) \((?P<reasons>[^)]*)\)")
+
+
+class Summary(NamedTuple):
+    """Our summary line of a build: URLs written, the files named, what was left out and why."""
+
+    urls: int
+    files: str
+    left_out: Counter[str]
+
+
+def summary(proc: subprocess.CompletedProcess[str]) -> Summary:
+    """The one summary line of a ``-v`` build, read: only that line, as Pelican's own log names
+    drafts and hidden pages too."""
+    found = [m for line in output(proc).splitlines() if (m := SUMMARY.search(line))]
+    assert len(found) == 1, f"not one summary line in:\n{output(proc)}"
+    rest = found[0]["rest"] or ""
+    left_out: Counter[str] = Counter()
+    if (listed := LEFT_OUT.match(rest)) is not None:
+        for part in listed["reasons"].split(", "):
+            count, _, reason = part.partition(" ")
+            left_out[reason] += int(count)
+        assert sum(left_out.values()) == int(listed["count"]), found[0].group(0)
+    return Summary(int(found[0]["urls"]), found[0]["files"].strip(), left_out)
