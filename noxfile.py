@@ -7,8 +7,10 @@ adapter is tested against the lowest and the newest host release it supports.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import nox
@@ -27,6 +29,7 @@ ROOT = Path(__file__).parent
 REPORTS = ROOT / ".nox-reports"
 TEST_DEPS = [
     "pytest>=8",
+    "pytest-xdist>=3.6",
     "hypothesis>=6.100",
     "lxml>=5",
     "ultimate-sitemap-parser>=1.8",
@@ -61,11 +64,37 @@ PELICAN_VERSIONS = {
 }
 
 
-def _pytest(session: nox.Session, *paths: str) -> None:
+def _pytest(session: nox.Session, *paths: str, dist: str = "worksteal") -> None:
+    """Run pytest on ``paths`` against the package installed into the session's virtualenv.
+
+    ``--import-mode=append`` puts the checkout after site-packages on ``sys.path``: ``tests``
+    still imports from it, ``sitemap_plugins`` from the install, and child builds import the
+    same (``tests/support/hosts.py``); ``tests/test_installed.py`` checks it in every session.
+    Tests run on every core (pytest-xdist; an idle worker takes queued tests from a busy one, and
+    ``dist="loadscope"`` keeps a module's tests, so its module-scoped fixtures, on one worker).
+    Each session has a temporary folder of its own: not pytest's numbered folders, which runs
+    sharing a machine race for, and outside the checkout, as a git work tree around a test's
+    folder would change what git says there.
+    """
     REPORTS.mkdir(exist_ok=True)
-    report = REPORTS / f"{session.name.replace('(', '-').replace(')', '').replace('=', '-')}.xml"
+    name = session.name.replace("(", "-").replace(")", "").replace("=", "-")
+    report = REPORTS / f"{name}.xml"
+    checkout = hashlib.sha256(str(ROOT.resolve()).encode()).hexdigest()[:12]
+    basetemp = Path(tempfile.gettempdir()) / f"sitemap-plugins-{checkout}" / name.replace("'", "")
+    basetemp.parent.mkdir(mode=0o700, exist_ok=True)  # pytest empties and makes the session's
     session.run(
-        "pytest", *paths, f"--junitxml={report}", "-p", "no:cacheprovider", *session.posargs
+        "pytest",
+        *paths,
+        "tests/test_installed.py",
+        "--import-mode=append",
+        f"--basetemp={basetemp}",
+        "--numprocesses=auto",
+        f"--dist={dist}",
+        f"--junitxml={report}",
+        "-p",
+        "no:cacheprovider",
+        *session.posargs,
+        env={"SITEMAP_TEST_INSTALLED": "1"},
     )
 
 
@@ -109,7 +138,7 @@ def tests_pelican(session: nox.Session, pelican: str) -> None:
 def tests_cross_host(session: nox.Session) -> None:
     """The three example sites agree on the pages they share."""
     session.install(".[all]", *TEST_DEPS, "myst-parser", "pelican[markdown]")
-    _pytest(session, "tests/cross_host")
+    _pytest(session, "tests/cross_host", dist="loadscope")  # the sites are built once
 
 
 @nox.session
