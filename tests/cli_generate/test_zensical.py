@@ -18,8 +18,6 @@ import pytest
 from tests.cli_generate.helpers import checked, lastmods, run, write, written
 from tests.support.gitrepo import GitRepo
 
-pytest.importorskip("zensical", reason="zensical is installed in the tests_cli_generate session")
-
 BASE = "https://docs.example.org/"
 CONFIG = """\
 [project]
@@ -50,6 +48,7 @@ def zensical_build(folder: Path) -> None:
 @pytest.fixture
 def project(git_repo: GitRepo) -> GitRepo:
     """Docs pages and a blog, each page last changed at a different date."""
+    pytest.importorskip("zensical", reason="zensical is installed in tests_cli_generate")
     git_repo.write("zensical.toml", CONFIG)
     git_repo.write(".gitignore", "site/\n.cache/\n")
     git_repo.write("docs/index.md", "# Home\n")
