@@ -69,7 +69,9 @@ def write(path: Path, text: str) -> Path:
 def checked(site_dir: Path, base_url: str, name: str = "sitemap.xml") -> dict[str, UrlEntry]:
     """Every entry of the written sitemap, by loc, after the protocol checks, the XSD, our
     validator and ultimate-sitemap-parser (which must find exactly the same URLs and dates)."""
-    entries = check_sitemap_file(site_dir / name, base_url + name, site_dir=site_dir, base_url=base_url)
+    entries = check_sitemap_file(
+        site_dir / name, base_url + name, site_dir=site_dir, base_url=base_url
+    )
     by_loc = {entry.loc: entry for entry in entries}
     assert len(by_loc) == len(entries)
     seen = parse_with_usp(site_dir, name, base_url=base_url)

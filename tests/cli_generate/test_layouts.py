@@ -38,17 +38,24 @@ def hugo(git_repo: GitRepo) -> GitRepo:
     write(public / "index.html", page("Home", canonical=BASE))
     write(public / "posts/index.html", page("Posts", canonical=BASE + "posts/"))
     # Hugo lower-cases paths: content/posts/First-Post.md is posts/first-post/.
-    write(public / "posts/first-post/index.html", page("First", canonical=BASE + "posts/first-post/"))
+    write(
+        public / "posts/first-post/index.html", page("First", canonical=BASE + "posts/first-post/")
+    )
     write(
         public / "posts/second/index.html",
-        page("Second", head='<meta property="article:modified_time" content="2024-03-01T08:00:00+0100">'),
+        page(
+            "Second",
+            head='<meta property="article:modified_time" content="2024-03-01T08:00:00+0100">',
+        ),
     )
     write(public / "about/index.html", page("About", canonical="/about/"))
     write(public / "tags/index.html", page("Tags"))
     write(public / "old-name/index.html", redirect(BASE + "about/"))
     write(public / "404.html", page("Not found"))
     write(public / "drafts/wip/index.html", page("WIP"))
-    write(public / "secret/index.html", page("Secret", head='<meta name="robots" content="noindex">'))
+    write(
+        public / "secret/index.html", page("Secret", head='<meta name="robots" content="noindex">')
+    )
     write(public / "googleabc123.html", "google-site-verification: googleabc123.html\n")
     write(public / "dupe/index.html", page("Copy", canonical=BASE + "about/"))
     return root
@@ -154,4 +161,7 @@ def test_hand_written_site_as_its_own_source_takes_working_tree_changes(
     done = run("generate", ".", "--base-url", BASE, "--layout", "html", cwd=git_repo.root)
     assert done.returncode == 0, done.stderr
     got = lastmods(checked(git_repo.root, BASE), BASE)
-    assert got == {"": written(git_repo.log_date("index.html")), "about.html": "2024-06-01T00:00:00Z"}
+    assert got == {
+        "": written(git_repo.log_date("index.html")),
+        "about.html": "2024-06-01T00:00:00Z",
+    }

@@ -90,7 +90,9 @@ def test_url_list_lines_that_break_the_rules_are_named(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stderr.splitlines()
     assert lines[0].startswith("warning: urls.txt:2: date 'yesterday' is not a date")
-    assert lines[1].startswith("warning: urls.txt:3: lastmod 2999-01-01 (from metadata) is in the future")
+    assert lines[1].startswith(
+        "warning: urls.txt:3: lastmod 2999-01-01 (from metadata) is in the future"
+    )
     assert lines[2].startswith(f"warning: urls.txt:4: '{BASE}search?q=x' has a query or a fragment")
     got = lastmods(checked(tmp_path / "out", BASE), BASE)
     assert got == {"ok": "2024-05-01T10:00:00+02:00", "bad-date": None, "future": None,
@@ -146,17 +148,29 @@ def test_every_option_is_a_flag_and_a_config_key(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["generate", "nowhere", "--base-url", BASE], "nowhere: no such folder (build the site first)"),
-        (["generate", ".", "--base-url", BASE, "--gzip", "sometimes"],
-         "--gzip: 'sometimes' is not allowed (allowed: one of off, on, both)"),
+        (
+            ["generate", "nowhere", "--base-url", BASE],
+            "nowhere: no such folder (build the site first)",
+        ),
+        (
+            ["generate", ".", "--base-url", BASE, "--gzip", "sometimes"],
+            "--gzip: 'sometimes' is not allowed (allowed: one of off, on, both)",
+        ),
         (["generate", "."], "no base URL: give --base-url URL, the URL the site is served at"),
-        (["generate", ".", "--base-url", "/docs/"],
-         "--base-url: '/docs/' is not allowed (allowed: an absolute http(s) URL such as "
-         "https://example.org/docs/)"),
-        (["generate", ".", "--base-url", BASE, "--source", "src"],
-         "--source src needs --layout to map pages to sources (mkdocs, zensical, hugo, jekyll, html)"),
-        (["generate", "out", "--urls", "missing.txt", "--base-url", BASE],
-         "missing.txt: cannot read: No such file or directory"),
+        (
+            ["generate", ".", "--base-url", "/docs/"],
+            "--base-url: '/docs/' is not allowed (allowed: an absolute http(s) URL such as "
+            "https://example.org/docs/)",
+        ),
+        (
+            ["generate", ".", "--base-url", BASE, "--source", "src"],
+            "--source src needs --layout to map pages to sources "
+            "(mkdocs, zensical, hugo, jekyll, html)",
+        ),
+        (
+            ["generate", "out", "--urls", "missing.txt", "--base-url", BASE],
+            "missing.txt: cannot read: No such file or directory",
+        ),
         (["generate", ".", "--config", "bad.toml"], "bad.toml: not valid TOML: "),
         (["generate", ".", "--rules", "[{"], "--rules: '[{' is not valid JSON"),
     ],
@@ -174,7 +188,10 @@ def test_bad_input_is_one_line_and_exit_status_2(
 
 
 def test_strict_mode_and_an_empty_site_exit_1_and_write_nothing(tmp_path: Path) -> None:
-    write(tmp_path / "site/index.html", page("Home", head='<meta name="last-modified" content="soon">'))
+    write(
+        tmp_path / "site/index.html",
+        page("Home", head='<meta name="last-modified" content="soon">'),
+    )
     done = run("generate", "site", "--base-url", BASE, "--strict", cwd=tmp_path)
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
@@ -195,7 +212,8 @@ def test_strict_mode_and_an_empty_site_exit_1_and_write_nothing(tmp_path: Path) 
 def test_no_progress_bar_outside_a_terminal(tmp_path: Path) -> None:
     write(tmp_path / "site/index.html", page("Home"))
     done = run("generate", "site", "--base-url", BASE, cwd=tmp_path)
-    assert "\r" not in done.stderr and "\x1b" not in done.stderr
+    assert "\r" not in done.stderr
+    assert "\x1b" not in done.stderr
 
 
 # -- host configs ---------------------------------------------------------------------------
@@ -219,20 +237,29 @@ def test_mkdocs_yml_keys_are_read_as_mkdocs_reads_them(
     host = find_host_config(tmp_path)
     assert host is not None
     assert (host.site_url, host.docs_dir, host.site_dir, host.use_directory_urls) == (
-        "https://fallback.example/", tmp_path / "documentation", tmp_path / "public", False
+        "https://fallback.example/",
+        tmp_path / "documentation",
+        tmp_path / "public",
+        False,
     )
     monkeypatch.setenv("SITE_URL_SET", "https://env.example/")
     host = find_host_config(tmp_path)
-    assert host is not None and host.site_url == "https://env.example/"
+    assert host is not None
+    assert host.site_url == "https://env.example/"
 
 
 def test_zensical_toml_wins_and_bad_host_configs_are_one_line(tmp_path: Path) -> None:
     write(tmp_path / "mkdocs.yml", "site_url: https://mkdocs.example/\n")
-    write(tmp_path / "zensical.toml", '[project]\nsite_url = "https://z.example/"\nsite_dir = "out"\n')
+    write(
+        tmp_path / "zensical.toml", '[project]\nsite_url = "https://z.example/"\nsite_dir = "out"\n'
+    )
     host = find_host_config(tmp_path)
-    assert host is not None and (host.host, host.site_url) == ("zensical", "https://z.example/")
+    assert host is not None
+    assert (host.host, host.site_url) == ("zensical", "https://z.example/")
     write(tmp_path / "zensical.toml", "[project]\nuse_directory_urls = 3\n")
-    with pytest.raises(InputError, match=r"zensical\.toml: use_directory_urls 3 is not true or false$"):
+    with pytest.raises(
+        InputError, match=r"zensical\.toml: use_directory_urls 3 is not true or false$"
+    ):
         find_host_config(tmp_path)
     write(tmp_path / "zensical.toml", "[project\n")
     with pytest.raises(InputError, match=r"zensical\.toml: not valid TOML: "):

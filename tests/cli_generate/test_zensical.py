@@ -8,7 +8,6 @@ too), never the build's day. A shallow clone dates what its history proves and n
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -93,7 +92,8 @@ def test_generate_with_no_argument_replaces_zensicals_sitemap(project: GitRepo) 
     entries = checked(project.root / "site", BASE)
     want = expected(project)
     assert lastmods(entries, BASE) == want
-    assert want["guide/"] == MAY and want["blog/2024/03/05/second-post/"] == MAR
+    assert want["guide/"] == MAY
+    assert want["blog/2024/03/05/second-post/"] == MAR
     # Zensical wrote no .gz, so none is added; and nothing dated the build's day.
     assert not (project.root / "site" / "sitemap.xml.gz").exists()
     assert "2 pages have no lastmod" in done.stderr
