@@ -78,34 +78,35 @@ def generate_site(
         keep_index=settings.keep_index_html,
         label=display(site_dir),
     )
+    wanted = options.lastmod_sources
+    # Asked first, so that a built site git does not track (the usual ignored site/) costs no
+    # memory: only committed built files are kept for the git pass.
+    tracked = _tracked(site_dir) if "git" in wanted else set()
     sources: set[Path] = set()
-    built: dict[Path, str] = {}
+    committed: set[Path] = set()
     total = 0
     for file in walk_site(site_dir):
         total += 1
         path, is_built = reader.source_of(file)
-        if is_built:
-            built[path] = file.relpath
-        else:
+        if not is_built:
             sources.add(path)
-    dates = _dates(builder, sources, built, site_dir)
+        elif file.relpath in tracked:
+            committed.add(path)
+    del tracked
+    dates = _dates(builder, sources, committed)
     explain = "git" in options.lastmod_sources
     pages = _pages(reader, walk_site(site_dir), total, dates, builder.reporter, progress, explain)
     return builder.build_stream(pages, site_dir, dates=dates, chunk=chunk)
 
 
-def _dates(
-    builder: SitemapBuilder, sources: set[Path], built: dict[Path, str], site_dir: Path
-) -> DateLookup:
+def _dates(builder: SitemapBuilder, sources: set[Path], committed: set[Path]) -> DateLookup:
     """Every file's date in one lookup: the sources by git (and a working-tree change by its
-    time), the built files that are committed by git only."""
+    time), the committed built files by git only."""
     wanted = builder.options.lastmod_sources
     use_git, use_mtime = "git" in wanted, "mtime" in wanted
-    if not (use_git or use_mtime) or not (sources or built):
-        return DateLookup({}, {})
-    tracked = _tracked(site_dir) if built and use_git else set()
-    committed = {path for path, relpath in built.items() if relpath in tracked}
     files = sources | committed
+    if not (use_git or use_mtime) or not files:
+        return DateLookup({}, {})
     dates = builder.file_dates.lookup(files, within=files, use_git=use_git, use_mtime=use_mtime)
     for path in committed:
         # A built file's time is the build's: changed since its commit, it has no date.
