@@ -21,10 +21,13 @@ from typing import Any, Final, Generic, TypeVar
 
 __all__ = ["DEFAULT_CHUNK", "SortedSpill"]
 
-DEFAULT_CHUNK: Final = 50_000
-"""Items held in memory before a sorted run goes to disk: tens of megabytes at most."""
-_BATCH: Final = 1_000
-"""Items per pickle record in a run: one ``pickle.load`` per thousand items, not per item."""
+DEFAULT_CHUNK: Final = 20_000
+"""Items held in memory before a sorted run goes to disk: about ten megabytes."""
+_FAN_IN: Final = 32
+"""Runs merged at once: past this many runs of one size, they become one run of the next size,
+so a merge never holds more than this many files open (and one record of each)."""
+_BATCH: Final = 100
+"""Items per pickle record in a run: a merge holds one record of each run it reads."""
 
 T = TypeVar("T")
 
@@ -42,9 +45,10 @@ class SortedSpill(Generic[T]):
         self._chunk = chunk
         self._directory = directory
         self._buffer: list[tuple[Any, T]] = []
-        self._runs: list[Path] = []
+        self._runs: list[tuple[int, Path]] = []  # (level, file): level n holds 32**n chunks
         self._tempdir: tempfile.TemporaryDirectory[str] | None = None
         self.count = 0
+        self._written = 0
 
     def __enter__(self) -> SortedSpill[T]:
         return self
@@ -54,7 +58,7 @@ class SortedSpill(Generic[T]):
 
     @property
     def runs(self) -> int:
-        """How many sorted runs went to disk so far."""
+        """How many sorted runs are on disk now (at most 31 of each size)."""
         return len(self._runs)
 
     def add(self, key: Any, item: T) -> None:
@@ -65,16 +69,34 @@ class SortedSpill(Generic[T]):
 
     def _spill(self) -> None:
         self._buffer.sort(key=_first)
+        self._write_run(0, iter(self._buffer))
+        self._buffer = []
+        level = 0
+        while sum(1 for run in self._runs if run[0] == level) >= _FAN_IN:
+            merging = [path for lvl, path in self._runs if lvl == level]
+            self._runs = [run for run in self._runs if run[0] != level]
+            self._write_run(level + 1, heapq.merge(*map(_read_run, merging), key=_first))
+            for path in merging:
+                path.unlink()
+            level += 1
+
+    def _write_run(self, level: int, pairs: Iterator[tuple[Any, T]]) -> None:
         if self._tempdir is None:
             self._tempdir = tempfile.TemporaryDirectory(
                 prefix="sitemap-plugins-sort-", dir=self._directory
             )
-        path = Path(self._tempdir.name) / f"run-{len(self._runs)}.pickle"
+        self._written += 1
+        path = Path(self._tempdir.name) / f"run-{self._written}.pickle"
         with open(path, "wb") as stream:
-            for start in range(0, len(self._buffer), _BATCH):
-                pickle.dump(self._buffer[start : start + _BATCH], stream, pickle.HIGHEST_PROTOCOL)
-        self._runs.append(path)
-        self._buffer = []
+            batch: list[tuple[Any, T]] = []
+            for pair in pairs:
+                batch.append(pair)
+                if len(batch) >= _BATCH:
+                    pickle.dump(batch, stream, pickle.HIGHEST_PROTOCOL)
+                    batch = []
+            if batch:
+                pickle.dump(batch, stream, pickle.HIGHEST_PROTOCOL)
+        self._runs.append((level, path))
 
     def merged(self) -> Iterator[T]:
         """Every item added, in key order (read once: the runs are streamed from disk)."""
@@ -83,7 +105,7 @@ class SortedSpill(Generic[T]):
             for _, item in self._buffer:
                 yield item
             return
-        sources = [_read_run(path) for path in self._runs]
+        sources = [_read_run(path) for _, path in self._runs]
         sources.append(iter(self._buffer))
         for _, item in heapq.merge(*sources, key=_first):
             yield item
