@@ -113,3 +113,13 @@ def test_build_stream_decides_strict_mode_before_writing(tmp_path: Path) -> None
     with pytest.raises(StrictError, match=r"^1 warning in strict mode; no sitemap written$"):
         builder.build_stream(pages, tmp_path, dates=DateLookup({}, {}))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_one_instant_in_two_zones_is_written_in_each_ones_own_offset() -> None:
+    from sitemap_plugins.core.dates import format_lastmod, parse_lastmod
+
+    utc = parse_lastmod("2024-01-10T09:00:00+00:00")
+    paris = parse_lastmod("2024-01-10T10:00:00+01:00")
+    assert utc == paris  # the same instant: equal, and alike to a cache
+    assert format_lastmod(utc, "datetime") == "2024-01-10T09:00:00Z"
+    assert format_lastmod(paris, "datetime") == "2024-01-10T10:00:00+01:00"
