@@ -23,7 +23,8 @@ os.environ.setdefault("UV_COMPILE_BYTECODE", "1")
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.error_on_missing_interpreters = False
 nox.options.sessions = ["tests_core", "tests_mkdocs", "tests_sphinx", "tests_pelican",
-                        "tests_cross_host", "lint", "typecheck"]  # fmt: skip
+                        "tests_cross_host", "tests_cli_generate", "tests_cli_generate_mkdocs2",
+                        "lint", "typecheck"]  # fmt: skip
 
 ROOT = Path(__file__).parent
 REPORTS = ROOT / ".nox-reports"
@@ -58,6 +59,11 @@ SPHINX_VERSIONS = {
     "8": (["sphinx>=8,<9", "myst-parser>=4,<5"], (3, 10)),
     "9": (["sphinx>=9,<10", "myst-parser>=5"], (3, 11)),
 }
+# `generate` runs after other tools' builds. The newest Zensical that installs here: its 0.1
+# releases need a zensical-ui the package index may not carry, and the resolver then takes 0.0.x.
+ZENSICAL = "zensical>=0.0.60"
+# MkDocs 2.0 pre-releases replace the mkdocs package itself, so they get a virtualenv of their own.
+MKDOCS_2 = "mkdocs==2.0.dev6"
 PELICAN_VERSIONS = {
     "lowest": ["pelican[markdown]==4.9.1"],
     "newest": ["pelican[markdown]>=4.9"],
@@ -142,6 +148,24 @@ def tests_cross_host(session: nox.Session) -> None:
 
 
 @nox.session
+def tests_cli_generate(session: nox.Session) -> None:
+    """`sitemap-plugins generate` on real builds: Zensical (with a blog), and sites laid out as
+    Hugo, Jekyll and hand-written HTML sites are, with dated git histories and shallow clones."""
+    session.install(".", *TEST_DEPS, ZENSICAL)
+    _pytest(session, "tests/cli_generate", "-m", "not mkdocs2")
+
+
+@nox.session
+def tests_cli_generate_mkdocs2(session: nox.Session) -> None:
+    """`generate` after a real MkDocs 2.0 pre-release build, where that pre-release installs."""
+    try:
+        session.install(".", *TEST_DEPS, MKDOCS_2)
+    except nox.command.CommandFailed:
+        session.skip(f"{MKDOCS_2} does not install on this Python or from this package index")
+    _pytest(session, "tests/cli_generate", "-m", "mkdocs2")
+
+
+@nox.session
 def lint(session: nox.Session) -> None:
     """ruff check and ruff format --check over the whole repository."""
     session.install(RUFF)
@@ -152,7 +176,7 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy --strict on the package, with the hosts installed so their types are seen."""
-    session.install(".[all]", MYPY)
+    session.install(".[all]", MYPY, "tomli")  # tomli: the 3.10 branch of generate/_toml.py
     session.run("mypy", "--strict", "sitemap_plugins")
 
 
