@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.hosts import child_env
 from tests.support.sitemap_checks import UrlEntry, check_sitemap_file, parse_with_usp
 
 SCRIPT = Path(sys.executable).parent / (
     "sitemap-plugins.exe" if os.name == "nt" else "sitemap-plugins"
 )
-ENV = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+ENV = child_env(base={k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")})
+"""The environment of every run: the same ``sitemap_plugins`` as this process (see hosts)."""
 
 
 def run(
