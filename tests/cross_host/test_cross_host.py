@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.core import Reason
+from tests.support import hosts
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import mkdocs_build, pelican_build, sphinx_build
 from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp
@@ -83,7 +84,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Built]:
             assert entry.loc.startswith(BASE)
             path = entry.loc[len(BASE) :]
             rows[path] = (path, entry.lastmod, entry.priority, entry.changefreq)
-        results[host] = Built(folder / output, rows, _left_out(output(done)))
+        results[host] = Built(folder / output, rows, _left_out(hosts.output(done)))
     return results
 
 
