@@ -34,8 +34,15 @@ __all__ = [
     "sphinx_build",
 ]
 
-HOST_VARIABLES = ("SOURCE_DATE_EPOCH", "READTHEDOCS_CANONICAL_URL")
-"""Variables a CI runner may set that change what a host writes; a test that wants one sets it."""
+HOST_VARIABLES = (
+    "SOURCE_DATE_EPOCH",
+    "READTHEDOCS_CANONICAL_URL",
+    "FORCE_COLOR",
+    "PY_COLORS",
+    "CLICOLOR_FORCE",
+)
+"""Variables a CI runner may set that change what a host writes or prints (a forced colour wraps
+Sphinx's log lines in escape codes); a test that wants one sets it."""
 
 
 def _holder(package: ModuleType) -> str:
@@ -60,7 +67,7 @@ def child_env(
 ) -> dict[str, str]:
     """The environment of a child build: ``base`` (default: this process's environment) without
     :data:`HOST_VARIABLES`, ``PYTHONPATH`` from :func:`python_path` (any earlier entries after
-    it), then ``env`` on top."""
+    it), ``NO_COLOR=1`` so logs read the same in any terminal, then ``env`` on top."""
     environ = {
         key: value
         for key, value in (os.environ if base is None else base).items()
@@ -68,6 +75,7 @@ def child_env(
     }
     earlier = [part for part in environ.get("PYTHONPATH", "").split(os.pathsep) if part]
     environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys([*python_path(), *earlier]))
+    environ["NO_COLOR"] = "1"
     environ.update(env or {})
     return environ
 
