@@ -8,7 +8,6 @@ unambiguously is rejected with the value named, never guessed.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import re
 from typing import Final
 
@@ -57,11 +56,11 @@ def as_written(value: Lastmod, style: str, *, declared: bool) -> Lastmod:
     return value.date() if declared else utc_day(value)
 
 
-@functools.lru_cache(maxsize=4096)
 def format_lastmod(value: Lastmod, style: str) -> str:
     """Render for ``<lastmod>``: the full W3C datetime with its offset, or with ``date`` the day.
 
-    Cached: a site's pages share few distinct dates (one per commit), and this runs per URL.
+    Not cached here: equal instants in different offsets are equal keys of a cache but are
+    written differently. The writer keeps its own cache, keyed by the offset too.
     """
     if isinstance(value, dt.datetime):
         if style == "date":

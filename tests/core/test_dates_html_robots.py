@@ -144,3 +144,12 @@ def test_naive_times_are_read_in_the_zone_given() -> None:
     # A time that carries its offset keeps it, and a bare date stays a day.
     assert parse_lastmod("2024-05-01T10:00Z", naive_tz=paris).utcoffset() == dt.timedelta(0)
     assert parse_lastmod("2024-05-01", naive_tz=paris) == dt.date(2024, 5, 1)
+
+
+def test_format_lastmod_writes_equal_instants_each_in_its_own_offset() -> None:
+    """Equal instants are equal keys of any cache; each keeps the offset it came with."""
+    west = dt.datetime(2024, 5, 1, 23, tzinfo=dt.timezone(dt.timedelta(hours=-5)))
+    utc = dt.datetime(2024, 5, 2, 4, tzinfo=UTC)
+    assert west == utc
+    assert format_lastmod(west, "datetime") == "2024-05-01T23:00:00-05:00"
+    assert format_lastmod(utc, "datetime") == "2024-05-02T04:00:00Z"
