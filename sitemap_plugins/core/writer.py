@@ -392,8 +392,13 @@ def _fill_shards(
     top: float = _NO_KEY
     key: float
     source = iter(rows)
-    while chunk := list(itertools.islice(source, _CHUNK)):
-        if shard is not None and _plain_chunk(chunk):
+    while True:
+        # Chunks end where a shard's count ends, so that a whole chunk fits in one shard.
+        left = per_file - count if shard is not None and count < per_file else per_file
+        chunk = list(itertools.islice(source, min(left, _CHUNK)))
+        if not chunk:
+            break
+        if _plain_chunk(chunk):
             texts: list[str] = []
             append = texts.append
             chunk_newest: Lastmod | None = None
@@ -414,7 +419,21 @@ def _fill_shards(
             else:
                 text = "".join(texts)
                 size = len(text)  # ASCII: one byte a character
-                if count + len(chunk) <= per_file and used + size <= room:
+                fits = shard is not None and count + len(chunk) <= per_file
+                fits = fits and used + size <= room
+                if not fits and (shard is None or count == per_file) and size <= room:
+                    # A new shard holds the whole chunk: start it now, as its first row would.
+                    if shard is not None:
+                        shard.count, shard.newest = count, newest
+                        shard.file.write(_encode(batch) + tail)
+                        shard.file.close()
+                    shard = _Shard(new_file())
+                    shards.append(shard)
+                    shard.file.write(head)
+                    batch, used, count, newest, top = [], 0, 0, None, _NO_KEY
+                    flush_at, fits = _FLUSH_BYTES, True
+                if fits:
+                    assert shard is not None
                     batch.append(text)
                     used += size
                     count += len(chunk)

@@ -34,10 +34,11 @@ EAST = dt.timezone(dt.timedelta(hours=9, minutes=30))
 
 
 def _lastmod(number: int) -> Lastmod | None:
-    """A spread of kinds: none, dates, UTC instants, instants in other offsets, and instants
-    equal to another one but written in another offset."""
+    """A spread of kinds: none, dates, UTC instants, instants in other offsets, with
+    microseconds. (Equal instants in different offsets have a test of their own.)"""
     kind = number % 6
     base = dt.datetime(2020, 1, 1, 6, tzinfo=UTC) + dt.timedelta(hours=7 * (number % 400))
+    base += dt.timedelta(minutes=kind)
     if kind == 0:
         return None
     if kind == 1:
@@ -45,18 +46,23 @@ def _lastmod(number: int) -> Lastmod | None:
     if kind == 2:
         return base
     if kind == 3:
-        return base.astimezone(WEST)  # the same instant as kind 2 of a neighbour, other offset
+        return base.astimezone(WEST)
     if kind == 4:
         return base.astimezone(EAST)
     return base.replace(microsecond=123_456)
 
 
 def sample_rows(count: int) -> list[Row]:
-    """Sorted, distinct, valid URLs; a few need XML escaping (``&``, ``'``)."""
+    """Sorted, distinct, valid URLs. Most chunks are plain (their URLs need no escaping),
+    so they take the fast path; one URL in 2,500 needs escaping (``&``, ``'``), which sends
+    its chunk row by row."""
     rows: list[Row] = []
     for number in range(count):
-        odd = ("?a=1&b=2", "it's/", "(x)!*$;=~/", "%C3%A9t%C3%A9/")[number % 4]
-        loc = f"{BASE}p{number:06d}/" + (odd if number % 37 == 0 else "")
+        loc = f"{BASE}p{number:06d}/"
+        if number % 2_500 == 1_000:
+            loc += ("?a=1&b=2", "it's/")[number // 2_500 % 2]  # escaped: &amp; &apos;
+        elif number % 37 == 2:
+            loc += ("(x)!*$;=~/", "%C3%A9t%C3%A9/")[number % 2]  # written as they are
         changefreq = None if number % 5 == 0 else CHANGEFREQS[number % len(CHANGEFREQS)]
         priority = None if number % 7 == 0 else (number % 11) / 10
         rows.append((loc, _lastmod(number), changefreq, priority))
@@ -164,11 +170,22 @@ def test_rows_give_the_bytes_entries_give(tmp_path: Path, options: dict[str, obj
 @pytest.mark.parametrize("style", ["datetime", "date"])
 @pytest.mark.parametrize("per_file", [50_000, 1_500, 999])
 def test_the_fast_path_writes_what_render_url_writes(
-    tmp_path: Path, style: str, per_file: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, style: str, per_file: int
 ) -> None:
-    """Thousands of rows, so whole chunks take the fast path and others straddle a shard."""
-    rows = sample_rows(6_000)
+    """Thousands of rows, so that most take the fast path and some go row by row: the first
+    ones (no value known yet), chunks holding a URL to escape, and the shard edges. Rows that
+    go row by row are counted (they ask for their lastmod's fragment), to be sure of both."""
+    by_row: list[object] = []
+    lastmod = writer._Fragments.lastmod
+
+    def spy(self: writer._Fragments, value: Lastmod | None) -> tuple[str, float]:
+        by_row.append(value)
+        return lastmod(self, value)
+
+    monkeypatch.setattr(writer._Fragments, "lastmod", spy)
+    rows = sample_rows(10_000)
     write(tmp_path, iter(rows), rows=True, urls_per_file=per_file, lastmod_format=style)
+    assert 1_200 <= len(by_row) <= 6_000
     assert_matches_oracle(tmp_path, [Entry(*row) for row in rows], per_file, style)
     check_all(tmp_path, "sitemap.xml")
 
@@ -257,9 +274,10 @@ def test_entries_with_alternates_among_plain_ones(tmp_path: Path) -> None:
     check_all(tmp_path, "sitemap.xml")
 
 
-_LOC_TAIL = st.text(alphabet="abcxyz019-._~!$&'()*+,;=%/", min_size=0, max_size=12).map(
+_LOC_TAIL = st.text(alphabet="abcxyz019-._~!$()*+,;=%/", min_size=0, max_size=12).map(
     lambda text: text.replace("%", "%25")
 )
+_ODD_TAIL = st.text(alphabet="ab&'", min_size=1, max_size=4)
 _LASTMOD = st.one_of(
     st.none(),
     st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2024, 12, 31)),
@@ -283,6 +301,7 @@ _FIELDS = st.tuples(
 )
 @given(
     tails=st.lists(_LOC_TAIL, min_size=1, max_size=40, unique=True),
+    odd=st.none() | _ODD_TAIL,
     fields=st.lists(_FIELDS, min_size=40, max_size=40),
     repeat=st.integers(min_value=1, max_value=80),
     per_file=st.integers(min_value=1, max_value=3_000),
@@ -292,6 +311,7 @@ _FIELDS = st.tuples(
 def test_any_rows_match_the_oracle(
     tmp_path_factory: pytest.TempPathFactory,
     tails: list[str],
+    odd: str | None,
     fields: list[tuple[Lastmod | None, str | None, float | None]],
     repeat: int,
     per_file: int,
@@ -299,9 +319,13 @@ def test_any_rows_match_the_oracle(
     seed: int,
 ) -> None:
     """Few distinct values repeated over many rows (as on a real site), so that chunks take
-    the fast path once their values are known; URLs sorted and distinct, as the builder gives."""
+    the fast path once their values are known (and a URL to escape, sometimes, sends its
+    chunk row by row); URLs sorted and distinct, as the builder gives."""
     rng = random.Random(seed)
     locs = sorted(f"{BASE}{n:04d}/{tail}" for n in range(repeat) for tail in tails)
+    if odd is not None:
+        locs[rng.randrange(len(locs))] += odd
+        locs = sorted(set(locs))
     rows: list[Row] = [(loc, *rng.choice(fields)) for loc in locs]
     target = tmp_path_factory.mktemp("rows")
     write(target, iter(rows), rows=True, urls_per_file=per_file, lastmod_format=style)
