@@ -18,6 +18,7 @@ import datetime as dt
 import gzip
 import hashlib
 import itertools
+import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -257,6 +258,7 @@ Anything else (rare: a space, ``&``, a quote, non-ASCII) goes through :func:`xml
 _NOT_PLAIN: Final = bytes(range(0x21)) + b"\"&'<>\x7f"
 """The ASCII bytes :data:`_PLAIN_LOC` refuses, for checking a whole chunk's URLs at once."""
 _CHUNK: Final = 1024
+_FIRST: Final = operator.itemgetter(0)
 _NO_KEY: Final = float("-inf")
 """The order key of "no lastmod": older than any date."""
 _EPOCH: Final = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
@@ -414,8 +416,8 @@ def _fill_shards(
                     )
                     if key > chunk_top:
                         chunk_newest, chunk_top = lastmod, key
-            except (KeyError, TypeError):
-                pass  # row by row below
+            except (KeyError, TypeError, ValueError):
+                pass  # a value not seen yet, or a row of another length: row by row below
             else:
                 text = "".join(texts)
                 size = len(text)  # ASCII: one byte a character
@@ -488,12 +490,11 @@ def _fill_shards(
 
 
 def _plain_chunk(chunk: list[Row | Entry]) -> bool:
-    """Whether every row has four fields and every URL is written as it is (no escaping)."""
+    """Whether every URL of the chunk is written as it is (no escaping), checked on all of
+    them joined. (A row of another length than four is found when the fast path unpacks it.)"""
     try:
-        if min(map(len, chunk)) != 4 or max(map(len, chunk)) != 4:
-            return False
-        locs = "".join(next(zip(*chunk, strict=True)))
-    except (TypeError, ValueError):
+        locs = "".join(map(_FIRST, chunk))
+    except (TypeError, IndexError, KeyError):
         return False  # not sequences, or a URL that is not a string: row by row says which
     if not locs.isascii():
         return False
