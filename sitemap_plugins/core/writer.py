@@ -369,12 +369,13 @@ def _fill_shards(
     """Render and write every row, starting a new shard at either limit.
 
     This is the per-URL hot path of a million-URL site. Rows are taken a chunk at a time. A
-    chunk of plain rows (four fields, every URL printable ASCII with nothing to escape: one
-    check over the chunk's URLs joined) whose values are all cached (:class:`_Fragments`) and
-    that fits in the current shard is rendered with one f-string a row and no other per-row
-    work than tracking the newest lastmod by its integer key. Any other chunk (a value not seen
-    yet, a URL to escape, a shard edge, an :class:`Entry` with alternates or images) goes row
-    by row, with every check. Both give the same bytes.
+    chunk ends where the shard's count ends. A chunk of plain rows (four fields, every URL
+    printable ASCII with nothing to escape: one check over the chunk's URLs joined) whose values
+    are all cached (:class:`_Fragments`) and that fits in the current shard, or else whole in a
+    new one, is rendered with one f-string a row and no other per-row work than tracking the
+    newest lastmod by its integer key. Any other chunk (a value not seen yet, a URL to escape,
+    the byte limit reached inside it, an :class:`Entry` with alternates or images) goes row by
+    row, with every check. Both give the same bytes.
     """
     if options.format != "xml":
         return _fill_text_shards(rows, new_file, options, reporter, shards)
