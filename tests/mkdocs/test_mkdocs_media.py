@@ -11,15 +11,15 @@ from urllib.parse import unquote
 import pytest
 from mkdocs.exceptions import Abort
 
-from tests.mkdocs.test_mkdocs import (
+from tests.mkdocs.helpers import (
     BASE,
     build_site,
-    material_blog_available,
     sitemap,
     sitemap_warnings,
     summary_lines,
     write_config,
 )
+from tests.mkdocs.test_mkdocs import material_blog_available
 from tests.support.gitrepo import GitRepo
 from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp
 

@@ -9,8 +9,9 @@ from urllib.parse import unquote
 
 import pytest
 
-from tests.pelican.test_pelican import BASE, log_of, page, pelican, plain_repo, post, sitemap
+from tests.pelican.helpers import BASE, log_of, page, plain_repo, post, sitemap
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import pelican_build
 from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp
 
 pytestmark = pytest.mark.pelican
@@ -41,7 +42,7 @@ def test_images_of_the_content_only_as_absolute_urls_that_exist(git_repo: GitRep
         "content/b.md": post("B", "2024-01-02"),
     }
     site = plain_repo(git_repo, files, 'STATIC_PATHS = ["images"]\nSITEMAP = {"images": True}\n')
-    proc = pelican(site, "-v")
+    proc = pelican_build(site, "-v")
     entries = sitemap(site)
     assert entries["a.html"].images == (BASE + "images/diagram.svg",)
     assert entries["pages/about.html"].images == (BASE + "images/photo%20one.svg",)
@@ -61,7 +62,7 @@ def test_without_the_option_no_image_is_listed(git_repo: GitRepo) -> None:
         "content/a.md": post("A", "2024-01-01") + "\n![A diagram]({static}/images/diagram.svg)\n",
     }
     site = plain_repo(git_repo, files, 'STATIC_PATHS = ["images"]\n')
-    pelican(site)
+    pelican_build(site)
     assert all(entry.images == () for entry in sitemap(site).values())
     assert "xmlns:image" not in (site / "output" / "sitemap.xml").read_text("utf-8")
 
@@ -72,7 +73,7 @@ def test_a_video_in_the_sitemap_metadata(git_repo: GitRepo) -> None:
         "content/a.md": post("A", "2024-01-01", Sitemap=json.dumps({"video": [VIDEO]})),
     }
     site = plain_repo(git_repo, files, 'STATIC_PATHS = ["images"]\nSITEMAP = {"strict": True}\n')
-    pelican(site)
+    pelican_build(site)
     [video] = sitemap(site)["a.html"].videos
     assert video == {
         "thumbnail_loc": BASE + "images/thumb.svg",
@@ -87,13 +88,13 @@ def test_a_bad_video_warns_naming_file_and_field_and_fails_strict(git_repo: GitR
     bad = {key: value for key, value in VIDEO.items() if key != "description"}
     files = {"content/a.md": post("A", "2024-01-01", Sitemap=json.dumps({"video": [bad]}))}
     site = plain_repo(git_repo, files)
-    log = log_of(pelican(site))
+    log = log_of(pelican_build(site))
     assert "content/a.md: sitemap.video #1: no description" in log
     assert "that video is left out" in log
     assert sitemap(site)["a.html"].videos == ()  # the page stays, without the video
     git_repo.write("pelicanconf.py", (site / "pelicanconf.py").read_text("utf-8")
                    + 'SITEMAP = {"strict": True}\n')  # fmt: skip
-    proc = pelican(site, check=False)
+    proc = pelican_build(site, check=False)
     assert proc.returncode != 0
     assert "no description" in log_of(proc)
     assert "SITEMAP['strict'] is on" in log_of(proc)
@@ -116,7 +117,7 @@ def test_news_lists_the_articles_of_the_last_two_days(git_repo: GitRepo) -> None
         'SITEMAP = {"news": {"name": "The Example", "language": "en"}, "robots_txt": True}\n'
     )
     site = plain_repo(git_repo, files, settings)
-    proc = pelican(site, "-v")
+    proc = pelican_build(site, "-v")
     output = site / "output"
     news = check_sitemap_file(
         output / "sitemap-news.xml", BASE + "sitemap-news.xml", site_dir=output, base_url=BASE

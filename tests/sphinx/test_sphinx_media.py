@@ -13,10 +13,10 @@ from tests.sphinx.helpers import (
     BASE_URL,
     page,
     read_entries,
-    sphinx_build,
     write_project,
 )
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import output, sphinx_build
 from tests.support.sitemap_checks import parse_with_usp
 
 pytestmark = pytest.mark.sphinx
@@ -109,13 +109,12 @@ def test_a_bad_video_is_a_warning_naming_it_and_fails_with_w(
     pages = {"guide.rst": page("Guide", fields=field({"video": [bad]}))}
     srcdir = project(git_repo, "", pages)
     result = sphinx_build(srcdir, tmp_path / "out")
-    output = result.stdout + result.stderr
-    assert "guide.rst: sitemap.video #1: no thumbnail_loc" in output
+    assert "guide.rst: sitemap.video #1: no thumbnail_loc" in output(result)
     entries = read_entries(tmp_path / "out")
     assert entries[BASE_URL + "guide/"].videos == ()  # the page stays, without the video
     strict = sphinx_build(srcdir, tmp_path / "strict", "-W", check=False)
     assert strict.returncode != 0
-    assert "no thumbnail_loc" in strict.stdout + strict.stderr
+    assert "no thumbnail_loc" in output(strict)
     # Its own warning subtype: silenced, -W passes.
     suppressed = ("-W", "-D", "suppress_warnings=sitemap.video")
     sphinx_build(srcdir, tmp_path / "suppressed", *suppressed)
