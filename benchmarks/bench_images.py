@@ -1,11 +1,12 @@
 """What the ``images`` option costs: a 1,000-page MkDocs site built with images off and on.
 
-    python benchmarks/bench_images.py            1,000 pages (about a minute on two cores)
+    python benchmarks/run.py --only images       as part of the benchmarks (a table)
+    python benchmarks/bench_images.py            alone: 1,000 pages, one figure a line
     python benchmarks/bench_images.py --quick    100 pages, a smoke run
 
-Figures go to stdout, one ``name: value`` per line, every ratio measured in this run; progress
-and each round's timings go to stderr. The exit status is 1 if a check fails (the sitemap with
-images on must list every content image of every page, and none of the theme's; off, none).
+Progress and each round's timings go to stderr. The exit status is 1 if a check fails (the
+sitemap with images on must list every content image of every page, and none of the theme's;
+off, none).
 
 The site: one page per file, 300 words and three content images each (one of them twice, so
 deduplication works too), MkDocs' readthedocs theme with a logo in its navigation, the
@@ -16,13 +17,14 @@ deduplication works too), MkDocs' readthedocs theme with a logo in its navigatio
 * ``on``: the same with ``images: true``, which reads each page's body too.
 
 Each build is ``mkdocs build -q`` in a fresh process; one untimed warm-up, then rounds that
-interleave the three (the order rotates); the fastest build of each counts, in wall and in CPU
-time (MkDocs and every process it waited for). Apart from the builds, the scan itself is timed
+interleave the three (the order rotates). As in the host benchmarks, a ratio is taken between
+builds of the same round and the figure is the median over rounds, in wall time and in CPU time
+(MkDocs and every process it waited for). Apart from the builds, the page read itself is timed
 in this process on the pages the ``on`` build wrote: ``read_page`` with images off (the head)
-and on (head and body), per page.
+and on (head and body), best of 3.
 
-Needs ``mkdocs`` and ``sitemap-plugins`` installed (MkDocs finds the plugin by its entry point),
-and ``git`` on ``PATH``.
+Needs ``mkdocs`` and ``sitemap-plugins`` importable (MkDocs finds the plugin by its entry point,
+the child imports the same ``sitemap_plugins`` as this process), and ``git`` on ``PATH``.
 """
 
 from __future__ import annotations
@@ -32,12 +34,20 @@ import importlib.util
 import os
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
+
+if __name__ == "__main__" and importlib.util.find_spec("sitemap_plugins") is None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # from a checkout
+
+from common import child_env
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 SITE_URL: Final = "https://example.org/docs/"
@@ -111,13 +121,11 @@ def _children_cpu() -> float:
 
 def build(folder: Path, config_file: Path) -> tuple[float, float]:
     """Wall and CPU seconds of one ``mkdocs build -q`` in a fresh process."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     cpu, start = _children_cpu(), time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config_file)],
         cwd=folder,
-        env=env,
+        env=child_env(),
         capture_output=True,
         text=True,
         check=False,
@@ -130,7 +138,6 @@ def build(folder: Path, config_file: Path) -> tuple[float, float]:
 
 def scan_times(site: Path) -> tuple[float, float, int]:
     """Seconds per page of ``read_page`` with images off and on, best of 3, and pages read."""
-    sys.path.insert(0, str(ROOT))
     from sitemap_plugins.core.html import read_page
 
     pages = sorted(site.rglob("index.html"))
@@ -145,7 +152,7 @@ def scan_times(site: Path) -> tuple[float, float, int]:
 
 
 def check(folder: Path, pages: int) -> list[str]:
-    """What the sitemaps must hold: with images on, two per page; off, none."""
+    """What the sitemaps must hold: with images on, three per page; off, none."""
     problems = []
     on = (folder / "site-on" / "sitemap.xml").read_text("utf-8")
     off = (folder / "site-off" / "sitemap.xml").read_text("utf-8")
@@ -159,8 +166,65 @@ def check(folder: Path, pages: int) -> list[str]:
     return problems
 
 
+@dataclass
+class ImagesFigures:
+    """What one run measured: each variant's build times by round, the page read, the checks."""
+
+    pages: int
+    rounds: int
+    wall: dict[str, list[float]] = field(default_factory=dict)
+    cpu: dict[str, list[float]] = field(default_factory=dict)
+    read_head: float = 0.0
+    """Seconds per page of ``read_page`` without images (the head only)."""
+    read_whole: float = 0.0
+    """Seconds per page of ``read_page`` with images (head and body)."""
+    pages_read: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    def ratio(self, variant: str, baseline: str, *, cpu: bool = False) -> float:
+        """Median over rounds of ``variant``'s build time / ``baseline``'s in the same round."""
+        times = self.cpu if cpu else self.wall
+        pairs = zip(times[variant], times[baseline], strict=True)
+        return statistics.median(ours / base for ours, base in pairs if base > 0)
+
+    def seconds(self, variant: str) -> float:
+        return statistics.median(self.wall[variant])
+
+    @property
+    def read_added_per_1000(self) -> float:
+        """Seconds the body read adds per 1,000 pages, in this process."""
+        return (self.read_whole - self.read_head) * 1000
+
+
+def run(
+    pages: int,
+    *,
+    rounds: int = 3,
+    log: Callable[[str], None] = lambda text: print(f"# {text}", file=sys.stderr, flush=True),
+) -> ImagesFigures:
+    """Build the site ``rounds`` times with each variant (after one warm-up) and time the read."""
+    figures = ImagesFigures(pages, rounds)
+    with tempfile.TemporaryDirectory(prefix="sitemap-bench-images-") as scratch:
+        folder = Path(scratch)
+        make_site(folder, pages)
+        configs = {variant: config(folder, variant) for variant in VARIANTS}
+        build(folder, configs["plain"])  # warm-up: page cache and bytecode, not timed
+        order = list(VARIANTS)
+        for number in range(1, rounds + 1):
+            for variant in order:
+                seconds, used = build(folder, configs[variant])
+                figures.wall.setdefault(variant, []).append(seconds)
+                figures.cpu.setdefault(variant, []).append(used)
+            order = order[1:] + order[:1]
+            shown = ", ".join(f"{v} {figures.wall[v][-1]:.2f}s" for v in VARIANTS)
+            log(f"images {pages} pages, round {number}: {shown}")
+        figures.problems = check(folder, pages)
+        figures.read_head, figures.read_whole, figures.pages_read = scan_times(folder / "site-on")
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="100 pages, a smoke run")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
@@ -170,38 +234,20 @@ def main(argv: list[str] | None = None) -> int:
     pages = 100 if args.quick else 1_000
     load = " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
     note(f"{pages} pages, {os.cpu_count()} CPUs, load average {load}")
-    with tempfile.TemporaryDirectory(prefix="sitemap-bench-images-") as scratch:
-        folder = Path(scratch)
-        make_site(folder, pages)
-        configs = {variant: config(folder, variant) for variant in VARIANTS}
-        build(folder, configs["plain"])  # warm-up: page cache and bytecode, not timed
-        wall: dict[str, list[float]] = {variant: [] for variant in VARIANTS}
-        cpu: dict[str, list[float]] = {variant: [] for variant in VARIANTS}
-        order = list(VARIANTS)
-        for number in range(1, args.rounds + 1):
-            for variant in order:
-                seconds, used = build(folder, configs[variant])
-                wall[variant].append(seconds)
-                cpu[variant].append(used)
-            order = order[1:] + order[:1]
-            note(f"round {number}: " + ", ".join(f"{v} {wall[v][-1]:.2f}s" for v in VARIANTS))
-        problems = check(folder, pages)
-        head, whole, read = scan_times(folder / "site-on")
-    best = {variant: min(times) for variant, times in wall.items()}
-    best_cpu = {variant: min(times) for variant, times in cpu.items()}
-    figure("images_build_on_vs_off", best["on"] / best["off"])
-    figure("images_build_on_vs_plain", best["on"] / best["plain"])
-    figure("images_build_off_vs_plain", best["off"] / best["plain"])
-    figure("images_build_on_vs_off_cpu", best_cpu["on"] / best_cpu["off"])
+    result = run(pages, rounds=args.rounds)
+    figure("images_build_on_vs_off", result.ratio("on", "off"))
+    figure("images_build_on_vs_off_cpu", result.ratio("on", "off", cpu=True))
+    figure("images_build_on_vs_plain", result.ratio("on", "plain"))
+    figure("images_build_off_vs_plain", result.ratio("off", "plain"))
     for variant in VARIANTS:
-        figure(f"images_build_{variant}_seconds", best[variant])
-    figure("images_scan_ms_per_page_head_only", head * 1000)
-    figure("images_scan_ms_per_page_head_and_body", whole * 1000)
-    figure("images_scan_ms_added_per_1000_pages", (whole - head) * 1000 * 1000)
-    note(f"scan timed on {read} pages written by the 'on' build")
-    for problem in problems:
+        figure(f"images_build_{variant}_seconds", result.seconds(variant))
+    figure("images_read_ms_per_page_head_only", result.read_head * 1000)
+    figure("images_read_ms_per_page_head_and_body", result.read_whole * 1000)
+    figure("images_read_ms_added_per_1000_pages", result.read_added_per_1000 * 1000)
+    note(f"page read timed on {result.pages_read} pages written by the 'on' build")
+    for problem in result.problems:
         note(f"FAILED: {problem}")
-    return 1 if problems else 0
+    return 1 if result.problems else 0
 
 
 if __name__ == "__main__":
