@@ -20,10 +20,12 @@ import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Final, TextIO
 
 from sitemap_plugins import __version__
 from sitemap_plugins.core.urls import check_base_url
+from sitemap_plugins.index import DEFAULT_GLOB, VERSIONS_FILE, IndexResult, build_index
 from sitemap_plugins.validate import DEFAULT_TIMEOUT, Report, validate
 
 PROG: Final = "sitemap-plugins"
@@ -78,12 +80,16 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_site_options(parser: argparse.ArgumentParser) -> None:
+def _add_site_options(
+    parser: argparse.ArgumentParser, *, required: bool = False, what: str = ""
+) -> None:
     parser.add_argument(
         "--base-url",
         type=_base_url,
         metavar="URL",
-        help="the URL a local folder is served at (for a file: the folder holding it); "
+        required=required,
+        help=what
+        or "the URL a local folder is served at (for a file: the folder holding it); "
         "enables the scope check and finds an index's children on disk",
     )
 
@@ -151,7 +157,122 @@ def _validate(args: argparse.Namespace) -> int:
     return report.exit_status
 
 
-COMMANDS: Final[tuple[Callable[[Any], None], ...]] = (_add_validate,)
+# --------------------------------------------------------------------------------------------
+# index
+
+
+def _add_index(commands: Any) -> None:
+    parser = commands.add_parser(
+        "index",
+        help="write one sitemap index over the builds in a folder (versions, languages)",
+        description="Write one sitemap index (FOLDER/sitemap.xml, or --output) over the "
+        "sitemaps of the builds under FOLDER: mike's version folders, Read the Docs' "
+        "en/latest and en/1.0, one folder per language. A child that is an index is "
+        "replaced by its children; each is dated by the newest lastmod it holds, and checked "
+        "with validate's rules at its own URL: one that breaks them (URLs outside its folder, "
+        "a build made for another base URL) is refused and left out. Exit status: 0 written, "
+        "1 a sitemap was refused (the others are indexed) or the index broke a rule (nothing "
+        "written), 2 nothing could be done (see the messages).",
+    )
+    parser.add_argument("folder", metavar="FOLDER", help="the folder holding the builds")
+    parser.add_argument(
+        "sitemaps",
+        nargs="*",
+        metavar="SITEMAP",
+        help="sitemap files to list, relative to FOLDER (instead of, or with, --glob)",
+    )
+    _add_site_options(parser, required=True, what="the URL FOLDER is served at")
+    parser.add_argument(
+        "--glob",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help=f"which files under FOLDER are sitemaps to list (default: {DEFAULT_GLOB!r}); "
+        "may be repeated",
+    )
+    parser.add_argument(
+        "--output",
+        default="sitemap.xml",
+        metavar="NAME",
+        help="the index's file name, relative to FOLDER (default: sitemap.xml)",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        type=_names,
+        metavar="NAMES",
+        help="list only these versions or folders: names or globs, comma-separated "
+        "('latest,stable', 'v2.*'); mike's aliases stand for their version",
+    )
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        type=_names,
+        metavar="NAMES",
+        help="leave out these versions or folders (names or globs, comma-separated)",
+    )
+    parser.add_argument(
+        "--versions",
+        type=Path,
+        metavar="FILE",
+        help=f"mike's {VERSIONS_FILE} (default: FOLDER/{VERSIONS_FILE}, when there is one)",
+    )
+    robots = parser.add_mutually_exclusive_group()
+    robots.add_argument(
+        "--robots-txt",
+        dest="robots_txt",
+        action="store_true",
+        default=None,
+        help="add the index to FOLDER/robots.txt (default: when --base-url is a host's root)",
+    )
+    robots.add_argument(
+        "--no-robots-txt", dest="robots_txt", action="store_false", help="leave robots.txt alone"
+    )
+    parser.set_defaults(run=_index)
+
+
+def _index(args: argparse.Namespace) -> int:
+    progress = _Progress(sys.stderr, verb="reading")
+    try:
+        result = build_index(
+            Path(args.folder),
+            base_url=args.base_url,
+            patterns=args.glob,
+            names=args.sitemaps,
+            output=args.output,
+            only=[name for names in args.only for name in names],
+            exclude=[name for names in args.exclude for name in names],
+            versions=args.versions,
+            robots_txt=args.robots_txt,
+            progress=progress,
+        )
+    finally:
+        progress.clear()
+    for note in result.notes:
+        sys.stdout.write(f"{note.source}: {note.message}\n")
+    sys.stdout.write(_index_summary(result) + "\n")
+    sys.stdout.flush()
+    return result.exit_status
+
+
+def _index_summary(result: IndexResult) -> str:
+    refused = f"; {_count(result.refused, 'sitemap')} refused (see above)" if result.refused else ""
+    if result.written is None:
+        return f"No index written{refused}."
+    listed = _count(len(result.children), "sitemap")
+    return f"Wrote {result.written}: an index of {listed}, served at {result.url}{refused}."
+
+
+def _names(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected names or globs, comma-separated")
+    return names
+
+
+COMMANDS: Final[tuple[Callable[[Any], None], ...]] = (_add_validate, _add_index)
 """Each command's parser, in the order ``--help`` lists them."""
 
 
@@ -234,8 +355,9 @@ def _write_json(report: Report, stream: TextIO) -> None:
 class _Progress:
     """One self-erasing status line on a terminal; nothing at all in a CI log or a pipe."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, *, verb: str = "checking") -> None:
         self._stream = stream
+        self._verb = verb
         self._enabled = stream.isatty()
         self._shown = False
         self._count = 0
@@ -245,7 +367,7 @@ class _Progress:
         if not self._enabled:
             return
         width = max(20, shutil.get_terminal_size().columns - 1)
-        line = f"checking #{self._count}: {label}"
+        line = f"{self._verb} #{self._count}: {label}"
         if len(line) > width:
             line = line[: width - 3] + "..."
         self._stream.write("\r\x1b[K" + line)

@@ -85,6 +85,7 @@ class SitemapConfig(Config):  # type: ignore[no-untyped-call]
     rules = _CoreOption("rules")
     exclude = _CoreOption("exclude")
     robots_txt = _CoreOption("robots_txt")
+    indexnow_key = c.Optional(_CoreOption("indexnow_key"))
     indent = _CoreOption("indent")
     strict = _CoreOption("strict")
 

@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from sitemap_plugins.core.indexnow import check_key
+
 CHANGEFREQS: Final = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
 LASTMOD_SOURCES: Final = ("metadata", "git", "mtime", "build")
 MAX_URLS_PER_FILE: Final = 50_000
@@ -135,6 +137,12 @@ def _filename(value: object) -> str | None:
     if any(part in ("", ".", "..") for part in parts):
         raise _fail(allowed)
     return value
+
+
+def _indexnow_key(value: object) -> str | None:
+    if value is None or value == "":
+        return None
+    return check_key(value)
 
 
 def _string_list(value: object) -> tuple[str, ...]:
@@ -276,6 +284,12 @@ class Options:
     )
     robots_txt: bool = _spec(
         False, _boolean, "Add or update a 'Sitemap:' line in robots.txt in the output directory."
+    )
+    indexnow_key: str | None = _spec(
+        None,
+        _indexnow_key,
+        "IndexNow key: writes {key}.txt holding it at the root of the output directory, so the "
+        "deploy carries the file engines check (see sitemap-plugins submit).",
     )
     indent: int = _spec(
         0, _integer(0, 8), "Indent the XML by this many spaces per level (0 writes it compact)."

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 from sitemap_plugins.core.dates import sort_key, utc_day
+from sitemap_plugins.core.indexnow import key_file_bytes, key_file_name
 from sitemap_plugins.core.model import Entry, IndexEntry, Lastmod
 from sitemap_plugins.core.options import Options
 from sitemap_plugins.core.publish import Publication, TempFile
@@ -171,7 +172,8 @@ def write_sitemaps(
     warning of the writer's own also leaves the previous sitemap as it was.
     """
     layout = _Layout.from_options(options)
-    folders = (layout.directory, "") if options.robots_txt else (layout.directory,)
+    at_root = options.robots_txt or options.indexnow_key is not None
+    folders = (layout.directory, "") if at_root else (layout.directory,)
     label = layout.relpath(layout.stem + layout.suffix)
     with Publication(output_dir, reporter, folders=folders, sitemap=label) as publication:
         publication.folder(layout.directory)
@@ -199,6 +201,9 @@ def write_sitemaps(
         top = written[-len(layout.variants)]  # the first variant of the entry point
         if options.robots_txt:
             publication.stage_robots(join_url(base_url, top, encoded=False))
+        if options.indexnow_key is not None:
+            key = options.indexnow_key
+            publication.stage_extra(key_file_name(key), key_file_bytes(key))
         publication.commit()
     return WriteResult(top, tuple(written), urls, len(shards))
 

@@ -28,6 +28,7 @@ BAD_VALUES: dict[str, object] = {
     "rules": [{"glob": "blog/*"}],
     "exclude": 42,
     "robots_txt": "yes",
+    "indexnow_key": "short",
     "indent": 99,
     "strict": "yes",
 }
