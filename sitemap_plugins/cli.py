@@ -26,6 +26,10 @@ from typing import Any, Final, TextIO
 from sitemap_plugins import __version__
 from sitemap_plugins.core.urls import check_base_url
 from sitemap_plugins.index import DEFAULT_GLOB, VERSIONS_FILE, IndexResult, build_index
+from sitemap_plugins.indexnow import DEFAULT_ENDPOINT, IndexNowClient, PlanError
+from sitemap_plugins.indexnow import plan as submit_plan
+from sitemap_plugins.indexnow import preview as submit_preview
+from sitemap_plugins.indexnow import send as submit_send
 from sitemap_plugins.validate import DEFAULT_TIMEOUT, Report, validate
 
 PROG: Final = "sitemap-plugins"
@@ -272,7 +276,123 @@ def _names(text: str) -> list[str]:
     return names
 
 
-COMMANDS: Final[tuple[Callable[[Any], None], ...]] = (_add_validate, _add_index)
+# --------------------------------------------------------------------------------------------
+# submit
+
+
+def _add_submit(commands: Any) -> None:
+    parser = commands.add_parser(
+        "submit",
+        help="tell search engines which URLs changed (IndexNow)",
+        description="Submit the URLs of a sitemap to IndexNow (Bing, Yandex, Seznam, Naver): "
+        "with --since PREVIOUS, the URLs added, those whose lastmod moved, and those removed "
+        "since then; with --all, every URL. SITEMAP and PREVIOUS are files, folders (their "
+        "sitemap.xml) or http(s) URLs; an index is followed. Requests hold one host and at "
+        "most 10,000 URLs; 429 and 5xx answers are tried again, within bounds. Exit status: "
+        "0 accepted (or a dry run), 1 the endpoint refused or the key file is not served, "
+        "2 a sitemap could not be read or the command line was wrong.",
+    )
+    parser.add_argument("sitemap", metavar="SITEMAP", help="the new sitemap: file, folder or URL")
+    parser.add_argument(
+        "--key",
+        default=os.environ.get("INDEXNOW_KEY") or None,
+        help="the IndexNow key (default: $INDEXNOW_KEY); never shown in full",
+    )
+    parser.add_argument(
+        "--key-location",
+        type=_http_url,
+        metavar="URL",
+        help="where the key file is served (default: https://HOST/KEY.txt)",
+    )
+    parser.add_argument(
+        "--endpoint",
+        type=_http_url,
+        default=DEFAULT_ENDPOINT,
+        metavar="URL",
+        help=f"the IndexNow endpoint (default: {DEFAULT_ENDPOINT}, shared by the engines)",
+    )
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
+        "--since",
+        metavar="PREVIOUS",
+        help="the sitemap live before this deploy (file, folder or URL): send only what changed",
+    )
+    which.add_argument("--all", action="store_true", help="send every URL of SITEMAP")
+    parser.add_argument(
+        "--dry-run", action="store_true", help="show the requests that would be sent; send none"
+    )
+    parser.add_argument(
+        "--no-check-key",
+        dest="check_key",
+        action="store_false",
+        help="post without first checking that the key file is served",
+    )
+    _add_site_options(
+        parser,
+        what="the URL of the folder holding a local index, to find its children on disk",
+    )
+    _add_network_options(parser)
+    parser.set_defaults(run=_submit)
+
+
+def _submit(args: argparse.Namespace) -> int:
+    progress = _Progress(sys.stderr, verb="reading")
+    try:
+        found = submit_plan(
+            args.sitemap,
+            key=args.key,
+            key_location=args.key_location,
+            since=args.since,
+            all_urls=args.all,
+            base_url=args.base_url,
+            timeout=args.timeout,
+            progress=progress,
+        )
+    except PlanError as error:
+        print(f"{PROG} submit: {error}", file=sys.stderr)
+        return 2
+    finally:
+        progress.clear()
+    out = sys.stdout
+    for line in found.lines:
+        out.write(line + "\n")
+    if not found.requests:
+        out.write("Nothing to submit.\n")
+        return 0
+    requests = _count(len(found.requests), "request")
+    if args.dry_run:
+        for line in submit_preview(found, args.key, args.endpoint):
+            out.write(line + "\n")
+        out.write(f"Dry run: {_count(found.urls, 'URL')} in {requests}; nothing sent.\n")
+        return 0
+    client = IndexNowClient(
+        args.endpoint, timeout=args.timeout, log=lambda line: print(line, flush=True)
+    )
+    progress = _Progress(sys.stderr, verb="sending")
+    try:
+        sent = submit_send(
+            found, client, key=args.key, check_key_file=args.check_key, timeout=args.timeout,
+            progress=progress,
+        )  # fmt: skip
+    finally:
+        progress.clear()
+    for line in sent.lines:
+        out.write(line + "\n")
+    if sent.exit_status == 0:
+        out.write(f"Submitted {_count(sent.accepted, 'URL')} to {args.endpoint} in {requests}.\n")
+    else:
+        out.write(f"Stopped: {_count(sent.accepted, 'URL')} of {found.urls:,} submitted.\n")
+    out.flush()
+    return sent.exit_status
+
+
+def _http_url(text: str) -> str:
+    if not text.lower().startswith(("http://", "https://")) or len(text) < 10:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected an http(s) URL")
+    return text
+
+
+COMMANDS: Final[tuple[Callable[[Any], None], ...]] = (_add_validate, _add_index, _add_submit)
 """Each command's parser, in the order ``--help`` lists them."""
 
 
