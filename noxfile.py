@@ -75,7 +75,7 @@ def tests_core(session: nox.Session) -> None:
     session.install(".", *TEST_DEPS)
     no_host = f"import importlib.util as u, sys; sys.exit(any(map(u.find_spec, {HOSTS!r})))"
     session.run("python", "-c", no_host)
-    _pytest(session, "tests/core", "tests/support", "tests/cli")
+    _pytest(session, "tests/core", "tests/support", "tests/cli", "tests/index", "tests/indexnow")
 
 
 @nox.session

@@ -28,7 +28,6 @@ import datetime as dt
 import enum
 import hashlib
 import posixpath
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -266,7 +265,7 @@ class _Run:
             raise self.fatal(str(self.folder), "no sitemap found; nothing written")
         return [
             _Child(relpath, path, join_url(base, relpath, encoded=False), ())
-            for relpath, path in sorted(found.items(), key=lambda item: _natural(item[0]))
+            for relpath, path in sorted(found.items())  # by URL: the index is sorted
         ]
 
     # -- 2. choose ---------------------------------------------------------------------------
@@ -575,11 +574,3 @@ def _cause(error: Exception) -> str:
     if isinstance(error, OSError):
         return f"cannot be read: {error.strerror or error}"
     return str(error)
-
-
-_DIGITS: Final = re.compile(r"(\d+)")
-
-
-def _natural(text: str) -> list[tuple[int, int | str]]:
-    """Sort key: ``1.9`` before ``1.10``, as people number versions."""
-    return [(0, int(part)) if part.isdigit() else (1, part) for part in _DIGITS.split(text)]

@@ -90,7 +90,7 @@ class Endpoint:
 
 def _endpoint_handler(endpoint: Endpoint) -> type[http.server.BaseHTTPRequestHandler]:
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - the standard library's name
+        def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length)
             status, retry_after = endpoint.answer(body, self.headers.get("Content-Type") or "")
@@ -101,7 +101,7 @@ def _endpoint_handler(endpoint: Endpoint) -> type[http.server.BaseHTTPRequestHan
             self.send_header("Content-Length", "0")
             self.end_headers()
 
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             self.send_response(405)
             self.send_header("Content-Length", "0")
             self.end_headers()
