@@ -21,7 +21,7 @@ os.environ.setdefault("UV_COMPILE_BYTECODE", "1")
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.error_on_missing_interpreters = False
 nox.options.sessions = ["tests_core", "tests_mkdocs", "tests_sphinx", "tests_pelican",
-                        "tests_cross_host", "lint", "typecheck"]  # fmt: skip
+                        "tests_cross_host", "tests_index_builds", "lint", "typecheck"]  # fmt: skip
 
 ROOT = Path(__file__).parent
 REPORTS = ROOT / ".nox-reports"
@@ -110,6 +110,14 @@ def tests_cross_host(session: nox.Session) -> None:
     """The three example sites agree on the pages they share."""
     session.install(".[all]", *TEST_DEPS, "myst-parser", "pelican[markdown]")
     _pytest(session, "tests/cross_host")
+
+
+@nox.session
+def tests_index_builds(session: nox.Session) -> None:
+    """sitemap-plugins index over real builds: MkDocs versions deployed by mike (which needs
+    git), Sphinx builds in Read the Docs' layout, a mkdocs-static-i18n site."""
+    session.install(".[mkdocs,sphinx]", *TEST_DEPS, "mike>=2", "mkdocs-static-i18n>=1.3")
+    _pytest(session, "tests/index_builds")
 
 
 @nox.session

@@ -7,13 +7,15 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 from sitemap_plugins.index import INDEX_RECORD, Level, build_index
-from tests.cli.test_command import run
+from tests.cli.test_command import ENV, run
 from tests.indexnow.sites import build, write_many
 from tests.support.sitemap_checks import SITEMAP_NS as SM
 from tests.support.sitemap_checks import check_sitemap_file
@@ -263,3 +265,53 @@ def _sha(data: bytes) -> str:
     import hashlib
 
     return hashlib.sha256(data).hexdigest()
+
+
+def test_a_child_outside_the_index_folder_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    build(root / "en" / "1.0", f"{BASE}en/1.0/", V1)
+    build(root / "fr" / "1.0", f"{BASE}fr/1.0/", V2)
+    result = build_index(root, base_url=BASE, patterns=["*/*/sitemap.xml"],
+                         output="en/sitemap.xml")  # fmt: skip
+    assert result.exit_status == 1
+    assert messages(result, Level.ERROR) == [
+        f"{root / 'fr' / '1.0' / 'sitemap.xml'}: refused, not listed: served at "
+        f"{BASE}fr/1.0/sitemap.xml, outside {BASE}en/, the folder an index there may list"
+    ]
+    path = root / "en" / "sitemap.xml"
+    check_sitemap_file(path, f"{BASE}en/sitemap.xml", site_dir=root, base_url=BASE)
+    assert [loc.text for loc in ET.parse(path).getroot().iter(f"{{{SM}}}loc")] == [
+        f"{BASE}en/1.0/sitemap.xml"
+    ]
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal (POSIX)")
+def test_progress_only_on_a_terminal(tmp_path: Path) -> None:
+    versions(tmp_path / "site")
+    primary, secondary = os.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "sitemap_plugins", "index", "site", "--base-url", BASE],
+            cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=secondary, timeout=120,
+            check=False,
+        )  # fmt: skip
+        os.close(secondary)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(primary, 4096)
+            except OSError:  # Linux reports the closed terminal as EIO
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(primary)
+    assert done.returncode == 0
+    text = shown.decode()
+    for number, name in enumerate(["1.0/sitemap.xml", "2.0/sitemap.xml", "latest/sitemap.xml"], 1):
+        assert f"reading #{number}: {name}" in text
+    assert text.endswith("\r\x1b[K")
+    assert "reading #" not in done.stdout.decode()
+    plain = run("index", "site", "--base-url", BASE, cwd=tmp_path)
+    assert plain.stderr == ""

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.indexnow import IndexNowClient, RetryPolicy, SubmitError
-from tests.cli.test_command import run
+from tests.cli.test_command import ENV, run
 from tests.indexnow.servers import Endpoint, indexnow_endpoint, serve_folder
 from tests.indexnow.sites import KEY, build, write_many
 
@@ -65,7 +65,7 @@ def test_the_key_comes_from_the_environment_too(
     site: tuple[Path, str], endpoint: Endpoint, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sitemap, previous = deploy_twice(site, tmp_path)
-    monkeypatch.setenv("INDEXNOW_KEY", KEY)
+    monkeypatch.setitem(ENV, "INDEXNOW_KEY", KEY)  # the environment the script runs in
     done = run("submit", sitemap, "--since", previous, "--endpoint", endpoint.url, cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert [doc["key"] for doc in endpoint.accepted] == [KEY]
@@ -152,9 +152,14 @@ def test_a_dry_run_shows_the_requests_and_sends_nothing(
     ],
 )  # fmt: skip
 def test_what_cannot_be_planned_exits_2_with_one_line(
-    site: tuple[Path, str], tmp_path: Path, args: list[str], message: str
+    site: tuple[Path, str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    message: str,
 ) -> None:
     sitemap, previous = deploy_twice(site, tmp_path)
+    monkeypatch.delitem(ENV, "INDEXNOW_KEY", raising=False)
     args = [str(previous) if arg == "PREVIOUS" else arg for arg in args]
     done = run("submit", sitemap, *args, "--endpoint", "http://127.0.0.1:9/indexnow", cwd=tmp_path)
     assert done.returncode == 2
