@@ -51,7 +51,7 @@ from sitemap_plugins.index.versions import (
     read_versions,
 )
 from sitemap_plugins.validate import Finding, Report, Severity, validate
-from sitemap_plugins.validate.collect import Listing, ListingError, read_listing
+from sitemap_plugins.validate.collect import Listed, Listing, ListingError, read_listing
 
 DEFAULT_GLOB: Final = "*/sitemap.xml"
 INDEX_RECORD: Final = ".sitemap-plugins-index.json"
@@ -337,12 +337,11 @@ class _Run:
             self.progress(child.relpath)
         folder_url = directory_url(child.url)
 
-        def count(listed: object) -> None:
-            loc = getattr(listed, "loc", "")
-            if not in_scope(loc, folder_url):
+        def count(listed: Listed) -> None:
+            if not in_scope(listed.loc, folder_url):
                 child.outside += 1
                 if child.first_outside is None:
-                    child.first_outside = loc
+                    child.first_outside = listed.loc
 
         try:
             child.listing = read_listing(child.path, label=str(child.path), on_url=count)
