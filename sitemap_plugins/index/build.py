@@ -474,6 +474,7 @@ class _Run:
     def _report(self, report: Report, temp: str, final: str) -> bool:
         """Notes for what ``validate`` found in the new index; True when it found errors."""
         failed = False
+        shown = {(note.source, note.message) for note in self.result.notes}
         for finding in report.findings:
             source = final if finding.source == temp else finding.source
             where = f"{source}:{finding.line}" if finding.line else source
@@ -481,7 +482,9 @@ class _Run:
                 level = Level.WARNING
             else:
                 level, failed = Level.ERROR, True
-            self.result.note(level, where, f"{finding.code}: {finding.message}")
+            message = f"{finding.code}: {finding.message}"
+            if (where, message) not in shown:  # a child's own warning, said when it was read
+                self.result.note(level, where, message)
         return failed
 
 
