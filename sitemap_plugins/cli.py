@@ -84,16 +84,12 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_site_options(
-    parser: argparse.ArgumentParser, *, required: bool = False, what: str = ""
-) -> None:
+def _add_site_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--base-url",
         type=_base_url,
         metavar="URL",
-        required=required,
-        help=what
-        or "the URL a local folder is served at (for a file: the folder holding it); "
+        help="the URL a local folder is served at (for a file: the folder holding it); "
         "enables the scope check and finds an index's children on disk",
     )
 
@@ -185,7 +181,13 @@ def _add_index(commands: Any) -> None:
         metavar="SITEMAP",
         help="sitemap files to list, relative to FOLDER (instead of, or with, --glob)",
     )
-    _add_site_options(parser, required=True, what="the URL FOLDER is served at")
+    parser.add_argument(
+        "--base-url",
+        type=_base_url,
+        required=True,
+        metavar="URL",
+        help="the URL FOLDER is served at",
+    )
     parser.add_argument(
         "--glob",
         action="append",
@@ -327,9 +329,11 @@ def _add_submit(commands: Any) -> None:
         action="store_false",
         help="post without first checking that the key file is served",
     )
-    _add_site_options(
-        parser,
-        what="the URL of the folder holding a local index, to find its children on disk",
+    parser.add_argument(
+        "--base-url",
+        type=_base_url,
+        metavar="URL",
+        help="the URL of the folder holding a local index, to find its children on disk",
     )
     _add_network_options(parser)
     parser.set_defaults(run=_submit)
