@@ -7,8 +7,10 @@ adapter is tested against the lowest and the newest host release it supports.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import nox
@@ -21,12 +23,14 @@ os.environ.setdefault("UV_COMPILE_BYTECODE", "1")
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.error_on_missing_interpreters = False
 nox.options.sessions = ["tests_core", "tests_mkdocs", "tests_sphinx", "tests_pelican",
-                        "tests_cross_host", "tests_index_builds", "lint", "typecheck"]  # fmt: skip
+                        "tests_cross_host", "tests_cli_generate", "tests_cli_generate_mkdocs2",
+                        "tests_index_builds", "lint", "typecheck"]  # fmt: skip
 
 ROOT = Path(__file__).parent
 REPORTS = ROOT / ".nox-reports"
 TEST_DEPS = [
     "pytest>=8",
+    "pytest-xdist>=3.6",
     "hypothesis>=6.100",
     "lxml>=5",
     "ultimate-sitemap-parser>=1.8",
@@ -55,17 +59,48 @@ SPHINX_VERSIONS = {
     "8": (["sphinx>=8,<9", "myst-parser>=4,<5"], (3, 10)),
     "9": (["sphinx>=9,<10", "myst-parser>=5"], (3, 11)),
 }
+# `generate` runs after other tools' builds. The newest Zensical that installs here: its 0.1
+# releases need a zensical-ui the package index may not carry, and the resolver then takes 0.0.x.
+ZENSICAL = "zensical>=0.0.60"
+# MkDocs 2.0 pre-releases replace the mkdocs package itself, so they get a virtualenv of their own.
+MKDOCS_2 = "mkdocs==2.0.dev6"
 PELICAN_VERSIONS = {
     "lowest": ["pelican[markdown]==4.9.1"],
     "newest": ["pelican[markdown]>=4.9"],
 }
 
 
-def _pytest(session: nox.Session, *paths: str) -> None:
+def _pytest(session: nox.Session, *paths: str, dist: str = "worksteal") -> None:
+    """Run pytest on ``paths`` against the package installed into the session's virtualenv.
+
+    ``--import-mode=append`` puts the checkout after site-packages on ``sys.path``: ``tests``
+    still imports from it, ``sitemap_plugins`` from the install, and child builds import the
+    same (``tests/support/hosts.py``); ``tests/test_installed.py`` checks it in every session.
+    Tests run on every core (pytest-xdist; an idle worker takes queued tests from a busy one, and
+    ``dist="loadscope"`` keeps a module's tests, so its module-scoped fixtures, on one worker).
+    Each session has a temporary folder of its own: not pytest's numbered folders, which runs
+    sharing a machine race for, and outside the checkout, as a git work tree around a test's
+    folder would change what git says there.
+    """
     REPORTS.mkdir(exist_ok=True)
-    report = REPORTS / f"{session.name.replace('(', '-').replace(')', '').replace('=', '-')}.xml"
+    name = session.name.replace("(", "-").replace(")", "").replace("=", "-")
+    report = REPORTS / f"{name}.xml"
+    checkout = hashlib.sha256(str(ROOT.resolve()).encode()).hexdigest()[:12]
+    basetemp = Path(tempfile.gettempdir()) / f"sitemap-plugins-{checkout}" / name.replace("'", "")
+    basetemp.parent.mkdir(mode=0o700, exist_ok=True)  # pytest empties and makes the session's
     session.run(
-        "pytest", *paths, f"--junitxml={report}", "-p", "no:cacheprovider", *session.posargs
+        "pytest",
+        *paths,
+        "tests/test_installed.py",
+        "--import-mode=append",
+        f"--basetemp={basetemp}",
+        "--numprocesses=auto",
+        f"--dist={dist}",
+        f"--junitxml={report}",
+        "-p",
+        "no:cacheprovider",
+        *session.posargs,
+        env={"SITEMAP_TEST_INSTALLED": "1"},
     )
 
 
@@ -109,7 +144,25 @@ def tests_pelican(session: nox.Session, pelican: str) -> None:
 def tests_cross_host(session: nox.Session) -> None:
     """The three example sites agree on the pages they share."""
     session.install(".[all]", *TEST_DEPS, "myst-parser", "pelican[markdown]")
-    _pytest(session, "tests/cross_host")
+    _pytest(session, "tests/cross_host", dist="loadscope")  # the sites are built once
+
+
+@nox.session
+def tests_cli_generate(session: nox.Session) -> None:
+    """`sitemap-plugins generate` on real builds: Zensical (with a blog), and sites laid out as
+    Hugo, Jekyll and hand-written HTML sites are, with dated git histories and shallow clones."""
+    session.install(".", *TEST_DEPS, ZENSICAL)
+    _pytest(session, "tests/cli_generate", "-m", "not mkdocs2")
+
+
+@nox.session
+def tests_cli_generate_mkdocs2(session: nox.Session) -> None:
+    """`generate` after a real MkDocs 2.0 pre-release build, where that pre-release installs."""
+    try:
+        session.install(".", *TEST_DEPS, MKDOCS_2)
+    except nox.command.CommandFailed:
+        session.skip(f"{MKDOCS_2} does not install on this Python or from this package index")
+    _pytest(session, "tests/cli_generate", "-m", "mkdocs2")
 
 
 @nox.session
@@ -131,7 +184,7 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy --strict on the package, with the hosts installed so their types are seen."""
-    session.install(".[all]", MYPY)
+    session.install(".[all]", MYPY, "tomli")  # tomli: the 3.10 branch of generate/_toml.py
     session.run("mypy", "--strict", "sitemap_plugins")
 
 

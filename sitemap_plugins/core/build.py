@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sitemap_plugins.core.git_dates import DateLookup, FileDates
+from sitemap_plugins.core.git_dates import DateLookup, FileDates, Undated
 from sitemap_plugins.core.lastmod import LastmodRules, say_why_undated
-from sitemap_plugins.core.model import LeftOut, Page, Reason
+from sitemap_plugins.core.model import Entry, LeftOut, Page, Reason
 from sitemap_plugins.core.options import Options, shown
 from sitemap_plugins.core.report import Code, Reporter, StrictError
 from sitemap_plugins.core.resolve import Resolved, Resolver
+from sitemap_plugins.core.spill import DEFAULT_CHUNK, SortedSpill
 from sitemap_plugins.core.urls import check_base_url, directory_url, join_url
 from sitemap_plugins.core.writer import write_sitemaps
 
@@ -232,3 +233,106 @@ class SitemapBuilder:
                 continue
             kept.append(item)
         return kept
+
+    def build_stream(
+        self,
+        written: Iterable[Page | LeftOut],
+        output_dir: Path,
+        *,
+        dates: DateLookup,
+        host_base_urls: Sequence[tuple[str, str | None]] = (),
+        chunk: int = DEFAULT_CHUNK,
+        spill_dir: Path | None = None,
+    ) -> Summary:
+        """:meth:`build` for more pages than memory should hold: the same rules, streamed.
+
+        ``written`` is read once, one page at a time; no list of it is made. The pages' file
+        dates come from the caller, looked up beforehand for every file the pages name
+        (``self.file_dates.lookup``), since one git pass needs all the files at once and
+        ``written`` cannot be read twice. Resolved entries are sorted and deduplicated through
+        :class:`~.spill.SortedSpill` (at most ``chunk`` in memory; sorted runs on disk in
+        ``spill_dir``, the system's temporary folder by default) and stream into the writer.
+        Strict mode is still decided before a file is put in place.
+        """
+        summary = Summary()
+        try:
+            self._build_stream(
+                written, output_dir, dates, host_base_urls, summary, chunk, spill_dir
+            )
+            self._check_strict(written=summary.top is not None)
+        finally:
+            summary.warnings = self.reporter.count
+            self.reporter.count = 0
+        return summary
+
+    def _build_stream(
+        self,
+        written: Iterable[Page | LeftOut],
+        output_dir: Path,
+        dates: DateLookup,
+        host_base_urls: Sequence[tuple[str, str | None]],
+        summary: Summary,
+        chunk: int,
+        spill_dir: Path | None,
+    ) -> None:
+        base_url = self._base_url(host_base_urls)
+        if base_url is None:
+            return
+        scope = directory_url(join_url(base_url, self.options.filename, encoded=False))
+        rules = LastmodRules(self.options, self.reporter, dates, self._clock(), self.naive_tz)
+        resolver = Resolver(self.options, self.reporter, base_url, scope, rules)
+        alternates = False
+        with SortedSpill[_Spilled](chunk, spill_dir) as spill:
+            for item in written:
+                if isinstance(item, LeftOut):
+                    summary.left_out[item.reason.value] += 1
+                    continue
+                outcome = resolver.resolve(item)
+                if isinstance(outcome, Reason):
+                    summary.left_out[outcome.value] += 1
+                    continue
+                entry = outcome.entry
+                alternates = alternates or bool(entry.alternates)
+                spill.add(
+                    (entry.loc, outcome.origin),
+                    (entry, outcome.origin, outcome.lastmod_from, outcome.undated),
+                )
+            result = write_sitemaps(
+                self._unique(spill.merged(), summary),
+                output_dir,
+                base_url=base_url,
+                options=self.options,
+                reporter=self.reporter,
+                extensions={"xhtml"} if alternates else set(),
+                before_publish=self._check_strict,
+            )
+        summary.urls, summary.files, summary.top = result.urls, result.files, result.top
+        if result.top is not None:
+            summary.sitemap_url = join_url(base_url, result.top, encoded=False)
+
+    def _unique(self, items: Iterator[_Spilled], summary: Summary) -> Iterator[Entry]:
+        """Sorted entries, each URL once (the first page by origin keeps it, with a warning);
+        once the last is out, the one line per cause of undated pages."""
+        undated: Counter[Undated] = Counter()  # by cause and repository: a few keys at most
+        previous: _Spilled | None = None
+        for item in items:
+            entry, origin, lastmod_from, why = item
+            if previous is not None and entry.loc == previous[0].loc:
+                self.reporter.warning(
+                    Code.DUPLICATE,
+                    f"{origin}: URL {entry.loc} is already listed for {previous[1]}; listed once",
+                )
+                continue
+            previous = item
+            summary.lastmod_from[lastmod_from] += 1
+            if why is not None:
+                undated[Undated(why.reason, why.root)] += 1
+            yield entry
+        say_why_undated(
+            (why for why, count in undated.items() for _ in range(count)), self.reporter
+        )
+
+
+_Spilled = tuple[Entry, str, str, "Undated | None"]
+"""What a resolved page keeps on its way through the sort: entry, origin, lastmod origin, why
+it has no lastmod."""

@@ -57,12 +57,19 @@ def as_written(value: Lastmod, style: str, *, declared: bool) -> Lastmod:
     return value.date() if declared else utc_day(value)
 
 
-@functools.lru_cache(maxsize=4096)
 def format_lastmod(value: Lastmod, style: str) -> str:
     """Render for ``<lastmod>``: the full W3C datetime with its offset, or with ``date`` the day.
 
     Cached: a site's pages share few distinct dates (one per commit), and this runs per URL.
+    The offset is part of the cache key: aware datetimes of one instant in two zones are equal
+    (and hash alike), but are written differently.
     """
+    offset = value.utcoffset() if isinstance(value, dt.datetime) else None
+    return _format_lastmod(value, style, offset)
+
+
+@functools.lru_cache(maxsize=4096)
+def _format_lastmod(value: Lastmod, style: str, offset: dt.timedelta | None) -> str:
     if isinstance(value, dt.datetime):
         if style == "date":
             return utc_day(value).isoformat()

@@ -14,10 +14,10 @@ import enum
 import os
 import stat
 import subprocess
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from sitemap_plugins.core.git_cache import HistoryCache, StoredWalk
 from sitemap_plugins.core.git_history import Commit, last_changes, log_args, parse_log, reachable
@@ -417,15 +417,22 @@ class FileDates:
         return None if out is None else parse_log(out, paths)
 
     def _untracked(self, top: Path, names: list[str]) -> set[str] | None:
-        """Which of ``names`` are untracked files git does not ignore (None if git failed)."""
-        out = self._git(
-            top,
-            ["--literal-pathspecs", "-c", "core.quotepath=off", "ls-files", "-z", "--others",
-             "--exclude-standard", "--", *names],
-        )  # fmt: skip
-        if out is None:
-            return None
-        return {os.fsdecode(name) for name in out.split(b"\0") if name}
+        """Which of ``names`` are untracked files git does not ignore (None if git failed).
+
+        Asked in batches, so that tens of thousands of new files never exceed what one command
+        line may hold.
+        """
+        found: set[str] = set()
+        for batch in _batches(names):
+            out = self._git(
+                top,
+                ["--literal-pathspecs", "-c", "core.quotepath=off", "ls-files", "-z",
+                 "--others", "--exclude-standard", "--", *batch],
+            )  # fmt: skip
+            if out is None:
+                return None
+            found.update(os.fsdecode(name) for name in out.split(b"\0") if name)
+        return found
 
     def _git(self, cwd: Path, args: list[str]) -> bytes | None:
         """Run git; on failure warn (unless it is merely not a repository) and return None."""
@@ -493,6 +500,24 @@ def _source_date_epoch() -> int | None:
         return int(os.environ["SOURCE_DATE_EPOCH"])
     except (KeyError, ValueError):
         return None
+
+
+_ARGUMENTS_BUDGET: Final = 24 * 1024
+"""Bytes of file names per git command line: under every system's limit (Windows' is the
+smallest, 32,767 characters for the whole line)."""
+
+
+def _batches(names: list[str]) -> Iterator[list[str]]:
+    batch: list[str] = []
+    size = 0
+    for name in names:
+        if batch and size + len(name) + 1 > _ARGUMENTS_BUDGET:
+            yield batch
+            batch, size = [], 0
+        batch.append(name)
+        size += len(name.encode("utf-8", "surrogateescape")) + 1
+    if batch:
+        yield batch
 
 
 def _find_root(directory: str, seen: dict[str, Path | None]) -> Path | None:

@@ -19,6 +19,7 @@ import pytest
 from sitemap_plugins import __version__
 from sitemap_plugins.validate import Report, validate
 from tests.cli.helpers import BASE, index, urlset, write
+from tests.support.hosts import child_env
 
 SCRIPT = Path(sys.executable).parent / (
     "sitemap-plugins.exe" if os.name == "nt" else "sitemap-plugins"
@@ -28,7 +29,8 @@ SUMMARY = re.compile(
     r"^(?:All checks passed: |Found (?P<problems>.+) in )(?P<files>[\d,]+) files?"
     r"(?:, | \()(?P<urls>[\d,]+) URLs?\)?\.$"
 )
-ENV = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+# No proxy; the sitemap_plugins this process tests, also for ``python -m sitemap_plugins``.
+ENV = child_env(base={k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")})
 
 
 def run(*args: str | Path, cwd: Path, module: bool = False) -> subprocess.CompletedProcess[str]:

@@ -508,6 +508,22 @@ def test_working_tree_changes_take_their_mtime_and_ignored_files_no_date(
     assert reporter.warnings == []
 
 
+def test_thousands_of_new_files_are_asked_about_in_batches(repo: GitRepo, make: Make) -> None:
+    repo.write("docs/old.md", "committed")
+    repo.commit("base", D1)
+    names = [
+        f"docs/generated/{'a-rather-long-generated-page-name-' * 2}{n:04}.md" for n in range(1500)
+    ]
+    for name in names:
+        repo.write(name, "generated, not committed yet")
+    dates, reporter, recorder = make()
+    found = dates.lookup([repo.path(name) for name in names])
+    assert {source for _, source in found.dates.values()} == {"mtime"}
+    assert len(found.dates) == len(names)
+    assert reporter.warnings == []
+    assert recorder.count("ls-files") > 1  # more names than one command line should carry
+
+
 def test_file_deleted_in_history_then_recreated_untracked(repo: GitRepo, make: Make) -> None:
     repo.write("page.md", "1")
     repo.write("other.md", "1")

@@ -80,7 +80,10 @@ def test_values_are_normalised() -> None:
 def test_host_defaults_are_checked_too() -> None:
     assert Options.from_mapping({}, defaults={"gzip": "both"}).gzip == "both"
     assert Options.from_mapping({"gzip": "off"}, defaults={"gzip": "both"}).gzip == "off"
-    with pytest.raises(OptionError):
+    with pytest.raises(
+        OptionError,
+        match=r"^invalid value for option 'gzip': 'maybe' \(allowed: one of off, on, both\)$",
+    ):
         Options.from_mapping({}, defaults={"gzip": "maybe"})
 
 

@@ -25,6 +25,7 @@ from sitemap_plugins.core import publish
 from sitemap_plugins.core.report import Code, PublishError
 from tests.core.publish_site import BASE, SPLIT, write
 from tests.support import steps
+from tests.support.hosts import child_env
 from tests.support.publishing import (
     FILLER,
     RECORD,
@@ -43,7 +44,6 @@ from tests.support.publishing import (
 )
 from tests.support.sitemap_checks import check_sitemap_file
 
-ROOT = Path(__file__).resolve().parents[2]
 USER_FILES = {
     "sitemap-2.xml": '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>\n',
     "sitemap-7.txt": BASE + "mine/\n",
@@ -62,10 +62,9 @@ write(Path(sys.argv[2]), sys.argv[1], **SPLIT)
 
 def child(version: str, out: Path, **env: str) -> subprocess.CompletedProcess[str]:
     """Write ``version`` into ``out`` in a child process, as a host's build does."""
-    environ = {**os.environ, "PYTHONPATH": str(ROOT), **env}
     return subprocess.run(
         [sys.executable, "-c", CHILD, version, str(out)],
-        env=environ,
+        env=child_env(env),
         capture_output=True,
         text=True,
         check=False,
@@ -174,7 +173,7 @@ def test_a_build_waits_for_one_publishing_and_never_takes_its_temporary_files(
     # The first build stops itself (SIGSTOP) with its files written, not yet in place.
     first = subprocess.Popen(
         [sys.executable, "-c", PAUSING_CHILD, "B", str(out), str(pause_at)],
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env=child_env(),
     )
     try:
         _wait_for(lambda: _stopped(first.pid), f"first build stopped at step {pause_at}")
@@ -182,7 +181,7 @@ def test_a_build_waits_for_one_publishing_and_never_takes_its_temporary_files(
         assert temporaries
         second = subprocess.Popen(
             [sys.executable, "-c", CHILD, "A", str(out)],
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            env=child_env(),
         )
         _wait_for(lambda: _waits_for_a_lock(second.pid), "second build waiting on the lock")
         assert temporary_files(out) == temporaries

@@ -7,18 +7,19 @@ once more, and built with each host's real command line.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
-import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from sitemap_plugins.core import Reason
+from tests.support import hosts
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import mkdocs_build, pelican_build, sphinx_build
 from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "example_sites"
@@ -26,16 +27,17 @@ BASE = "https://example.org/"
 FIRST = "2024-02-01T10:00:00+00:00"
 EDIT = "2024-04-20T16:45:00+00:00"
 
-# How each example is built, where its sitemap lands, and its source for guide/configure.
-HOSTS = {
-    "mkdocs": (["-m", "mkdocs", "build", "--strict"], "site", "docs/guide/configure.md"),
+# How each example is built (the real command line, from its folder, as the README says), where
+# its sitemap lands, and its source for guide/configure.
+HOSTS: dict[str, tuple[Callable[[Path], subprocess.CompletedProcess[str]], str, str]] = {
+    "mkdocs": (lambda folder: mkdocs_build(folder, "--strict"), "site", "docs/guide/configure.md"),
     "sphinx": (
-        ["-m", "sphinx", "-W", "-b", "dirhtml", ".", "_build/dirhtml"],
+        lambda folder: sphinx_build(folder, folder / "_build" / "dirhtml", "-W"),
         "_build/dirhtml",
         "guide/configure.rst",
     ),
     "pelican": (
-        ["-m", "pelican", "content", "-s", "pelicanconf.py", "-v"],
+        lambda folder: pelican_build(folder, "-v"),  # -v: the summary line is an info line
         "output",
         "content/pages/guide/configure.md",
     ),
@@ -72,17 +74,9 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Built]:
     repo.commit("edit guide/configure everywhere", EDIT)
 
     results: dict[str, Built] = {}
-    for host, (command, output, _) in HOSTS.items():
+    for host, (build, output, _) in HOSTS.items():
         folder = repo.root / host
-        done = subprocess.run(
-            [sys.executable, *command],
-            cwd=folder,
-            env={**os.environ, "COLUMNS": "400"},  # Pelican's log must not wrap its lines
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert done.returncode == 0, f"{host} build failed:\n{done.stdout}\n{done.stderr}"
+        done = build(folder)  # fails the test, with the build's output, if the build fails
         sitemap = folder / output / "sitemap.xml"
         entries = check_sitemap_file(sitemap, BASE + "sitemap.xml")
         rows = {}
@@ -90,7 +84,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Built]:
             assert entry.loc.startswith(BASE)
             path = entry.loc[len(BASE) :]
             rows[path] = (path, entry.lastmod, entry.priority, entry.changefreq)
-        results[host] = Built(folder / output, rows, _left_out(done.stdout + done.stderr))
+        results[host] = Built(folder / output, rows, _left_out(hosts.output(done)))
     return results
 
 

@@ -3,40 +3,41 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import mkdocs_build, pelican_build, sphinx_build
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "example_sites"
 KEY = "5f0e6c2a-index-now-key"
-HOSTS = {
+Build = Callable[[Path], subprocess.CompletedProcess[str]]
+HOSTS: dict[str, tuple[Build, str, tuple[str, str, str]]] = {
     "mkdocs": (
-        ["-m", "mkdocs", "build", "--strict"],
+        lambda folder: mkdocs_build(folder, "--strict"),
         "site",
         ("mkdocs.yml", "  - sitemap\n", f"  - sitemap:\n      indexnow_key: {KEY}\n"),
     ),
     "sphinx": (
-        ["-m", "sphinx", "-W", "-b", "dirhtml", ".", "_build/dirhtml"],
+        lambda folder: sphinx_build(folder, folder / "_build" / "dirhtml", "-W"),
         "_build/dirhtml",
         ("conf.py", "", f"\nsitemap_indexnow_key = {KEY!r}\n"),
     ),
     "pelican": (
-        ["-m", "pelican", "content", "-s", "pelicanconf.py"],
+        pelican_build,
         "output",
         ("pelicanconf.py", "", f"\nSITEMAP = {{'indexnow_key': {KEY!r}}}\n"),
     ),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("host", list(HOSTS))
 def test_each_host_writes_the_key_file_with_its_sitemap(tmp_path: Path, host: str) -> None:
-    command, output, (config, old, new) = HOSTS[host]
+    build, output, (config, old, new) = HOSTS[host]
     repo = GitRepo(tmp_path / "repo")
     folder = repo.root / host
     ignore = shutil.ignore_patterns("site", "_build", "output", "__pycache__")
@@ -45,11 +46,7 @@ def test_each_host_writes_the_key_file_with_its_sitemap(tmp_path: Path, host: st
     assert old in text
     (folder / config).write_text(text.replace(old, new, 1) if old else text + new, "utf-8")
     repo.commit("the example site, with an IndexNow key", "2024-02-01T10:00:00+00:00")
-    done = subprocess.run(
-        [sys.executable, *command], cwd=folder, env=dict(os.environ), capture_output=True,
-        text=True, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
+    build(folder)  # fails the test, with the build's output, if the build fails
     site = folder / output
     assert (site / f"{KEY}.txt").read_text("ascii") == KEY
     assert (site / "sitemap.xml").is_file()

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_command import run
-from tests.sphinx.helpers import page, sphinx_build, write_project
+from tests.sphinx.helpers import page, write_project
 from tests.support.gitrepo import GitRepo, git_env
+from tests.support.hosts import child_env, mkdocs_build, sphinx_build
 from tests.support.sitemap_checks import (
     SITEMAP_NS,
     check_sitemap_file,
@@ -71,7 +72,7 @@ MKDOCS_YML = "site_name: Versions\nsite_url: https://example.org/\nplugins:\n  -
 
 
 def mike(repo: GitRepo, *args: str) -> None:
-    env = git_env({"PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"})
+    env = child_env(base=git_env({"PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}))
     done = subprocess.run(
         [str(BIN / "mike"), *args], cwd=repo.root, env=env, capture_output=True, text=True,
         check=False, timeout=300,
@@ -166,9 +167,6 @@ def i18n_1x() -> bool:
 def test_a_static_i18n_site_with_an_older_version_beside_it(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-
     languages = [
         {"locale": "en", "default": True, "name": "English", "build": True},
         {"locale": "fr", "name": "Français", "build": True},
@@ -177,19 +175,19 @@ def test_a_static_i18n_site_with_an_older_version_beside_it(
         "site_name": "i18n",
         "plugins": ["sitemap", {"i18n": {"docs_structure": "suffix", "languages": languages}}],
     }
-    git_repo.write("mkdocs.yml", json.dumps(config))
+    git_repo.write("mkdocs.yml", json.dumps({**config, "site_url": f"{BASE}1.0/"}))
     git_repo.write("docs/index.md", "# Home\n")
     git_repo.write("docs/index.fr.md", "# Accueil\n")
     git_repo.write("docs/about.md", "# About\n")
     git_repo.write("docs/about.fr.md", "# À propos\n")
     git_repo.commit("pages", "2024-03-01T00:00:00+00:00")
     out = tmp_path / "out"
-    yml = str(git_repo.root / "mkdocs.yml")
     older = tmp_path / "older"
-    build(load_config(yml, site_url=f"{BASE}1.0/", site_dir=str(older)))
+    mkdocs_build(git_repo.root, "--site-dir", str(older))
     git_repo.write("docs/about.fr.md", "# À propos\n\nMis à jour.\n")
+    git_repo.write("mkdocs.yml", json.dumps({**config, "site_url": BASE}))
     git_repo.commit("update", "2024-05-01T00:00:00+00:00")
-    build(load_config(yml, site_url=BASE, site_dir=str(out)))  # the latest, at the root
+    mkdocs_build(git_repo.root, "--site-dir", str(out))  # the latest, at the root
     shutil.move(older, out / "1.0")  # deployed beside it, as a build cleans its own folder
     own = (out / "sitemap.xml").read_bytes()
     assert (out / "1.0" / "fr" / "index.html").is_file()

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,11 +10,11 @@ import yaml
 
 from tests.support.ci_history import DEPTHS, CiHistory
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import mkdocs_build, output
 from tests.support.sitemap_checks import check_sitemap_file
 
 pytestmark = pytest.mark.mkdocs
 
-ROOT = Path(__file__).resolve().parents[2]
 BASE = "https://example.org/"
 SOURCES = {
     "untouched": "docs/index.md",
@@ -38,25 +35,6 @@ def page(role: str, version: str) -> str:
     return f"# {role.title()}\n\nThe {role} page, {version}.\n"
 
 
-def mkdocs_build(site: Path, *, path: str | None = None) -> str:
-    """The real command line, from the site's folder, as a CI step runs it."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    if path is not None:
-        env["PATH"] = path
-    env.pop("SOURCE_DATE_EPOCH", None)
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build"],
-        cwd=site,
-        env=env,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return proc.stdout + proc.stderr
-
-
 @pytest.mark.parametrize("case", list(DEPTHS))
 def test_a_shallow_clone_dates_what_its_history_proves(
     git_repo: GitRepo, tmp_path: Path, case: str
@@ -66,7 +44,7 @@ def test_a_shallow_clone_dates_what_its_history_proves(
     )
     depth, exact = DEPTHS[case]
     clone = history.origin.clone(tmp_path / "checkout", depth=depth)
-    log = mkdocs_build(clone.root)
+    log = output(mkdocs_build(clone.root))  # the real command line, as a CI step runs it
     entries = {
         e.loc: e.lastmod
         for e in check_sitemap_file(clone.root / "site" / "sitemap.xml", BASE + "sitemap.xml")
@@ -95,7 +73,7 @@ def test_without_git_on_path_a_work_tree_gets_one_warning_and_no_dates(
     )
     no_git = tmp_path / "bin"
     no_git.mkdir()
-    log = mkdocs_build(history.origin.root, path=str(no_git))
+    log = output(mkdocs_build(history.origin.root, env={"PATH": str(no_git)}))
     site = history.origin.root / "site"
     entries = check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
     assert [entry.lastmod for entry in entries] == [None] * len(URLS)

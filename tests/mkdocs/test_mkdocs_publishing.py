@@ -15,7 +15,6 @@ import shutil
 import signal
 import stat
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,8 +22,9 @@ from typing import Any
 import pytest
 from mkdocs.commands.build import build
 
-from tests.mkdocs.test_mkdocs import BASE, example_repo, load, write_config
+from tests.mkdocs.helpers import BASE, example_repo, load, write_config
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import mkdocs_build, output
 from tests.support.publishing import (
     FILLER,
     RECORD,
@@ -44,7 +44,6 @@ from tests.support.sitemap_checks import check_sitemap_file
 
 pytestmark = pytest.mark.mkdocs
 
-PROJECT = Path(__file__).resolve().parents[2]
 HOOKS = "from tests.support.steps import install_from_environment\n\ninstall_from_environment()\n"
 USER_FILES = {
     "sitemap-2.xml": '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>\n',
@@ -68,20 +67,6 @@ def edit_a_page(repo: GitRepo) -> None:
     """Build B: one page changed (committed later), so one shard changes and the other not."""
     repo.write("docs/guide/install.md", "# Install\n\nNew steps.\n")
     repo.commit("edit install", "2024-11-05T09:00:00+00:00")
-
-
-def mkdocs(root: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    """The real ``mkdocs build`` command line in ``root``."""
-    environ = {**os.environ, "PYTHONPATH": str(PROJECT), **env}
-    environ.pop("SOURCE_DATE_EPOCH", None)
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", *args],
-        cwd=root,
-        env=environ,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def in_process(root: Path) -> None:
@@ -108,7 +93,7 @@ def published_files(site: Path) -> dict[str, bytes]:
 
 
 def error_lines(proc: subprocess.CompletedProcess[str]) -> list[str]:
-    return [line for line in (proc.stdout + proc.stderr).splitlines() if "sitemap: " in line]
+    return [line for line in output(proc).splitlines() if "sitemap: " in line]
 
 
 # -- always readable ---------------------------------------------------------------------------
@@ -118,8 +103,7 @@ def error_lines(proc: subprocess.CompletedProcess[str]) -> list[str]:
 def test_every_file_gets_the_mode_of_the_pages_mkdocs_writes(git_repo: GitRepo, mask: int) -> None:
     root = site_repo(git_repo, urls_per_file=3, robots_txt=True)
     with umask(mask):
-        proc = mkdocs(root)
-    assert proc.returncode == 0, proc.stderr
+        mkdocs_build(root)
     site = root / "site"
     ours_ = [*ours(site), "robots.txt", RECORD]
     assert len(ours_) == 2 * 2 + 2 + 2  # shards and index, each with .gz; robots.txt; record
@@ -138,20 +122,21 @@ def test_a_kill_at_any_step_leaves_one_whole_set_and_the_next_build_cleans_up(
 ) -> None:
     root = site_repo(git_repo, urls_per_file=3, gzip="off")
     site = root / "site"
-    assert mkdocs(root).returncode == 0
+    mkdocs_build(root)
     built = {"A": ours(site)}
     saved = tmp_path / "site-a"
     shutil.copytree(site, saved)
     edit_a_page(git_repo)
     log = tmp_path / "steps.log"
-    assert mkdocs(root, "--dirty", SITEMAP_TEST_STEPS=str(log)).returncode == 0
+    mkdocs_build(root, "--dirty", env={"SITEMAP_TEST_STEPS": str(log)})
     built["B"] = ours(site)
     steps = log.read_text().splitlines()
     assert {step.split()[0] for step in steps} == {"start", "record", "write", "publish", "remove"}
     for number, step in enumerate(steps, 1):
         shutil.rmtree(site)
         shutil.copytree(saved, site)
-        killed = mkdocs(root, "--dirty", SITEMAP_TEST_KILL_AT=str(number))
+        env = {"SITEMAP_TEST_KILL_AT": str(number)}
+        killed = mkdocs_build(root, "--dirty", env=env, check=False)
         assert killed.returncode == -signal.SIGKILL, (step, killed.stderr)
         problems = whole_set_problems(site, ["sitemap.xml"], built)
         assert problems == [], f"killed after {step!r}: {problems}"
@@ -218,7 +203,7 @@ def failing_build(
     write_config(
         git_repo, plugins=[{"sitemap": options}], hooks=["hooks.py"], site_dir=str(site_dir)
     )
-    assert mkdocs(root).returncode == 0
+    mkdocs_build(root)
     before = published_files(site_dir)
     edit_a_page(git_repo)
     if kind == "robots.txt not UTF-8":
@@ -229,10 +214,11 @@ def failing_build(
     if kind == "sitemap.xml is a folder":
         shutil.rmtree(site_dir)
         git_repo.write("docs/sitemap.xml/notes.txt", "a user's folder")
-        assert mkdocs(root, "--dirty").returncode != 0  # the first build hits it too
+        first = mkdocs_build(root, "--dirty", check=False)
+        assert first.returncode != 0  # the first build hits it too
         before = published_files(site_dir)
     try:
-        proc = mkdocs(root, "--dirty", **env)
+        proc = mkdocs_build(root, "--dirty", env=env, check=False)
     finally:
         if kind == "read-only folder":
             make_writable(site_dir)
@@ -273,12 +259,12 @@ def test_an_io_fault_is_one_error_line_and_the_previous_sitemap_stays(
 
 def test_strict_mode_writes_no_sitemap_and_keeps_the_previous_one(git_repo: GitRepo) -> None:
     root = site_repo(git_repo, strict=True, urls_per_file=3)
-    assert mkdocs(root).returncode == 0
+    mkdocs_build(root)
     site = root / "site"
     before = ours(site)
     git_repo.write("docs/bad.md", "---\nsitemap:\n  priority: 1.5\n---\n\n# Bad\n")
     git_repo.commit("bad", "2024-11-01T00:00:00+00:00")
-    proc = mkdocs(root, "--dirty")
+    proc = mkdocs_build(root, "--dirty", check=False)
     assert proc.returncode == 1
     assert "Traceback" not in proc.stdout + proc.stderr
     lines = error_lines(proc)
@@ -297,13 +283,13 @@ def test_a_users_file_where_an_old_shard_stood_survives_a_clean_build(git_repo: 
     """MkDocs empties site_dir but keeps the record (a dotfile): a file of the user's that now
     stands under the name of one of our earlier shards is not ours, and is not removed."""
     root = site_repo(git_repo, urls_per_file=3)
-    assert mkdocs(root).returncode == 0
+    mkdocs_build(root)
     site = root / "site"
     [old_shard, *_] = [name for name in ours(site) if name.startswith("sitemap-")]
     git_repo.write(f"docs/{old_shard}", "the user's own file, by chance under that name\n")
     write_config(git_repo, plugins=[{"sitemap": {}}], hooks=["hooks.py"])
     git_repo.commit("one file", "2024-11-01T09:00:00+00:00")
-    assert mkdocs(root).returncode == 0  # a clean build: MkDocs copies the user's file
+    mkdocs_build(root)  # a clean build: MkDocs copies the user's file
     assert (site / old_shard).read_text() == "the user's own file, by chance under that name\n"
     assert old_shard not in recorded_files(site)
     check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
@@ -313,7 +299,7 @@ def test_an_existing_robots_txt_keeps_its_mode(git_repo: GitRepo) -> None:
     root = site_repo(git_repo, robots_txt=True)
     git_repo.write("docs/robots.txt", "User-agent: *\n")
     git_repo.commit("robots", "2024-11-01T09:00:00+00:00")
-    assert mkdocs(root).returncode == 0
+    mkdocs_build(root)
     robots = root / "site" / "robots.txt"
     robots.chmod(0o604)
     write_config(

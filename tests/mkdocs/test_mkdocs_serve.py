@@ -31,8 +31,9 @@ from typing import TypeVar
 
 import pytest
 
-from tests.mkdocs.test_mkdocs import MKDOCS_VERSION, sitemap, write_config
+from tests.mkdocs.helpers import MKDOCS_VERSION, sitemap, write_config
 from tests.support.gitrepo import GitRepo, git_env
+from tests.support.hosts import child_env
 from tests.support.sitemap_checks import UrlEntry
 
 pytestmark = [
@@ -40,7 +41,6 @@ pytestmark = [
     pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell wrapper counts git runs"),
 ]
 
-PROJECT = Path(__file__).resolve().parents[2]
 WAIT = 30.0
 """Seconds to wait for the server to answer, or for a rebuild to show; then the test fails."""
 
@@ -148,10 +148,9 @@ def mkdocs_serve(root: Path, scratch: Path) -> Iterator[Server]:
     port = free_port()
     tmpdir = scratch / "tmp"
     tmpdir.mkdir()
-    python_path = os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))
-    env = git_env({"PYTHONPATH": python_path, "PYTHONUNBUFFERED": "1", "TMPDIR": str(tmpdir)})
+    # Without SOURCE_DATE_EPOCH (child_env drops it), which would clamp the mtime this test sets.
+    env = child_env({"PYTHONUNBUFFERED": "1", "TMPDIR": str(tmpdir)}, base=git_env())
     env["PATH"] = os.pathsep.join([str(logging_git(scratch)), env.get("PATH", "")])
-    env.pop("SOURCE_DATE_EPOCH", None)  # it would clamp the mtime this test sets
     args = [sys.executable, "-m", "mkdocs", "serve", dirty_flag(), "-a", f"127.0.0.1:{port}"]
     log = scratch / "serve.log"
     with open(log, "wb") as out:

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.pelican.test_pelican import PLAIN_SETTINGS, page, pelican, sitemap
+from tests.pelican.helpers import PLAIN_SETTINGS, page, sitemap
 from tests.support.ci_history import DEPTHS, CiHistory
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import pelican_build
 
 pytestmark = pytest.mark.pelican
 
@@ -29,7 +30,7 @@ def test_a_shallow_clone_dates_what_its_history_proves(
     history = CiHistory.write(git_repo, SOURCES, page_text, site_files=settings)
     depth, exact = DEPTHS[case]
     clone = history.origin.clone(tmp_path / "checkout", depth=depth)
-    proc = pelican(clone.root)
+    proc = pelican_build(clone.root)
     entries = sitemap(clone.root)
     got = {role: entries[path].lastmod for role, path in PATHS.items()}
     assert got == {role: history.truth[role] if role in exact else None for role in SOURCES}

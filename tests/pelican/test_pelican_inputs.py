@@ -11,8 +11,9 @@ from urllib.parse import unquote
 
 import pytest
 
-from tests.pelican.test_pelican import log_of, page, pelican, plain_repo, post, sitemap
+from tests.pelican.helpers import log_of, page, plain_repo, post, sitemap
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import pelican_build
 from tests.support.sitemap_checks import check_sitemap_file
 
 pytestmark = pytest.mark.pelican
@@ -25,7 +26,7 @@ FILES = {
 
 def test_an_internationalised_siteurl_is_written_in_ascii(git_repo: GitRepo) -> None:
     site = plain_repo(git_repo, FILES, 'SITEURL = "https://bücher.example"\n')
-    pelican(site)
+    pelican_build(site)
     base = "https://xn--bcher-kva.example/"
     out = site / "output"
     entries = check_sitemap_file(out / "sitemap.xml", base + "sitemap.xml", site_dir=out)
@@ -37,7 +38,7 @@ def test_an_internationalised_siteurl_is_written_in_ascii(git_repo: GitRepo) -> 
 def test_a_base_url_option_with_credentials_is_a_config_error(git_repo: GitRepo) -> None:
     settings = 'SITEMAP = {"base_url": "https://user:s3cret@example.org/"}\n'
     site = plain_repo(git_repo, FILES, settings)
-    proc = pelican(site, check=False)
+    proc = pelican_build(site, check=False)
     assert proc.returncode != 0
     log = log_of(proc)
     assert "SITEMAP['base_url']" in log
@@ -49,7 +50,7 @@ def test_a_base_url_option_with_credentials_is_a_config_error(git_repo: GitRepo)
 
 def test_a_siteurl_with_credentials_writes_no_sitemap(git_repo: GitRepo) -> None:
     site = plain_repo(git_repo, FILES, 'SITEURL = "https://user:s3cret@example.org"\n')
-    proc = pelican(site)
+    proc = pelican_build(site)
     log = log_of(proc)
     assert "SITEURL 'https://user:***@example.org' is not usable" in log
     assert "without a user name or password" in log
@@ -65,7 +66,7 @@ def test_a_percent_in_a_file_name_is_a_percent_sign(git_repo: GitRepo) -> None:
         "content/pure.md": post("Pure", "2024-01-07 10:00", Slug="100%-pure"),
     }
     site = plain_repo(git_repo, files)
-    pelican(site)
+    pelican_build(site)
     entries = sitemap(site)
     assert {"a%2520b.html", "100%25-pure.html"} <= set(entries)
     for path in ("a%2520b.html", "100%25-pure.html"):
@@ -80,7 +81,7 @@ def test_naive_sitemap_lastmod_is_read_in_the_site_timezone(git_repo: GitRepo) -
         "content/pages/day.md": page("Day", Sitemap='{"lastmod": "2024-05-01"}'),
     }
     site = plain_repo(git_repo, files, 'TIMEZONE = "Europe/Paris"\n')
-    pelican(site)
+    pelican_build(site)
     entries = sitemap(site)
     assert entries["pages/naive.html"].lastmod == "2024-05-01T10:00:00+02:00"
     assert entries["pages/zoned.html"].lastmod == "2024-05-01T10:00:00Z"
@@ -95,7 +96,7 @@ def test_a_future_modified_is_a_warning_and_does_not_spread_to_listings(
         "content/second.md": post("Second", "2024-01-06 10:00", tags="a", Modified="2099-01-01"),
     }
     site = plain_repo(git_repo, files, date="2024-03-01T12:00:00+00:00")
-    proc = pelican(site)
+    proc = pelican_build(site)
     warning = "content/second.md: lastmod 2099-01-01T00:00:00Z (from metadata) is in the future"
     assert warning in log_of(proc)
     entries = sitemap(site)
@@ -103,6 +104,6 @@ def test_a_future_modified_is_a_warning_and_does_not_spread_to_listings(
     for listing in ("", "tag/a.html", "category/news.html", "archives.html"):
         assert entries[listing].lastmod == "2024-01-05T10:00:00Z", listing
     strict = plain_repo(git_repo, files, 'SITEMAP = {"strict": True}\n')
-    proc = pelican(strict, check=False)
+    proc = pelican_build(strict, check=False)
     assert proc.returncode == 1
     assert "no sitemap written" in log_of(proc)

@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.pelican.test_pelican import BASE, PLAIN_SETTINGS, page, pelican, plain_repo, post
+from tests.pelican.helpers import BASE, PLAIN_SETTINGS, page, plain_repo, post
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import output, pelican_build
 from tests.support.publishing import (
     FILLER,
     RECORD,
@@ -92,7 +93,7 @@ def published_files(out: Path) -> dict[str, bytes]:
 
 
 def sitemap_lines(proc: subprocess.CompletedProcess[str]) -> list[str]:
-    return [line for line in (proc.stdout + proc.stderr).splitlines() if "sitemap: " in line]
+    return [line for line in output(proc).splitlines() if "sitemap: " in line]
 
 
 # -- always readable ---------------------------------------------------------------------------
@@ -102,7 +103,7 @@ def sitemap_lines(proc: subprocess.CompletedProcess[str]) -> list[str]:
 def test_every_file_gets_the_mode_of_the_pages_pelican_writes(git_repo: GitRepo, mask: int) -> None:
     site = site_repo(git_repo, urls_per_file=6, gzip="both", robots_txt=True)
     with umask(mask):
-        pelican(site)
+        pelican_build(site)
     out = site / "output"
     names = [*ours(out), "robots.txt", RECORD]
     assert len(names) >= 2 * 2 + 2 + 2
@@ -122,47 +123,30 @@ def test_a_kill_at_any_step_leaves_one_whole_set_and_the_next_build_cleans_up(
 ) -> None:
     site = site_repo(git_repo, urls_per_file=6)
     out = site / "output"
-    pelican(site)
+    pelican_build(site)
     built = {"A": ours(out)}
     saved = tmp_path / "saved"
     shutil.copytree(out, saved)
     edit_a_post(git_repo)
     log = tmp_path / "steps.log"
-    pelican_env(site, SITEMAP_TEST_STEPS=str(log))
+    pelican_build(site, env={"SITEMAP_TEST_STEPS": str(log)})
     built["B"] = ours(out)
     steps = log.read_text().splitlines()
     assert {step.split()[0] for step in steps} == {"start", "record", "write", "publish", "remove"}
     for number, step in enumerate(steps, 1):
         shutil.rmtree(out)
         shutil.copytree(saved, out)
-        killed = pelican_env(site, check=False, SITEMAP_TEST_KILL_AT=str(number))
+        env = {"SITEMAP_TEST_KILL_AT": str(number)}
+        killed = pelican_build(site, env=env, check=False)
         assert killed.returncode == -signal.SIGKILL, (step, killed.stderr)
         problems = whole_set_problems(out, ["sitemap.xml"], built)
         assert problems == [], f"killed after {step!r}: {problems}"
-        pelican(site)  # the next build
+        pelican_build(site)  # the next build
         assert temporary_files(out) == [], f"killed after {step!r}"
         assert ours(out) == built["B"], f"killed after {step!r}"
         assert recorded_files(out) == set(built["B"])
         assert {name: (out / name).read_text() for name in USER_FILES} == USER_FILES
     check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml", site_dir=out, base_url=BASE)
-
-
-def pelican_env(
-    site: Path, *args: str, check: bool = True, **env: str
-) -> subprocess.CompletedProcess[str]:
-    """The real pelican CLI with extra environment variables for the step hook."""
-    import os
-
-    saved = {key: os.environ.get(key) for key in env}
-    os.environ.update(env)
-    try:
-        return pelican(site, *args, check=check)
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 # -- never a user's file -----------------------------------------------------------------------
@@ -174,7 +158,7 @@ def test_a_users_own_sitemap_files_are_never_removed(git_repo: GitRepo) -> None:
     for per_file in (3, 6, 50_000):  # several shards, then fewer, then one file
         settings = SETTINGS.format(sitemap={"urls_per_file": per_file})
         git_repo.write("pelicanconf.py", PLAIN_SETTINGS + settings)
-        pelican(site)
+        pelican_build(site)
         check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml", site_dir=out, base_url=BASE)
         assert {name: (out / name).read_text() for name in USER_FILES} == USER_FILES
         assert set(ours(out)) == set(published_set(out, "sitemap.xml"))
@@ -217,7 +201,7 @@ def test_an_io_fault_is_one_logged_line_and_the_previous_sitemap_stays(
         if reason is not None:
             pytest.skip(reason)
         env["SITEMAP_TEST_AT_START"] = f"readonly:{out}"
-    pelican(site)
+    pelican_build(site)
     before = published_files(out)
     edit_a_post(git_repo)
     if kind == "robots.txt not UTF-8":
@@ -227,18 +211,18 @@ def test_an_io_fault_is_one_logged_line_and_the_previous_sitemap_stays(
         for name in [*ours(out), RECORD]:
             (out / name).unlink()
         git_repo.write("content/extra/sitemap.xml/notes.txt", "a user's folder")
-        assert pelican(site, check=False).returncode == 1  # the first build hits it too
+        assert pelican_build(site, check=False).returncode == 1  # the first build hits it too
         before = published_files(out)
     # Pelican copies static files on every build, before the sitemap is written: robots.txt is
     # then the user's own again, and stays so when the sitemap cannot be written.
     before["robots.txt"] = git_repo.path("content/extra/robots.txt").read_bytes()
     try:
-        proc = pelican_env(site, check=False, **env)
+        proc = pelican_build(site, env=env, check=False)
     finally:
         if kind == "read-only folder":
             make_writable(out)
-    assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "Traceback" not in proc.stdout + proc.stderr
+    assert proc.returncode == 1, output(proc)
+    assert "Traceback" not in output(proc)
     [line] = sitemap_lines(proc)
     path = out / ("robots.txt" if kind == "robots.txt not UTF-8" else "sitemap.xml")
     verb = "update" if kind == "robots.txt not UTF-8" else "write"
@@ -254,13 +238,13 @@ def test_an_io_fault_is_one_logged_line_and_the_previous_sitemap_stays(
 def test_strict_mode_writes_no_sitemap_and_keeps_the_previous_one(git_repo: GitRepo) -> None:
     site = site_repo(git_repo, strict=True, urls_per_file=6)
     out = site / "output"
-    pelican(site)
+    pelican_build(site)
     before = ours(out)
     git_repo.write("content/second.md", post("Second", "2024-01-06 10:00", Priority="high"))
     git_repo.commit("bad", "2024-02-01T10:00:00+00:00")
-    proc = pelican(site, check=False)
+    proc = pelican_build(site, check=False)
     assert proc.returncode == 1
-    assert "Traceback" not in proc.stdout + proc.stderr
+    assert "Traceback" not in output(proc)
     lines = sitemap_lines(proc)
     assert any("content/second.md: priority 'high' is not allowed" in line for line in lines)
     [error] = [line for line in lines if "CRITICAL" in line]
@@ -278,10 +262,10 @@ def test_an_existing_robots_txt_keeps_its_mode(git_repo: GitRepo) -> None:
     into the existing one, and our update of the Sitemap line keeps its mode too."""
     git_repo.write("content/extra/robots.txt", "User-agent: *\n")
     site = site_repo(git_repo, robots_txt=True)
-    pelican(site)
+    pelican_build(site)
     robots = site / "output" / "robots.txt"
     robots.chmod(0o640)
-    pelican(site)
+    pelican_build(site)
     assert robots.read_text() == f"User-agent: *\nSitemap: {BASE}sitemap.xml\n"
     assert stat.S_IMODE(robots.stat().st_mode) == 0o640
 
@@ -296,7 +280,7 @@ def test_an_output_folder_pelican_empties_first_is_a_first_build_each_time(
     git_repo.write("pelicanconf.py", settings)
     out = site / "output"
     for _ in range(2):
-        pelican(site)
+        pelican_build(site)
         check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml", site_dir=out, base_url=BASE)
         assert set(ours(out)) == set(published_set(out, "sitemap.xml"))
         assert {name: (out / name).read_text() for name in USER_FILES} == USER_FILES

@@ -11,8 +11,9 @@ import os
 
 import pytest
 
-from tests.pelican.test_pelican import log_of, page, pelican, plain_repo, post, sitemap
+from tests.pelican.helpers import log_of, page, plain_repo, post, sitemap
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import pelican_build
 
 pytestmark = pytest.mark.pelican
 
@@ -41,7 +42,7 @@ def test_url_that_does_not_serve_the_file_lists_where_it_is_served(git_repo: Git
         "content/pages/plain.md": page("Plain"),
     }
     site = plain_repo(git_repo, files)
-    proc = pelican(site)
+    proc = pelican_build(site)
     entries = sitemap(site)
     output = site / "output"
 
@@ -107,7 +108,7 @@ def test_dates_filled_in_from_default_date_never_date_a_page(
     for source in files:
         os.utime(git_repo.path(source), (file_time, file_time))
 
-    pelican(site)
+    pelican_build(site)
     entries = sitemap(site)
     output = site / "output"
     # Pelican did fill these dates in, and shows them on the pages...

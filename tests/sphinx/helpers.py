@@ -1,15 +1,12 @@
-"""Building real Sphinx projects in real git repositories, and reading their sitemaps back.
+"""Real Sphinx projects in real git repositories, and reading their sitemaps back.
 
-Builds run the real ``sphinx-build`` command line (``python -m sphinx`` of the interpreter running
-the tests, so each nox session tests its own Sphinx) in a subprocess: every build starts from a
-clean interpreter, as users run it, and ``-W`` and exit codes behave exactly as in CI.
+Builds run the real ``sphinx-build`` command line in a subprocess, through
+:func:`tests.support.hosts.sphinx_build`: every build starts from a clean interpreter, as users
+run it, and ``-W`` and exit codes behave exactly as in CI.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -60,40 +57,6 @@ def write_project(
     for name, text in pages.items():
         repo.write(f"{folder}/{name}", text)
     return repo.path(folder)
-
-
-def sphinx_build(
-    srcdir: Path,
-    outdir: Path,
-    *args: str,
-    builder: str = "dirhtml",
-    env: Mapping[str, str] | None = None,
-    check: bool = True,
-) -> subprocess.CompletedProcess[str]:
-    """Run ``sphinx-build -b BUILDER [args] SRCDIR OUTDIR``; with ``check``, fail on exit != 0."""
-    environ = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("READTHEDOCS_CANONICAL_URL", "SOURCE_DATE_EPOCH")
-    }
-    environ["PYTHONPATH"] = os.pathsep.join(
-        part for part in (str(PROJECT_ROOT), environ.get("PYTHONPATH", "")) if part
-    )
-    environ.update(env or {})
-    proc = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", builder, *args, str(srcdir), str(outdir)],
-        cwd=srcdir,
-        env=environ,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        check=False,
-    )
-    if check and proc.returncode != 0:
-        raise AssertionError(
-            f"sphinx-build failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}"
-        )
-    return proc
 
 
 def read_entries(

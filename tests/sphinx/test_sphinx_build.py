@@ -12,10 +12,10 @@ from tests.sphinx.helpers import (
     PROJECT_ROOT,
     page,
     read_entries,
-    sphinx_build,
     write_project,
 )
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import sphinx_build
 from tests.support.sitemap_checks import parse_with_usp
 
 pytestmark = pytest.mark.sphinx

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.sphinx.helpers import BASE_CONF, BASE_URL, read_entries, sphinx_build
+from tests.sphinx.helpers import BASE_CONF, BASE_URL, read_entries
 from tests.support.ci_history import DEPTHS, CiHistory
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import sphinx_build
 
 pytestmark = pytest.mark.sphinx
 

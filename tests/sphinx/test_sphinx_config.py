@@ -10,8 +10,9 @@ import pytest
 from sphinx.application import Sphinx
 
 from sitemap_plugins.core import OPTION_SPECS
-from tests.sphinx.helpers import BASE_URL, page, read_entries, sphinx_build, write_project
+from tests.sphinx.helpers import BASE_URL, page, read_entries, write_project
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import sphinx_build
 from tests.support.sitemap_checks import check_sitemap_file, read_index
 
 pytestmark = pytest.mark.sphinx

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.sphinx.helpers import BASE_URL, page, read_entries, sphinx_build, write_project
+from tests.sphinx.helpers import BASE_URL, page, read_entries, write_project
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import sphinx_build
 
 pytestmark = pytest.mark.sphinx
 

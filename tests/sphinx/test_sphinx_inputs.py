@@ -17,10 +17,10 @@ from tests.sphinx.helpers import (
     BASE_URL,
     page,
     read_entries,
-    sphinx_build,
     write_project,
 )
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import sphinx_build
 
 pytestmark = pytest.mark.sphinx
 

@@ -12,14 +12,14 @@ import re
 import shutil
 import signal
 import stat
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.sphinx.helpers import BASE_URL, page, read_entries, sphinx_build, write_project
+from tests.sphinx.helpers import BASE_URL, page, read_entries, write_project
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import output, sphinx_build
 from tests.support.publishing import (
     FILLER,
     RECORD,
@@ -84,10 +84,6 @@ def published_files(outdir: Path) -> dict[str, bytes]:
         for name, data in snapshot(outdir).items()
         if name.startswith("sitemap") or name in ("robots.txt", RECORD)
     }
-
-
-def output(proc: subprocess.CompletedProcess[str]) -> str:
-    return proc.stdout + proc.stderr
 
 
 # -- always readable ---------------------------------------------------------------------------

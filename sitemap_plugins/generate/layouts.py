@@ -1,0 +1,250 @@
+"""Where a built page's source lies, for each kind of site: the layouts ``--layout`` names.
+
+A layout turns the path of an HTML file in the built site (``guide/install/index.html``) into
+the files in the source folder it could have been made from, in the order the generator prefers
+them (``guide/install.md``, then ``guide/install/index.md``). The first that exists is the page's
+source, dated by git as the plugins date theirs. Names are matched without regard to case, since
+MkDocs 2.0 and Hugo lower-case the paths they write.
+
+Only existence is checked here, with one listing per source folder kept for the whole walk, so
+finding the sources of a site costs one ``scandir`` per folder, not a ``stat`` per candidate.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+from typing import Final
+
+__all__ = ["LAYOUTS", "SourceFinder"]
+
+_MARKDOWN: Final = (".md", ".markdown", ".mdown", ".mkdn", ".mkd")
+_HUGO: Final = (".md", ".markdown", ".html", ".htm", ".adoc", ".asciidoc", ".org", ".rst", ".pdc")
+_JEKYLL: Final = (".md", ".markdown", ".mkdown", ".mkdn", ".mkd", ".textile", ".html")
+_JEKYLL_POST: Final = re.compile(
+    r"^(?:.*/)?(?P<y>\d{4})/(?P<m>\d{2})/(?P<d>\d{2})/(?P<slug>[^/]+?)(?:\.html|/index\.html)$"
+)
+
+Candidates = Callable[[str], list[str]]
+
+
+def _split(relpath: str) -> tuple[str, bool]:
+    """The page's stem path (``guide/install``; ``""`` for the home page) and whether the
+    file was a folder's ``index.html``."""
+    folder, name = posixpath.split(relpath)
+    stem, _ = posixpath.splitext(name)
+    if stem == "index":
+        return folder, True
+    return posixpath.join(folder, stem), False
+
+
+def _mkdocs(relpath: str) -> list[str]:
+    """MkDocs 1.x, MkDocs 2.0 and Zensical: ``x/index.html`` is ``x.md``, ``x/index.md`` or
+    ``x/README.md``; ``x.html`` (``use_directory_urls: false``) is ``x.md``."""
+    stem, is_index = _split(relpath)
+    found: list[str] = []
+    if stem:
+        found += [stem + ext for ext in _MARKDOWN]
+    if is_index:
+        for name in ("index", "README"):
+            found += [posixpath.join(stem, name + ext) for ext in _MARKDOWN]
+    return found
+
+
+def _hugo(relpath: str) -> list[str]:
+    """Hugo's ``content/``: a page ``x.md``, a leaf bundle ``x/index.md``, a section or the
+    home page ``x/_index.md``."""
+    stem, is_index = _split(relpath)
+    found: list[str] = []
+    if stem:
+        found += [stem + ext for ext in _HUGO]
+    if is_index:
+        for name in ("index", "_index"):
+            found += [posixpath.join(stem, name + ext) for ext in _HUGO]
+    return found
+
+
+def _jekyll(relpath: str) -> list[str]:
+    """Jekyll's source folder: ``about.md`` for ``about.html`` or ``about/index.html``
+    (``permalink: pretty``), ``about/index.md``; posts are found by :meth:`SourceFinder.find`."""
+    stem, is_index = _split(relpath)
+    found: list[str] = []
+    if stem:
+        found += [stem + ext for ext in _JEKYLL]
+    if is_index:
+        found += [posixpath.join(stem, "index" + ext) for ext in _JEKYLL]
+    return found
+
+
+def _html(relpath: str) -> list[str]:
+    """A hand-written site: each page is its own source, at the same path."""
+    return [relpath]
+
+
+LAYOUTS: Final[dict[str, Candidates]] = {
+    "mkdocs": _mkdocs,
+    "zensical": _mkdocs,
+    "hugo": _hugo,
+    "jekyll": _jekyll,
+    "html": _html,
+}
+"""Every layout by the name ``--layout`` takes."""
+
+
+class SourceFinder:
+    """Finds the source of each built page in ``source_dir``, by ``layout``."""
+
+    def __init__(self, layout: str, source_dir: Path) -> None:
+        self.layout = layout
+        self.source_dir = source_dir
+        self._candidates = LAYOUTS[layout]
+        self._folders: dict[str, dict[str, tuple[str, bool]]] = {}
+        self._posts: dict[str, str] | None = None
+        self._blog: dict[str, str] | None = None
+
+    def find(self, relpath: str) -> Path | None:
+        """The source of the built page at ``relpath`` (posix, relative to the site), or None."""
+        for candidate in self._candidates(relpath):
+            found = self._exists(candidate)
+            if found is not None:
+                return self.source_dir / found
+        if self.layout in ("mkdocs", "zensical"):
+            post = self._blog_posts().get(relpath.lower())
+            if post is not None:
+                return self.source_dir / post
+        if self.layout == "jekyll":
+            match = _JEKYLL_POST.match(relpath)
+            if match is not None:
+                key = f"{match['y']}-{match['m']}-{match['d']}-{match['slug']}".lower()
+                post = self._jekyll_posts().get(key)
+                if post is not None:
+                    return self.source_dir / post
+        return None
+
+    def _exists(self, relpath: str) -> str | None:
+        """``relpath`` as spelled on disk if such a file exists (any case), else None."""
+        real = ""
+        parts = relpath.split("/")
+        for number, part in enumerate(parts):
+            found = self._listing(real).get(part.lower())
+            if found is None:
+                return None
+            name, is_dir = found
+            if is_dir != (number < len(parts) - 1):
+                return None
+            real = posixpath.join(real, name)
+        return real
+
+    def _listing(self, folder: str) -> dict[str, tuple[str, bool]]:
+        """Lower-cased name -> (name on disk, is a folder), for a folder spelled as on disk."""
+        listing = self._folders.get(folder)
+        if listing is None:
+            listing = {}
+            try:
+                with os.scandir(self.source_dir / folder) as entries:
+                    for entry in entries:
+                        try:
+                            is_dir = entry.is_dir()
+                        except OSError:
+                            continue
+                        listing.setdefault(entry.name.lower(), (entry.name, is_dir))
+            except OSError:
+                pass
+            self._folders[folder] = listing
+        return listing
+
+    def _jekyll_posts(self) -> dict[str, str]:
+        """Jekyll's posts (``_posts/`` and ``<category>/_posts/``, any depth) by their
+        ``YYYY-MM-DD-slug`` in lower case."""
+        if self._posts is None:
+            self._posts = {}
+            for folder, dirs, files in os.walk(self.source_dir):
+                dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_site")))
+                relative = os.path.relpath(folder, self.source_dir).replace(os.sep, "/")
+                if "_posts" not in relative.split("/"):
+                    continue
+                for name in sorted(files):
+                    stem, ext = posixpath.splitext(name)
+                    if ext.lower() in _JEKYLL:
+                        path = posixpath.normpath(posixpath.join(relative, name))
+                        self._posts.setdefault(stem.lower(), path)
+        return self._posts
+
+    def _blog_posts(self) -> dict[str, str]:
+        """Material and Zensical blog posts (``<blog>/posts/**.md``) by the file their default
+        URL format writes, ``<blog>/YYYY/MM/DD/<slug>/index.html``, in lower case.
+
+        The slug is the post's ``slug``, else its title (``title``, else the first heading)
+        made a slug as the blog plugin's default does; the date is ``date`` or
+        ``date.created``. A post written to another URL (a custom ``post_url_format``) is not
+        found, and gets its lastmod from the built file's history instead, if any.
+        """
+        if self._blog is None:
+            self._blog = {}
+            for folder, dirs, files in os.walk(self.source_dir):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                relative = os.path.relpath(folder, self.source_dir).replace(os.sep, "/")
+                parts = relative.split("/")
+                if "posts" not in parts[1:] and parts[0] != "posts":
+                    continue
+                blog = "/".join(parts[: parts.index("posts")])
+                blog = "" if blog == "." else blog
+                for name in sorted(files):
+                    if posixpath.splitext(name)[1].lower() not in _MARKDOWN:
+                        continue
+                    path = posixpath.normpath(posixpath.join(relative, name))
+                    url = _post_url(self.source_dir / path, blog)
+                    if url is not None:
+                        self._blog.setdefault(url.lower(), path)
+        return self._blog
+
+
+_FRONT_MATTER: Final = re.compile(r"^---[ \t]*\r?\n(.*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)", re.S)
+_KEY: Final = re.compile(r"^(?P<indent>[ \t]*)(?P<key>[\w-]+)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*$")
+_HEADING: Final = re.compile(r"^#[ \t]+(?P<title>.+?)[ \t#]*$", re.M)
+_DAY: Final = re.compile(r"^[\"']?(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})")
+
+
+def _post_url(path: Path, blog: str) -> str | None:
+    """The file a blog post is written to with the default URL format, or None."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
+    match = _FRONT_MATTER.match(text)
+    if match is None:
+        return None
+    values: dict[str, str] = {}
+    parent = ""
+    for line in match[1].splitlines():
+        found = _KEY.match(line)
+        if found is None:
+            continue
+        key = found["key"] if not found["indent"] else f"{parent}.{found['key']}"
+        if not found["indent"]:
+            parent = found["key"]
+        values.setdefault(key, found["value"].strip().strip("\"'"))
+    day = _DAY.match(values.get("date") or values.get("date.created") or "")
+    if day is None:
+        return None
+    slug = values.get("slug")
+    if not slug:
+        title = values.get("title")
+        if not title:
+            heading = _HEADING.search(text, match.end())
+            title = heading["title"] if heading is not None else None
+        if not title:
+            return None
+        slug = _slugify(title)
+    return posixpath.join(blog, day["y"], day["m"], day["d"], slug, "index.html")
+
+
+def _slugify(text: str) -> str:
+    """Python-Markdown's ``toc.slugify``, the blog plugin's default for post slugs."""
+    value = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    value = re.sub(r"[^\w\s-]", "", value).strip().lower()
+    return re.sub(r"[-\s]+", "-", value)

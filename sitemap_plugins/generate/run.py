@@ -1,0 +1,219 @@
+"""``generate``'s two jobs, each a stream into the core: a built site, or a URL list.
+
+A built site is walked twice: first only the folder listings, to know every file git must date
+(one git pass needs them all at once), then page by page, each head read once and handed to the
+core's streaming build (:meth:`~sitemap_plugins.core.SitemapBuilder.build_stream`), which sorts
+and deduplicates through sorted runs on disk and streams into the writer. A URL list is read
+line by line into the same build. Neither holds the pages in memory.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import IO, BinaryIO
+
+from sitemap_plugins.core import LeftOut, Page, Reporter, SitemapBuilder, Summary
+from sitemap_plugins.core.git_dates import DateLookup, Undated, Why, run_git
+from sitemap_plugins.core.report import Code
+from sitemap_plugins.core.spill import DEFAULT_CHUNK
+from sitemap_plugins.generate.errors import InputError
+from sitemap_plugins.generate.layouts import SourceFinder
+from sitemap_plugins.generate.settings import Settings
+from sitemap_plugins.generate.site import BuiltFile, SiteReader, walk_site
+from sitemap_plugins.generate.urllist import url_list_pages
+
+__all__ = ["Progress", "display", "generate_site", "generate_urls"]
+
+Progress = Callable[[int, "int | None"], None]
+"""Called with (pages done, pages in all or None when unknown); -1 done means finished."""
+
+
+def display(path: Path) -> str:
+    """A path as messages show it: relative to the current folder when it lies inside."""
+    try:
+        return (
+            os.path.relpath(path) if Path(path).resolve().is_relative_to(Path.cwd()) else str(path)
+        )
+    except (OSError, ValueError):
+        return str(path)
+
+
+def generate_site(
+    settings: Settings,
+    reporter: Reporter,
+    *,
+    progress: Progress | None = None,
+    chunk: int = DEFAULT_CHUNK,
+) -> Summary:
+    """Write the sitemap of the built site ``settings.site_dir`` into it.
+
+    Raises :class:`~.errors.InputError` for a folder that is not there, and the core's
+    :class:`~sitemap_plugins.core.StrictError` / :class:`~sitemap_plugins.core.PublishError`.
+    """
+    site_dir = settings.site_dir
+    if site_dir is None or not site_dir.is_dir():
+        raise InputError(f"{site_dir}: no such folder (build the site first)")
+    if settings.source_dir is not None and not settings.source_dir.is_dir():
+        raise InputError(f"{settings.source_dir}: no such folder (the --source folder)")
+    options = settings.options
+    if "gzip" not in settings.explicit and (site_dir / f"{options.filename}.gz").is_file():
+        # The host wrote a .gz too (MkDocs does): replace both, or the old one would stay.
+        options = dataclasses.replace(options, gzip="both")
+    base_url = options.base_url
+    if base_url is None:  # settings always set it; a library caller may not have
+        raise InputError("no base URL: set the base_url option")
+    builder = SitemapBuilder(
+        options, reporter, base_url_setting="--base-url", cache_dir=settings.cache_dir
+    )
+    finder = None
+    if settings.layout is not None and settings.source_dir is not None:
+        finder = SourceFinder(settings.layout, settings.source_dir)
+    reader = SiteReader(
+        site_dir,
+        base_url,
+        finder=finder,
+        keep_index=settings.keep_index_html,
+        label=display(site_dir),
+    )
+    wanted = options.lastmod_sources
+    # Asked first, so that a built site git does not track (the usual ignored site/) costs no
+    # memory: only committed built files are kept for the git pass.
+    tracked = _tracked(site_dir) if "git" in wanted else set()
+    sources: set[Path] = set()
+    committed: set[Path] = set()
+    total = 0
+    for file in walk_site(site_dir):
+        total += 1
+        path, is_built = reader.source_of(file)
+        if not is_built:
+            sources.add(path)
+        elif file.relpath in tracked:
+            committed.add(path)
+    del tracked
+    dates = _dates(builder, sources, committed)
+    explain = "git" in options.lastmod_sources
+    pages = _pages(reader, walk_site(site_dir), total, dates, builder.reporter, progress, explain)
+    return builder.build_stream(pages, site_dir, dates=dates, chunk=chunk)
+
+
+def _dates(builder: SitemapBuilder, sources: set[Path], committed: set[Path]) -> DateLookup:
+    """Every file's date in one lookup: the sources by git (and a working-tree change by its
+    time), the committed built files by git only."""
+    wanted = builder.options.lastmod_sources
+    use_git, use_mtime = "git" in wanted, "mtime" in wanted
+    files = sources | committed
+    if not (use_git or use_mtime) or not files:
+        return DateLookup({}, {})
+    dates = builder.file_dates.lookup(files, within=files, use_git=use_git, use_mtime=use_mtime)
+    for path in committed:
+        # A built file's time is the build's: changed since its commit, it has no date.
+        if path in dates.dates and dates.dates[path][1] == "mtime":
+            del dates.dates[path]
+            dates.undated[path] = Undated(Why.UNCOMMITTED)
+    return dates
+
+
+def _tracked(site_dir: Path) -> set[str]:
+    """The files git tracks under ``site_dir``, relative to it (posix), or none.
+
+    Asked once, so that the built files of a site git ignores (the usual ``site/`` in
+    ``.gitignore``) never reach the history pass.
+    """
+    try:
+        proc = run_git(["-c", "core.quotepath=off", "ls-files", "-z", "--", "."], site_dir)
+    except OSError:
+        return set()
+    if proc.returncode != 0:
+        return set()
+    return {os.fsdecode(name) for name in proc.stdout.split(b"\0") if name}
+
+
+def _pages(
+    reader: SiteReader,
+    files: Iterable[BuiltFile],
+    total: int,
+    dates: DateLookup,
+    reporter: Reporter,
+    progress: Progress | None,
+    explain: bool,
+) -> Iterator[Page | LeftOut]:
+    """Each built file as the core should see it; at the end, what the walk found amiss."""
+    unsourced = 0
+    for done, file in enumerate(files, 1):
+        item = reader.page(file)
+        if isinstance(item, Page) and item.updated is None:
+            source = item.sources[0]
+            if source not in dates.dates and source not in dates.undated:
+                unsourced += 1
+        yield item
+        if progress is not None:
+            progress(done, total)
+    if progress is not None:
+        progress(-1, total)
+    for origin, count in sorted(reader.foreign_canonicals.items()):
+        reporter.warning(
+            Code.BAD_URL,
+            f"{count} page{'s' if count != 1 else ''} left out: their canonical link points to "
+            f"{origin}, another site than the base URL {reader.base_url} (is the base URL "
+            "right?)",
+        )
+    if unsourced and explain:
+        reporter.info(
+            f"sitemap: {unsourced} page{'s have' if unsourced != 1 else ' has'} no lastmod: "
+            "no date in the page's head, no source found for it"
+            + ("" if reader.finder is not None else " (give --source and --layout)")
+            + ", and the built file is not committed"
+        )
+
+
+def generate_urls(
+    settings: Settings,
+    reporter: Reporter,
+    *,
+    stdin: BinaryIO | None = None,
+    progress: Progress | None = None,
+    chunk: int = DEFAULT_CHUNK,
+) -> Summary:
+    """Write the sitemap of the URL list ``settings.urls`` (``-``: ``stdin``) into
+    ``settings.site_dir``, created if missing."""
+    output = settings.site_dir
+    base_url = settings.options.base_url
+    if output is None or settings.urls is None or base_url is None:
+        raise InputError("a URL list needs an output folder, the list and a base URL")
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"{output}: cannot create the folder: {error.strerror}") from None
+    builder = SitemapBuilder(settings.options, reporter, base_url_setting="--base-url")
+    label = "<stdin>" if settings.urls == "-" else display(Path(settings.urls))
+
+    def counted(done: int) -> None:
+        if progress is not None:
+            progress(done, None)
+
+    stream: IO[bytes]
+    if settings.urls == "-":
+        if stdin is None:
+            raise InputError("--urls -: no standard input to read")
+        stream = stdin
+    else:
+        try:
+            stream = open(settings.urls, "rb")  # noqa: SIM115 - closed below
+        except OSError as error:
+            raise InputError(f"{settings.urls}: cannot read: {error.strerror or error}") from None
+    try:
+        pages = url_list_pages(_lines(stream, label), label, base_url, builder.reporter, counted)
+        return builder.build_stream(pages, output, dates=DateLookup({}, {}), chunk=chunk)
+    finally:
+        if stream is not stdin:
+            stream.close()
+
+
+def _lines(stream: IO[bytes], label: str) -> Iterator[bytes]:
+    try:
+        yield from stream
+    except OSError as error:
+        raise InputError(f"{label}: cannot read: {error.strerror or error}") from None

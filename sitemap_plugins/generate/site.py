@@ -1,0 +1,187 @@
+"""A built site, page by page: what ``generate`` tells the core about each HTML file.
+
+Any generator's output is a folder of HTML files. Each is served at a URL (``guide/index.html``
+at ``guide/``, unless the server does not strip ``index.html``), and says in its head what no
+other place tells: a robots ``noindex``, a redirect stub, a canonical URL elsewhere, a date the
+page declares. Its lastmod then comes, in the core's order, from that declared date, else from
+the git date of its source (found by a layout in a source folder), else from the git date of
+the HTML file itself when the built site is committed (a GitHub Pages branch).
+
+The walk is a generator over a sorted folder tree, so a site is never held in memory; it is run
+twice (the files to date, then the pages), which costs a second listing of the folders, not a
+second read of any page.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+from urllib.parse import unquote, urljoin, urlsplit
+
+from sitemap_plugins.core.html import head_of, scan_head
+from sitemap_plugins.core.model import LeftOut, Page, Reason
+from sitemap_plugins.core.urls import encode_path, join_url
+from sitemap_plugins.generate.layouts import SourceFinder
+
+__all__ = ["HTML_SUFFIXES", "BuiltFile", "SiteReader", "served_path", "walk_site"]
+
+HTML_SUFFIXES: Final = (".html", ".htm")
+_PAGE_MARKERS: Final = re.compile(r"<(?:!doctype\s+html|html|head|title|meta|body)\b", re.I)
+_BASIC_OFFSET: Final = re.compile(r"(?<=\d)([+-]\d{2})(\d{2})$")
+_NOT_FOUND: Final = frozenset({"404.html", "404.htm", "404/index.html", "404/index.htm"})
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltFile:
+    """One HTML file of the built site: its path relative to the site (posix) and on disk."""
+
+    relpath: str
+    path: Path
+
+
+def walk_site(site_dir: Path) -> Iterator[BuiltFile]:
+    """Every HTML file under ``site_dir``, in sorted order, one folder listing at a time.
+
+    Names starting with a dot (``.git``, ``.well-known``, our own record) are skipped, and links
+    to folders are not followed (a link back up would never end).
+    """
+    stack: list[tuple[str, Path]] = [("", site_dir)]
+    while stack:
+        prefix, folder = stack.pop()
+        try:
+            with os.scandir(folder) as scan:
+                entries = sorted(scan, key=lambda entry: entry.name)
+        except OSError:
+            continue
+        folders: list[tuple[str, Path]] = []
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            relpath = prefix + entry.name
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append((relpath + "/", Path(entry.path)))
+                elif entry.name.lower().endswith(HTML_SUFFIXES) and entry.is_file():
+                    yield BuiltFile(relpath, Path(entry.path))
+            except OSError:
+                continue
+        stack.extend(reversed(folders))
+
+
+def served_path(relpath: str, *, keep_index: bool = False) -> str:
+    """The URL path a file is served at: ``guide/index.html`` is ``guide/`` (and ``index.html``
+    is the home page, ``""``), unless the server does not strip ``index.html``."""
+    if keep_index:
+        return relpath
+    folder, name = posixpath.split(relpath)
+    if name.lower() in ("index.html", "index.htm"):
+        return folder + "/" if folder else ""
+    return relpath
+
+
+class SiteReader:
+    """Turns each built file into a :class:`Page` (or a :class:`LeftOut`) for the core.
+
+    ``finder`` finds a page's source by a layout; without one, or for a page it finds nothing
+    for, the HTML file itself is the page's only file (``html_sources`` records which, since a
+    built file is dated by git only: its file time is the build's). ``label`` is how messages
+    name the site folder.
+    """
+
+    def __init__(
+        self,
+        site_dir: Path,
+        base_url: str,
+        *,
+        finder: SourceFinder | None = None,
+        keep_index: bool = False,
+        label: str | None = None,
+    ) -> None:
+        self.site_dir = site_dir
+        self.base_url = base_url
+        self.finder = finder
+        self.keep_index = keep_index
+        self.label = label if label is not None else str(site_dir)
+        self.foreign_canonicals: Counter[str] = Counter()
+        """Pages left out for a canonical URL on another origin, by that origin."""
+
+    def source_of(self, file: BuiltFile) -> tuple[Path, bool]:
+        """The file that dates the page, and whether it is the built HTML file itself."""
+        if self.finder is not None:
+            found = self.finder.find(file.relpath)
+            if found is not None:
+                return found, False
+        return file.path, True
+
+    def page(self, file: BuiltFile) -> Page | LeftOut:
+        """What the built file is: a page with its source and declared date, or why not."""
+        origin = self._origin(file)
+        if file.relpath.lower() in _NOT_FOUND:
+            return LeftOut(Reason.NOT_FOUND_PAGE, origin)
+        head = head_of(file.path)
+        if not _PAGE_MARKERS.search(head[:4096]):
+            return LeftOut(Reason.NOT_A_PAGE, origin)  # a verification token, a fragment
+        scan = scan_head(head)
+        if scan.reason is not None:
+            return LeftOut(scan.reason, origin)
+        path = served_path(file.relpath, keep_index=self.keep_index)
+        if scan.canonical is not None and not self._is_canonical(path, scan.canonical):
+            return LeftOut(Reason.CANONICAL_ELSEWHERE, origin)
+        source, _ = self.source_of(file)
+        return Page(
+            path=path,
+            origin=origin,
+            sources=(source,),
+            updated=_declared(scan.modified),
+            encoded=False,
+        )
+
+    def _origin(self, file: BuiltFile) -> str:
+        return posixpath.join(self.label.replace(os.sep, "/"), file.relpath)
+
+    def _is_canonical(self, path: str, canonical: str) -> bool:
+        """Whether the page's canonical link names the page's own URL.
+
+        A relative link is read against the page's URL; ``x/`` and ``x/index.html`` are one
+        page, and percent-encoding differences do not count.
+        """
+        try:
+            own = join_url(self.base_url, path, encoded=False)
+            target = urljoin(own, canonical.strip())
+        except ValueError:
+            return True  # an unreadable link says nothing; the page stays
+        mine, theirs = _normal(own), _normal(target)
+        if mine == theirs:
+            return True
+        if mine[:2] != theirs[:2]:
+            self.foreign_canonicals[f"{theirs[0]}://{theirs[1]}"] += 1
+        return False
+
+
+def _normal(url: str) -> tuple[str, str, str, str]:
+    parts = urlsplit(url)
+    try:
+        path = encode_path(unquote(parts.path or "/"), encoded=False)
+    except ValueError:
+        path = parts.path
+    for index in ("index.html", "index.htm"):
+        if path.endswith("/" + index):
+            path = path[: -len(index)]
+    return parts.scheme.lower(), parts.netloc.lower(), path, parts.query
+
+
+def _declared(value: str | None) -> str | None:
+    """A date as pages declare it, made readable: ``+0000`` offsets (Open Graph tags often have
+    them) become ``+00:00``; the core reads and checks the rest."""
+    if value is None:
+        return None
+    text = value.strip()
+    if "T" in text or " " in text:
+        text = _BASIC_OFFSET.sub(r"\1:\2", text)
+    return text or None

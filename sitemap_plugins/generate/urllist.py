@@ -1,0 +1,82 @@
+"""A URL list as the pages of a sitemap: one URL per line, optionally a tab and a lastmod.
+
+The way to write a sitemap set for millions of URLs from a database export. Each line becomes a
+:class:`~sitemap_plugins.core.Page` under the base URL, so every rule of the plugins applies to
+it (percent-encoding once, the length limit, the sitemap's scope, ``exclude`` and ``rules``,
+defaults, a lastmod that is unreadable or in the future), and the core's streaming build sorts,
+deduplicates and splits them with bounded memory. Lines are read as bytes, one at a time: a
+line that is not UTF-8 is percent-encoded byte for byte, never a crash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Final
+from urllib.parse import urlsplit
+
+from sitemap_plugins.core.model import LeftOut, Page, Reason
+from sitemap_plugins.core.report import Code, Reporter
+from sitemap_plugins.core.urls import ascii_host
+
+__all__ = ["url_list_pages"]
+
+_SHOWN: Final = 200
+
+
+def url_list_pages(
+    lines: Iterable[bytes],
+    label: str,
+    base_url: str,
+    reporter: Reporter,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[Page | LeftOut]:
+    """Each URL of the list as a page (its line, ``FILE:N``, names it in messages).
+
+    Blank lines and lines starting with ``#`` are skipped. A URL outside ``base_url`` (another
+    scheme, host or folder), or with a query or fragment, is left out with a warning.
+    """
+    base = urlsplit(base_url)
+    scheme, host, folder = base.scheme, base.netloc, base.path
+    for number, raw in enumerate(lines, 1):
+        if progress is not None and number % 4096 == 0:
+            progress(number)
+        line = raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
+        if line.startswith("\ufeff") and number == 1:
+            line = line[1:]
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        url, _, rest = line.partition("\t")
+        url, lastmod = url.strip(), rest.strip() or None
+        origin = f"{label}:{number}"
+        path = _relative(url, scheme, host, folder)
+        if path is None:
+            why = (
+                "has a query or a fragment, which URL lists cannot list yet"
+                if "?" in url or "#" in url
+                else f"is not a URL under the base URL {base_url}"
+            )
+            reporter.warning(Code.BAD_URL, f"{origin}: {url[:_SHOWN]!r} {why}; left out")
+            yield LeftOut(Reason.BAD_URL, origin)
+            continue
+        yield Page(path=path, origin=origin, updated=lastmod, encoded=True)
+    if progress is not None:
+        progress(-1)
+
+
+def _relative(url: str, scheme: str, host: str, folder: str) -> str | None:
+    """The path of ``url`` under the base URL's folder, or None when it is not under it."""
+    try:
+        parts = urlsplit(url)
+        netloc = parts.netloc.lower()
+        if parts.hostname and not parts.hostname.isascii():
+            netloc = netloc.replace(parts.hostname, ascii_host(parts.hostname))
+    except ValueError:
+        return None
+    if parts.query or parts.fragment or "?" in url or "#" in url:
+        return None
+    if parts.scheme.lower() != scheme or netloc != host:
+        return None
+    path = parts.path or "/"
+    if not path.startswith(folder):
+        return None
+    return path[len(folder) :]

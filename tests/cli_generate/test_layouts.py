@@ -1,0 +1,167 @@
+"""Sites laid out as Hugo, Jekyll and hand-written sites are: sources in git, output beside.
+
+Each built folder is written page by page with the heads those generators write; the sources
+are committed at chosen dates, so every expected lastmod is what ``git log -1`` says.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.cli_generate.helpers import checked, lastmods, page, redirect, run, write, written
+from tests.support.gitrepo import GitRepo
+
+BASE = "https://example.org/"
+JAN = "2024-01-05T10:00:00+01:00"
+FEB = "2024-02-14T22:15:00-05:00"
+APR = "2024-04-30T06:00:00+00:00"
+
+
+@pytest.fixture
+def hugo(git_repo: GitRepo) -> GitRepo:
+    """content/ committed, public/ built and ignored."""
+    root = git_repo
+    root.write(".gitignore", "public/\n")
+    root.write("content/_index.md", "home\n")
+    root.write("content/posts/_index.md", "posts\n")
+    root.write("content/posts/First-Post.md", "first\n")
+    root.commit("start", JAN)
+    root.write("content/about/index.md", "about, a leaf bundle\n")
+    root.write("content/posts/second.md", "second\n")
+    root.commit("more", FEB)
+    root.write("content/posts/First-Post.md", "first, edited\n")
+    root.commit("edit", APR)
+    public = root.root / "public"
+    write(public / "index.html", page("Home", canonical=BASE))
+    write(public / "posts/index.html", page("Posts", canonical=BASE + "posts/"))
+    # Hugo lower-cases paths: content/posts/First-Post.md is posts/first-post/.
+    write(
+        public / "posts/first-post/index.html", page("First", canonical=BASE + "posts/first-post/")
+    )
+    write(
+        public / "posts/second/index.html",
+        page(
+            "Second",
+            head='<meta property="article:modified_time" content="2024-03-01T08:00:00+0100">',
+        ),
+    )
+    write(public / "about/index.html", page("About", canonical="/about/"))
+    write(public / "tags/index.html", page("Tags"))
+    write(public / "old-name/index.html", redirect(BASE + "about/"))
+    write(public / "404.html", page("Not found"))
+    write(public / "drafts/wip/index.html", page("WIP"))
+    write(
+        public / "secret/index.html", page("Secret", head='<meta name="robots" content="noindex">')
+    )
+    write(public / "googleabc123.html", "google-site-verification: googleabc123.html\n")
+    write(public / "dupe/index.html", page("Copy", canonical=BASE + "about/"))
+    return root
+
+
+def test_hugo_public_with_content_sources(hugo: GitRepo) -> None:
+    done = run(
+        "generate", "public", "--base-url", BASE, "--source", "content", "--layout", "hugo",
+        "--exclude", "drafts/*", cwd=hugo.root,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        "sitemap: 6 URLs in sitemap.xml; left out 6 (1 404 page, 1 canonical elsewhere, "
+        "1 excluded by config, 1 noindex, 1 not a page, 1 redirect stub); "
+        "lastmod from git 4, metadata 1, none 1\n"
+    )
+    got = lastmods(checked(hugo.root / "public", BASE), BASE)
+    assert got == {
+        "": written(hugo.log_date("content/_index.md")),
+        "posts/": written(hugo.log_date("content/posts/_index.md")),
+        "posts/first-post/": written(hugo.log_date("content/posts/First-Post.md")),
+        "posts/second/": "2024-03-01T08:00:00+01:00",  # the page's own date beats git
+        "about/": written(hugo.log_date("content/about/index.md")),
+        "tags/": None,  # generated, and public/ is not committed
+    }
+    assert got["posts/first-post/"] == "2024-04-30T06:00:00Z"
+
+
+def test_jekyll_site_with_posts(git_repo: GitRepo) -> None:
+    root = git_repo
+    root.write(".gitignore", "_site/\n")
+    root.write("index.html", "---\nlayout: home\n---\n")
+    root.write("about.md", "---\npermalink: /about/\n---\nabout\n")
+    root.write("_posts/2024-01-02-hello-world.md", "hello\n")
+    root.commit("start", JAN)
+    root.write("blog/_posts/2024-02-10-Second.markdown", "second\n")
+    root.commit("second", FEB)
+    site = root.root / "_site"
+    write(site / "index.html", page("Home"))
+    write(site / "about/index.html", page("About"))
+    write(site / "2024/01/02/hello-world.html", page("Hello"))
+    write(site / "blog/2024/02/10/second.html", page("Second", head=(
+        '<script type="application/ld+json">{"@type":"BlogPosting",'
+        '"dateModified":"2024-02-11T09:00:00+00:00"}</script>')))  # fmt: skip
+    write(site / "feed/index.html", page("Feed"))
+    done = run("generate", "_site", "--base-url", BASE, "--source", ".", "--layout", "jekyll",
+               "--keep-index-html", cwd=root.root)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    got = lastmods(checked(site, BASE), BASE)
+    assert got == {
+        "index.html": written(root.log_date("index.html")),
+        "about/index.html": written(root.log_date("about.md")),
+        "2024/01/02/hello-world.html": written(root.log_date("_posts/2024-01-02-hello-world.md")),
+        "blog/2024/02/10/second.html": "2024-02-11T09:00:00Z",
+        "feed/index.html": None,
+    }
+
+
+def test_plain_html_site_committed_is_dated_by_its_files_history(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """A GitHub Pages branch: the HTML is what is committed; each page's last commit dates it."""
+    root = git_repo
+    root.write("index.html", page("Home"))
+    root.write("docs/a.html", page("A"))
+    root.commit("start", JAN)
+    root.write("docs/b.html", page("B"))
+    root.commit("b", FEB)
+    root.write("docs/a.html", page("A, edited"))
+    root.commit("a", APR)
+    write(root.root / "docs/new.html", page("Not committed yet"))
+    write(root.root / "index.html", page("Home, rebuilt"))  # changed since its commit
+    done = run("generate", ".", "--base-url", BASE, cwd=root.root)
+    assert done.returncode == 0, done.stderr
+    got = lastmods(checked(root.root, BASE), BASE)
+    assert got == {
+        "": None,  # a built file's time is the build's, never its date
+        "docs/a.html": written(root.log_date("docs/a.html")),
+        "docs/b.html": written(root.log_date("docs/b.html")),
+        "docs/new.html": None,
+    }
+    assert got["docs/a.html"] == "2024-04-30T06:00:00Z"
+
+    # A shallow clone of the branch: only what its history proves.
+    clone = root.clone(tmp_path / "shallow", depth=2)
+    done = run("generate", ".", "--base-url", BASE, cwd=clone.root)
+    assert done.returncode == 0, done.stderr
+    got = lastmods(checked(clone.root, BASE), BASE)
+    assert got == {"": None, "docs/a.html": "2024-04-30T06:00:00Z", "docs/b.html": None}
+    assert len([line for line in done.stderr.splitlines() if "shallow clone" in line]) == 1
+
+
+def test_hand_written_site_as_its_own_source_takes_working_tree_changes(
+    git_repo: GitRepo,
+) -> None:
+    """``--layout html``: the pages are the sources; an uncommitted edit is a real change."""
+    git_repo.write("index.html", page("Home"))
+    git_repo.write("about.html", page("About"))
+    git_repo.commit("start", JAN)
+    edited = write(git_repo.root / "about.html", page("About, edited"))
+    stamp = 1_717_200_000  # 2024-06-01T00:00:00Z
+    os.utime(edited, (stamp, stamp))
+    done = run("generate", ".", "--base-url", BASE, "--layout", "html", cwd=git_repo.root)
+    assert done.returncode == 0, done.stderr
+    got = lastmods(checked(git_repo.root, BASE), BASE)
+    assert got == {
+        "": written(git_repo.log_date("index.html")),
+        "about.html": "2024-06-01T00:00:00Z",
+    }

@@ -1,0 +1,269 @@
+"""URL lists, the command line's surface (every option reachable as a flag and a TOML key), exit
+statuses and one-line errors, and the host config readers."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins.core import OPTION_SPECS, CollectingReporter, Options
+from sitemap_plugins.generate import InputError, UsageError, find_host_config, resolve_settings
+from sitemap_plugins.generate.run import generate_urls
+from tests.cli_generate.helpers import checked, lastmods, page, run, write
+from tests.support.sitemap_checks import read_index, read_sitemap
+
+BASE = "https://shop.example/"
+
+# -- URL lists ------------------------------------------------------------------------------
+
+
+def url_list(count: int) -> tuple[str, dict[str, str | None]]:
+    """``count`` URLs, shuffled, some with a lastmod, plus a duplicate and a foreign URL."""
+    lines, want = [], {}
+    for number in range(count):
+        path = f"item/{number:05d}"
+        date = f"2024-0{number % 9 + 1}-1{number % 10}" if number % 3 else None
+        lines.append(f"{BASE}{path}" + (f"\t{date}" if date else ""))
+        want[path] = date
+    random.Random(5).shuffle(lines)
+    lines += [f"{BASE}item/00001", "https://other.example/x", "", "# a comment"]
+    return "\n".join(lines) + "\n", want
+
+
+def test_a_url_list_on_stdin_is_split_sorted_and_indexed(tmp_path: Path) -> None:
+    text, want = url_list(120)
+    done = run("generate", "out", "--urls", "-", "--base-url", BASE, "--urls-per-file", "50",
+               "--gzip", "both", cwd=tmp_path, stdin=text)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("sitemap: 120 URLs in sitemap-1-")
+    assert done.stdout.count(".xml.gz") == 4  # three shards and the index
+    # The duplicate on line 121 and the first item/00001 (line N): the core keeps the page whose
+    # origin sorts first, as for every host: "<stdin>:121" before "<stdin>:N" for N > 121...
+    first = text.splitlines().index(f"{BASE}item/00001\t2024-02-11") + 1
+    kept, dropped = sorted([f"<stdin>:{first}", "<stdin>:121"])
+    assert done.stderr.splitlines() == [
+        f"warning: <stdin>:122: 'https://other.example/x' is not a URL under the base URL {BASE}; "
+        "left out",
+        f"warning: {dropped}: URL {BASE}item/00001 is already listed for {kept}; listed once",
+    ]
+    if kept == "<stdin>:121":
+        want["item/00001"] = None  # ...whose line has no lastmod
+    out = tmp_path / "out"
+    assert [ref.loc for ref in read_index(out / "sitemap.xml")] == sorted(
+        BASE + path.name for path in out.glob("sitemap-*.xml")
+    )
+    entries = read_sitemap(out / "sitemap.xml", site_dir=out, base_url=BASE)
+    assert [entry.loc for entry in entries] == sorted(BASE + path for path in want)
+    assert lastmods({entry.loc: entry for entry in entries}, BASE) == want
+
+
+def test_a_url_list_spilled_to_disk_writes_the_same_bytes(tmp_path: Path) -> None:
+    text, _ = url_list(300)
+    source = write(tmp_path / "urls.txt", text)
+    outputs = []
+    for chunk in (10_000, 7):
+        out = tmp_path / f"out-{chunk}"
+        settings = resolve_settings(
+            flags={"base_url": BASE, "urls_per_file": 100},
+            site_dir=str(out),
+            urls=str(source),
+            cwd=tmp_path,
+        )
+        reporter = CollectingReporter()
+        summary = generate_urls(settings, reporter, chunk=chunk)
+        assert summary.urls == 300
+        outputs.append({path.name: path.read_bytes() for path in out.iterdir()})
+    assert outputs[0] == outputs[1]
+
+
+def test_url_list_lines_that_break_the_rules_are_named(tmp_path: Path) -> None:
+    write(tmp_path / "urls.txt", (
+        f"{BASE}ok\t2024-05-01T10:00:00+02:00\n"
+        f"{BASE}bad-date\tyesterday\n"
+        f"{BASE}future\t2999-01-01\n"
+        f"{BASE}search?q=x\n"
+        f"{BASE}caf\xe9 menu\n"
+    ))  # fmt: skip
+    done = run("generate", "out", "--urls", "urls.txt", "--base-url", BASE, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith("warning: urls.txt:2: date 'yesterday' is not a date")
+    assert lines[1].startswith(
+        "warning: urls.txt:3: lastmod 2999-01-01 (from metadata) is in the future"
+    )
+    assert lines[2].startswith(f"warning: urls.txt:4: '{BASE}search?q=x' has a query or a fragment")
+    got = lastmods(checked(tmp_path / "out", BASE), BASE)
+    assert got == {"ok": "2024-05-01T10:00:00+02:00", "bad-date": None, "future": None,
+                   "caf%C3%A9%20menu": None}  # fmt: skip
+
+
+# -- the command line -----------------------------------------------------------------------
+
+
+def test_every_option_is_a_flag_and_a_config_key(tmp_path: Path) -> None:
+    done = run("generate", "--help", cwd=tmp_path)
+    assert done.returncode == 0
+    for spec in OPTION_SPECS:
+        assert f"--{spec.name.replace('_', '-')}" in done.stdout, spec.name
+    # Each option set to a value other than its default, once by flag and once in TOML.
+    values = {
+        "base_url": ("https://example.org/docs/", '"https://example.org/docs/"'),
+        "filename": ("map.txt", '"map.txt"'),
+        "format": ("txt", '"txt"'),
+        "gzip": ("both", '"both"'),
+        "urls_per_file": ("10", "10"),
+        "bytes_per_file": ("2048", "2048"),
+        "lastmod_sources": ("git,metadata", '["git", "metadata"]'),
+        "git_date": ("author", '"author"'),
+        "git_fetch_history": (True, "true"),
+        "lastmod_format": ("date", '"date"'),
+        "changefreq": ("weekly", '"weekly"'),
+        "priority": ("0.3", "0.3"),
+        "rules": ('[{"pattern": "a/*", "priority": 0.9}]', '[{pattern = "a/*", priority = 0.9}]'),
+        "exclude": ("x/*,y/*", '["x/*", "y/*"]'),
+        "robots_txt": (True, "true"),
+        "indexnow_key": ("a1b2c3d4-e5f6", '"a1b2c3d4-e5f6"'),
+        "indent": ("2", "2"),
+        "strict": (True, "true"),
+    }
+    assert set(values) == {spec.name for spec in OPTION_SPECS}
+    from sitemap_plugins.generate import option_value
+
+    flags = {
+        spec.name: values[spec.name][0]
+        if isinstance(values[spec.name][0], bool)
+        else option_value(spec, [str(values[spec.name][0])])
+        for spec in OPTION_SPECS
+    }
+    by_flags = resolve_settings(flags=flags, site_dir=str(tmp_path), cwd=tmp_path).options
+    write(tmp_path / "sitemap-plugins.toml", "".join(f"{k} = {v[1]}\n" for k, v in values.items()))
+    by_file = resolve_settings(flags={}, site_dir=str(tmp_path), cwd=tmp_path).options
+    assert by_flags == by_file
+    default = Options.from_mapping({})
+    for spec in OPTION_SPECS:
+        assert getattr(by_file, spec.name) != getattr(default, spec.name), spec.name
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["generate", "nowhere", "--base-url", BASE],
+            "nowhere: no such folder (build the site first)",
+        ),
+        (
+            ["generate", ".", "--base-url", BASE, "--gzip", "sometimes"],
+            "--gzip: 'sometimes' is not allowed (allowed: one of off, on, both)",
+        ),
+        (["generate", "."], "no base URL: give --base-url URL, the URL the site is served at"),
+        (
+            ["generate", ".", "--base-url", "/docs/"],
+            "--base-url: '/docs/' is not allowed (allowed: an absolute http(s) URL such as "
+            "https://example.org/docs/)",
+        ),
+        (
+            ["generate", ".", "--base-url", BASE, "--source", "src"],
+            "--source src needs --layout to map pages to sources "
+            "(mkdocs, zensical, hugo, jekyll, html)",
+        ),
+        (
+            ["generate", "out", "--urls", "missing.txt", "--base-url", BASE],
+            "missing.txt: cannot read: No such file or directory",
+        ),
+        (["generate", ".", "--config", "bad.toml"], "bad.toml: not valid TOML: "),
+        (["generate", ".", "--rules", "[{"], "--rules: '[{' is not valid JSON"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_status_2(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    write(tmp_path / "bad.toml", "gzip = \n")
+    done = run(*args, cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"sitemap-plugins generate: error: {message}")
+
+
+def test_strict_mode_and_an_empty_site_exit_1_and_write_nothing(tmp_path: Path) -> None:
+    write(
+        tmp_path / "site/index.html",
+        page("Home", head='<meta name="last-modified" content="soon">'),
+    )
+    done = run("generate", "site", "--base-url", BASE, "--strict", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "warning: site/index.html: date 'soon' is not a date (allowed: a date such as 2024-05-01 "
+        "or a timestamp such as 2024-05-01T10:00:00+02:00); ignored",
+        "sitemap-plugins generate: error: 1 warning in strict mode; no sitemap written",
+    ]
+    assert not (tmp_path / "site/sitemap.xml").exists()
+    done = run("generate", "site", "--base-url", BASE, cwd=tmp_path)
+    assert done.returncode == 0
+    assert (tmp_path / "site/sitemap.xml").is_file()
+    write(tmp_path / "empty/404.html", page("Not found"))
+    done = run("generate", "empty", "--base-url", BASE, cwd=tmp_path)
+    assert done.returncode == 1
+    assert "no sitemap written to sitemap.xml: no pages" in done.stderr
+
+
+def test_no_progress_bar_outside_a_terminal(tmp_path: Path) -> None:
+    write(tmp_path / "site/index.html", page("Home"))
+    done = run("generate", "site", "--base-url", BASE, cwd=tmp_path)
+    assert "\r" not in done.stderr
+    assert "\x1b" not in done.stderr
+
+
+# -- host configs ---------------------------------------------------------------------------
+
+
+def test_mkdocs_yml_keys_are_read_as_mkdocs_reads_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(tmp_path / "base.yml", "site_url: https://base.example/\nsite_dir: public\n")
+    write(tmp_path / "mkdocs.yml", (
+        "INHERIT: base.yml\n"
+        "site_name: 'It''s # not a comment'\n"
+        "docs_dir: \"documentation\"  # a comment\n"
+        "use_directory_urls: false\n"
+        "site_url: !ENV [SITE_URL_SET, SITE_URL_UNSET, 'https://fallback.example/']\n"
+        "theme:\n  name: material\n  site_url: https://nested.example/\n"
+        "markdown_extensions:\n  - pymdownx.emoji:\n      emoji_index: !!python/name:x.y\n"
+    ))  # fmt: skip
+    monkeypatch.delenv("SITE_URL_SET", raising=False)
+    monkeypatch.delenv("SITE_URL_UNSET", raising=False)
+    host = find_host_config(tmp_path)
+    assert host is not None
+    assert (host.site_url, host.docs_dir, host.site_dir, host.use_directory_urls) == (
+        "https://fallback.example/",
+        tmp_path / "documentation",
+        tmp_path / "public",
+        False,
+    )
+    monkeypatch.setenv("SITE_URL_SET", "https://env.example/")
+    host = find_host_config(tmp_path)
+    assert host is not None
+    assert host.site_url == "https://env.example/"
+
+
+def test_zensical_toml_wins_and_bad_host_configs_are_one_line(tmp_path: Path) -> None:
+    write(tmp_path / "mkdocs.yml", "site_url: https://mkdocs.example/\n")
+    write(
+        tmp_path / "zensical.toml", '[project]\nsite_url = "https://z.example/"\nsite_dir = "out"\n'
+    )
+    host = find_host_config(tmp_path)
+    assert host is not None
+    assert (host.host, host.site_url) == ("zensical", "https://z.example/")
+    write(tmp_path / "zensical.toml", "[project]\nuse_directory_urls = 3\n")
+    with pytest.raises(
+        InputError, match=r"zensical\.toml: use_directory_urls 3 is not true or false$"
+    ):
+        find_host_config(tmp_path)
+    write(tmp_path / "zensical.toml", "[project\n")
+    with pytest.raises(InputError, match=r"zensical\.toml: not valid TOML: "):
+        find_host_config(tmp_path)
+    with pytest.raises(UsageError, match=r"^no SITE_DIR given, and no zensical\.toml"):
+        resolve_settings(flags={}, cwd=tmp_path / "elsewhere")

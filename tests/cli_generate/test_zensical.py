@@ -1,0 +1,147 @@
+"""A real ``zensical build``, then ``sitemap-plugins generate`` with no argument: the CI step.
+
+The project is a git repository whose sources were committed at chosen dates; ``site/`` is
+ignored, as Zensical's own ``.gitignore`` advice has it. Zensical's sitemap has ``<loc>`` only;
+ours replaces it, and every lastmod must be the last commit of the page's source (a blog post's
+too), never the build's day. A shallow clone dates what its history proves and nothing else.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.cli_generate.helpers import checked, lastmods, run, write, written
+from tests.support.gitrepo import GitRepo
+
+BASE = "https://docs.example.org/"
+CONFIG = """\
+[project]
+site_name = "Example"
+site_url = "https://docs.example.org/"
+
+[project.plugins.blog]
+"""
+OLD = "2023-11-02T08:00:00+01:00"
+JAN = "2024-01-15T12:00:00+00:00"
+MAR = "2024-03-20T17:45:00-04:00"
+MAY = "2024-05-02T09:30:00+02:00"
+
+
+def zensical_build(folder: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "zensical", "build", "--clean"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (folder / "site" / "sitemap.xml").is_file(), "Zensical wrote no sitemap of its own"
+
+
+@pytest.fixture
+def project(git_repo: GitRepo) -> GitRepo:
+    """Docs pages and a blog, each page last changed at a different date."""
+    pytest.importorskip("zensical", reason="zensical is installed in tests_cli_generate")
+    git_repo.write("zensical.toml", CONFIG)
+    git_repo.write(".gitignore", "site/\n.cache/\n")
+    git_repo.write("docs/index.md", "# Home\n")
+    git_repo.write("docs/guide/index.md", "# Guide\n")
+    git_repo.write("docs/guide/install.md", "# Install\n")
+    git_repo.write("docs/blog/index.md", "# Blog\n")
+    git_repo.commit("start", OLD)
+    git_repo.write(
+        "docs/blog/posts/hello.md",
+        "---\ndate:\n  created: 2024-01-10\ncategories:\n  - News\n---\n\n# Hello world\n\nHi\n",
+    )
+    git_repo.write("docs/guide/install.md", "# Install\n\npip install it\n")
+    git_repo.commit("install, first post", JAN)
+    git_repo.write("docs/blog/posts/second.md", "---\ndate: 2024-03-05\n---\n\n# Second post\n")
+    git_repo.commit("second post", MAR)
+    git_repo.write("docs/guide/index.md", "# Guide\n\nRead on.\n")
+    git_repo.commit("guide", MAY)
+    return git_repo
+
+
+def expected(repo: GitRepo) -> dict[str, str | None]:
+    """Each URL's lastmod, from git itself: the source's last commit."""
+    dates = {
+        "": repo.log_date("docs/index.md"),
+        "guide/": repo.log_date("docs/guide/index.md"),
+        "guide/install/": repo.log_date("docs/guide/install.md"),
+        "blog/": repo.log_date("docs/blog/index.md"),
+        "blog/2024/01/10/hello-world/": repo.log_date("docs/blog/posts/hello.md"),
+        "blog/2024/03/05/second-post/": repo.log_date("docs/blog/posts/second.md"),
+        # Generated views: no source, and site/ is not committed.
+        "blog/archive/2024/": None,
+        "blog/category/news/": None,
+    }
+    return {path: written(date) for path, date in dates.items()}
+
+
+def test_generate_with_no_argument_replaces_zensicals_sitemap(project: GitRepo) -> None:
+    zensical_build(project.root)
+    done = run("generate", cwd=project.root)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("sitemap: 8 URLs in sitemap.xml; left out 1 (1 404 page)")
+    entries = checked(project.root / "site", BASE)
+    want = expected(project)
+    assert lastmods(entries, BASE) == want
+    assert want["guide/"] == MAY
+    assert want["blog/2024/03/05/second-post/"] == MAR
+    # Zensical wrote no .gz, so none is added; and nothing dated the build's day.
+    assert not (project.root / "site" / "sitemap.xml.gz").exists()
+    assert "2 pages have no lastmod" in done.stderr
+
+
+def test_generate_in_a_shallow_clone_dates_only_what_its_history_proves(
+    project: GitRepo, tmp_path: Path
+) -> None:
+    clone = project.clone(tmp_path / "clone", depth=3)  # MAY, MAR, and JAN at the boundary
+    zensical_build(clone.root)
+    done = run("generate", cwd=clone.root)
+    assert done.returncode == 0, done.stderr
+    got = lastmods(checked(clone.root / "site", BASE), BASE)
+    truth = expected(project)
+    inside = {"guide/": MAY, "blog/2024/03/05/second-post/": MAR}
+    assert got == {path: inside.get(path) for path in truth}
+    assert {path: truth[path] for path in inside} == inside
+    shallow = [line for line in done.stderr.splitlines() if "shallow clone" in line]
+    assert len(shallow) == 1
+    assert shallow[0].startswith("warning: 4 pages have no lastmod: ")
+
+
+def test_a_base_url_the_pages_disown_writes_nothing_and_says_why(project: GitRepo) -> None:
+    zensical_build(project.root)
+    before = (project.root / "site" / "sitemap.xml").read_bytes()
+    done = run("generate", "--base-url", "https://example.com/docs/", cwd=project.root)
+    assert done.returncode == 1
+    assert (
+        "warning: 8 pages left out: their canonical link points to https://docs.example.org, "
+        "another site than the base URL https://example.com/docs/ (is the base URL right?)"
+    ) in done.stderr.splitlines()
+    assert done.stdout.startswith("sitemap: 0 URLs in no file; left out 9 ")
+    assert (project.root / "site" / "sitemap.xml").read_bytes() == before
+
+
+def test_options_from_flags_and_the_config_file_win_over_the_hosts(project: GitRepo) -> None:
+    zensical_build(project.root)
+    write(
+        project.root / "sitemap-plugins.toml",
+        'gzip = "both"\nexclude = ["blog/archive/*", "blog/category/*"]\n'
+        'lastmod_format = "date"\nrobots_txt = true\n',
+    )
+    done = run("generate", "--no-robots-txt", cwd=project.root)
+    assert done.returncode == 0, done.stderr
+    site = project.root / "site"
+    got = lastmods(checked(site, BASE), BASE)
+    assert set(got) == set(expected(project)) - {"blog/archive/2024/", "blog/category/news/"}
+    assert got["guide/"] == "2024-05-02"  # the UTC day of 09:30 at +02:00
+    assert got["blog/2024/03/05/second-post/"] == "2024-03-20"  # 17:45 at -04:00 is the 20th
+    assert (site / "sitemap.xml.gz").is_file()
+    assert not (site / "robots.txt").exists()  # the flag beat the file
