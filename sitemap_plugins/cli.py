@@ -170,6 +170,121 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------------------------
+# generate
+
+
+def _add_generate(commands: Any) -> None:
+    parser = commands.add_parser(
+        "generate",
+        help="write a true sitemap for a built site, or for a URL list",
+        description="Write the sitemap of a site any generator built: every HTML page at its "
+        "served URL, left out by the plugins' rules (404, noindex, redirect stubs, a canonical "
+        "URL elsewhere, --exclude), lastmod from a date the page declares, else the git date of "
+        "its source (--source, --layout), else of the committed HTML file. With --urls, the "
+        "pages are the lines of a URL list instead (URL, optionally a tab and a lastmod). "
+        "Run with no argument in a folder holding zensical.toml, mkdocs.toml or mkdocs.yml, "
+        "it reads the site URL and folders from there. Options also come from "
+        "sitemap-plugins.toml (or [tool.sitemap-plugins] in pyproject.toml), under the same "
+        "names.",
+        epilog="Exit status: 0 sitemap written (warnings allowed); 1 no sitemap written (strict "
+        "mode saw warnings, nothing to list, a file could not be written); 2 an input could not "
+        "be read or the command line or config is wrong.",
+    )
+    parser.add_argument(
+        "site_dir",
+        nargs="?",
+        metavar="SITE_DIR",
+        help="the built site (with --urls: the folder to write into); default: the host "
+        "config's site_dir",
+    )
+    parser.add_argument(
+        "--urls", metavar="FILE", help="a URL list to write the sitemap of ('-': standard input)"
+    )
+    parser.add_argument("--source", metavar="DIR", help="the folder of the pages' sources")
+    parser.add_argument(
+        "--layout",
+        choices=list(LAYOUTS),
+        help="how built pages map to sources: mkdocs/zensical (x/index.html is x.md or "
+        "x/index.md), hugo (content/), jekyll (incl. _posts), html (each page its own source)",
+    )
+    parser.add_argument(
+        "--keep-index-html",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="list dir/index.html as is, for servers that do not serve it at dir/",
+    )
+    parser.add_argument(
+        "--config", metavar="FILE", help="a TOML file of options (default: sitemap-plugins.toml)"
+    )
+    parser.add_argument(
+        "--no-host-config",
+        dest="host_config",
+        action="store_false",
+        help="do not read zensical.toml, mkdocs.toml or mkdocs.yml",
+    )
+    options = parser.add_argument_group(
+        "sitemap options", "The plugins' options, under the same names as in the config file."
+    )
+    for spec in OPTION_SPECS:
+        kind = option_kind(spec)
+        dest = "option_" + spec.name
+        if kind == "switch":
+            options.add_argument(
+                flag_name(spec),
+                dest=dest,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=spec.help,
+            )
+        else:
+            extra = " Repeatable; items may be comma-separated, or JSON." if kind == "list" else ""
+            options.add_argument(
+                flag_name(spec),
+                dest=dest,
+                action="append",
+                metavar=spec.name.upper(),
+                help=spec.help + extra,
+            )
+    parser.set_defaults(run=_generate)
+
+
+def _generate(args: argparse.Namespace) -> int:
+    bar = ProgressBar(sys.stderr, "URLs" if args.urls else "pages")
+    reporter = ConsoleReporter(sys.stderr, bar)
+    try:
+        flags: dict[str, object] = {}
+        for spec in OPTION_SPECS:
+            given = getattr(args, "option_" + spec.name)
+            if given is not None:
+                flags[spec.name] = given if isinstance(given, bool) else option_value(spec, given)
+        settings = resolve_settings(
+            flags=flags,
+            site_dir=args.site_dir,
+            source=args.source,
+            layout=args.layout,
+            keep_index_html=args.keep_index_html,
+            urls=args.urls,
+            config=args.config,
+            use_host_config=args.host_config,
+        )
+        if settings.urls is not None:
+            summary = generate_urls(settings, reporter, stdin=sys.stdin.buffer, progress=bar)
+        else:
+            summary = generate_site(settings, reporter, progress=bar)
+    except GenerateError as error:
+        bar.clear()
+        print(f"{PROG} generate: error: {error}", file=sys.stderr)
+        return 2
+    except SitemapError as error:
+        bar.clear()
+        print(f"{PROG} generate: error: {error}", file=sys.stderr)
+        return 1
+    bar.clear()
+    print(summary.line())
+    return 0 if summary.top is not None else 1
+
+
+# --------------------------------------------------------------------------------------------
 # index
 
 
@@ -406,121 +521,6 @@ def _http_url(text: str) -> str:
     if not text.lower().startswith(("http://", "https://")) or len(text) < 10:
         raise argparse.ArgumentTypeError(f"{text!r}: expected an http(s) URL")
     return text
-
-
-# --------------------------------------------------------------------------------------------
-# generate
-
-
-def _add_generate(commands: Any) -> None:
-    parser = commands.add_parser(
-        "generate",
-        help="write a true sitemap for a built site, or for a URL list",
-        description="Write the sitemap of a site any generator built: every HTML page at its "
-        "served URL, left out by the plugins' rules (404, noindex, redirect stubs, a canonical "
-        "URL elsewhere, --exclude), lastmod from a date the page declares, else the git date of "
-        "its source (--source, --layout), else of the committed HTML file. With --urls, the "
-        "pages are the lines of a URL list instead (URL, optionally a tab and a lastmod). "
-        "Run with no argument in a folder holding zensical.toml, mkdocs.toml or mkdocs.yml, "
-        "it reads the site URL and folders from there. Options also come from "
-        "sitemap-plugins.toml (or [tool.sitemap-plugins] in pyproject.toml), under the same "
-        "names.",
-        epilog="Exit status: 0 sitemap written (warnings allowed); 1 no sitemap written (strict "
-        "mode saw warnings, nothing to list, a file could not be written); 2 an input could not "
-        "be read or the command line or config is wrong.",
-    )
-    parser.add_argument(
-        "site_dir",
-        nargs="?",
-        metavar="SITE_DIR",
-        help="the built site (with --urls: the folder to write into); default: the host "
-        "config's site_dir",
-    )
-    parser.add_argument(
-        "--urls", metavar="FILE", help="a URL list to write the sitemap of ('-': standard input)"
-    )
-    parser.add_argument("--source", metavar="DIR", help="the folder of the pages' sources")
-    parser.add_argument(
-        "--layout",
-        choices=list(LAYOUTS),
-        help="how built pages map to sources: mkdocs/zensical (x/index.html is x.md or "
-        "x/index.md), hugo (content/), jekyll (incl. _posts), html (each page its own source)",
-    )
-    parser.add_argument(
-        "--keep-index-html",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="list dir/index.html as is, for servers that do not serve it at dir/",
-    )
-    parser.add_argument(
-        "--config", metavar="FILE", help="a TOML file of options (default: sitemap-plugins.toml)"
-    )
-    parser.add_argument(
-        "--no-host-config",
-        dest="host_config",
-        action="store_false",
-        help="do not read zensical.toml, mkdocs.toml or mkdocs.yml",
-    )
-    options = parser.add_argument_group(
-        "sitemap options", "The plugins' options, under the same names as in the config file."
-    )
-    for spec in OPTION_SPECS:
-        kind = option_kind(spec)
-        dest = "option_" + spec.name
-        if kind == "switch":
-            options.add_argument(
-                flag_name(spec),
-                dest=dest,
-                action=argparse.BooleanOptionalAction,
-                default=None,
-                help=spec.help,
-            )
-        else:
-            extra = " Repeatable; items may be comma-separated, or JSON." if kind == "list" else ""
-            options.add_argument(
-                flag_name(spec),
-                dest=dest,
-                action="append",
-                metavar=spec.name.upper(),
-                help=spec.help + extra,
-            )
-    parser.set_defaults(run=_generate)
-
-
-def _generate(args: argparse.Namespace) -> int:
-    bar = ProgressBar(sys.stderr, "URLs" if args.urls else "pages")
-    reporter = ConsoleReporter(sys.stderr, bar)
-    try:
-        flags: dict[str, object] = {}
-        for spec in OPTION_SPECS:
-            given = getattr(args, "option_" + spec.name)
-            if given is not None:
-                flags[spec.name] = given if isinstance(given, bool) else option_value(spec, given)
-        settings = resolve_settings(
-            flags=flags,
-            site_dir=args.site_dir,
-            source=args.source,
-            layout=args.layout,
-            keep_index_html=args.keep_index_html,
-            urls=args.urls,
-            config=args.config,
-            use_host_config=args.host_config,
-        )
-        if settings.urls is not None:
-            summary = generate_urls(settings, reporter, stdin=sys.stdin.buffer, progress=bar)
-        else:
-            summary = generate_site(settings, reporter, progress=bar)
-    except GenerateError as error:
-        bar.clear()
-        print(f"{PROG} generate: error: {error}", file=sys.stderr)
-        return 2
-    except SitemapError as error:
-        bar.clear()
-        print(f"{PROG} generate: error: {error}", file=sys.stderr)
-        return 1
-    bar.clear()
-    print(summary.line())
-    return 0 if summary.top is not None else 1
 
 
 COMMANDS: Final[tuple[Callable[[Any], None], ...]] = (
