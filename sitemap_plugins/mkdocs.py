@@ -63,7 +63,9 @@ class _CoreOption(BaseConfigOption[object]):
         try:
             self.spec.check(value)
         except ValueError as error:
-            raise ValidationError(f"{shown(value)!r} is not allowed (allowed: {error})") from None
+            raise ValidationError(
+                f"{shown(value, error)!r} is not allowed (allowed: {error})"
+            ) from None
         return value
 
 

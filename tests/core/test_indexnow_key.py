@@ -58,6 +58,13 @@ def test_a_key_the_protocol_does_not_allow_fails_at_config_time(value: str) -> N
         Options.from_mapping({"indexnow_key": value})
 
 
+def test_a_refused_key_is_shown_masked_too() -> None:
+    with pytest.raises(OptionError) as caught:
+        Options.from_mapping({"indexnow_key": "a1b2c3d4_e5f6"})  # one character off a key
+    assert "'a1b2*********'" in str(caught.value)
+    assert "c3d4" not in str(caught.value)
+
+
 def test_messages_show_the_key_masked() -> None:
     assert masked(KEY) == "a1b2*********"
     assert KEY not in masked(KEY)
