@@ -208,3 +208,37 @@ def test_the_endpoint_enforces_batch_size_key_host_and_key_file(
     with pytest.raises(SubmitError, match=r"^HTTP 403 Forbidden"):
         post(endpoint, {**good, "keyLocation": f"{base}missing.txt"})
     assert endpoint.answers == [202, 400, 422, 422, 403]
+
+
+@pytest.mark.parametrize(
+    ("which", "content", "cause"),
+    [
+        ("new", b"\x00\xffnot a sitemap at all", "not UTF-8"),
+        ("new", b"<!doctype html><html><body>Moved</body></html>", "not well-formed XML"),
+        ("previous", b"", "holds no sitemap"),
+        ("previous", None, "HTTP 404"),
+    ],
+)
+def test_a_sitemap_that_cannot_be_read_stops_before_anything_is_sent(
+    site: tuple[Path, str],
+    endpoint: Endpoint,
+    tmp_path: Path,
+    which: str,
+    content: bytes | None,
+    cause: str,
+) -> None:
+    sitemap, previous = deploy_twice(site, tmp_path)
+    folder, base = site
+    broken = folder / "broken.xml"
+    if content is not None:
+        broken.write_bytes(content)
+    target = base + "broken.xml"
+    pair = (target, str(previous)) if which == "new" else (sitemap, target)
+    done = run("submit", pair[0], "--since", pair[1], "--key", KEY,
+               "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2, done.stdout + done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"sitemap-plugins submit: cannot read {target}: "), line
+    assert cause in line
+    assert endpoint.answers == []
+    assert KEY not in done.stdout + done.stderr
