@@ -32,7 +32,8 @@ def key_file_name(key: str) -> str:
 
 
 def key_file_bytes(key: str) -> bytes:
-    """What the key file holds: the key, as UTF-8 (engines compare it with the key sent)."""
+    """What the key file holds: the key itself, nothing else (engines compare it with the key
+    sent); a valid key is ASCII."""
     return key.encode("ascii")
 
 
