@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Final, Protocol
 
 from sitemap_plugins.core.dates import format_lastmod, sort_key, utc_day
+from sitemap_plugins.core.indexnow import key_file_bytes, key_file_name
 from sitemap_plugins.core.model import Entry, IndexEntry, Lastmod
 from sitemap_plugins.core.options import CHANGEFREQS, Options
 from sitemap_plugins.core.publish import Publication, TempFile
@@ -222,7 +223,8 @@ def _write(
     before_publish: Callable[[], None] | None,
 ) -> WriteResult:
     layout = _Layout.from_options(options)
-    folders = (layout.directory, "") if options.robots_txt else (layout.directory,)
+    at_root = options.robots_txt or options.indexnow_key is not None
+    folders = (layout.directory, "") if at_root else (layout.directory,)
     label = layout.relpath(layout.stem + layout.suffix)
     with Publication(output_dir, reporter, folders=folders, sitemap=label) as publication:
         publication.folder(layout.directory)
@@ -248,6 +250,9 @@ def _write(
         top = written[-len(layout.variants)]  # the first variant of the entry point
         if options.robots_txt:
             publication.stage_robots(join_url(base_url, top, encoded=False))
+        if options.indexnow_key is not None:
+            key = options.indexnow_key
+            publication.stage_extra(key_file_name(key), key_file_bytes(key))
         publication.commit()
     return WriteResult(top, tuple(written), urls, len(shards))
 
