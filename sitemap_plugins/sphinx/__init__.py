@@ -108,6 +108,7 @@ class _Site:
                     ("html_baseurl", app.config.html_baseurl),
                     ("READTHEDOCS_CANONICAL_URL", os.environ.get("READTHEDOCS_CANONICAL_URL")),
                 ],
+                output_url_path=self.scheme.folder() if self.scheme else "",
             )
         except StrictError as error:
             _fail(
