@@ -73,11 +73,10 @@ def join_language_sites(
             if isinstance(item, Page) and not item.translations:
                 key = (item.path.lstrip("/"), item.encoded)
                 places.setdefault(key, {}).setdefault(site.language, under(site.prefix, item.path))
-    joined: list[Page | LeftOut] = []
+    moved: list[tuple[str, Page]] = []
     for site in sites:
         for item in site.written:
             if isinstance(item, LeftOut):
-                joined.append(item)
                 continue
             if item.translations:
                 translations = {
@@ -86,15 +85,41 @@ def join_language_sites(
                 }
             else:
                 translations = places.get((item.path.lstrip("/"), item.encoded), {})
-            joined.append(
-                dataclasses.replace(
-                    item,
-                    path=under(site.prefix, item.path),
-                    translations=translations if len(translations) > 1 else {},
-                    default_locale=default_language,
-                )
+            page = dataclasses.replace(
+                item,
+                path=under(site.prefix, item.path),
+                translations=translations if len(translations) > 1 else {},
+                default_locale=default_language,
             )
-    return joined
+            moved.append((site.language, page))
+    left_out = [item for site in sites for item in site.written if isinstance(item, LeftOut)]
+    return [*_where_each_is(moved), *left_out]
+
+
+def _where_each_is(pages: list[tuple[str, Page]]) -> list[Page]:
+    """Each language version at the path its own language's build gives it.
+
+    A build links a version in another language by the link it knows, which is not always where
+    that version's own build serves it (a host that lists a page at the URL its file is served
+    from, when its configured URL serves nothing). The version that links back to the page is
+    the one meant, and its own path is the truth: ``claims[(lang, path, other)]`` is where the
+    ``other`` version of the ``lang`` page at ``path`` says it is.
+    """
+    claims: dict[tuple[str, str, str], str] = {}
+    for language, page in pages:
+        for other, path in page.translations.items():
+            if other != language:
+                claims[(other, path, language)] = page.path
+    fixed: list[Page] = []
+    for language, page in pages:
+        translations = {
+            other: claims.get((language, page.path, other), path) if other != language else path
+            for other, path in page.translations.items()
+        }
+        if translations != page.translations:
+            page = dataclasses.replace(page, translations=translations)
+        fixed.append(page)
+    return fixed
 
 
 def folder_under(base_url: str, url: str) -> str | None:
