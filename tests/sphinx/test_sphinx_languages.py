@@ -13,7 +13,7 @@ import pytest
 
 from tests.sphinx.helpers import BASE_URL, page, write_project
 from tests.support.gitrepo import GitRepo
-from tests.support.hosts import sphinx_build
+from tests.support.hosts import run_python, sphinx_build
 from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp, read_index
 
 pytestmark = pytest.mark.sphinx
@@ -105,3 +105,22 @@ def test_a_split_language_sitemap_and_its_robots_line_are_in_its_folder(
     )
     assert {entry.loc for entry in entries} == {f"{BASE_URL}de/{doc}" for doc in DOCS}
     assert all(len(entry.alternates) == 3 for entry in entries)
+
+
+def test_the_index_command_joins_the_languages_at_the_root(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """The README's last step: one index at the root over every language's sitemap."""
+    if run_python("-m", "sitemap_plugins", "index", "--help", cwd=tmp_path, check=False).returncode:
+        pytest.skip("this checkout has no `sitemap-plugins index` command")
+    srcdir = _project(git_repo)
+    site = tmp_path / "site"
+    for lang in LANGUAGES:
+        sphinx_build(srcdir, site / lang, "-D", f"language={lang}")
+    run_python("-m", "sitemap_plugins", "index", site, "--base-url", BASE_URL, cwd=tmp_path)
+    entries = check_sitemap_file(site / "sitemap.xml", BASE_URL + "sitemap.xml", site_dir=site)
+    assert {entry.loc for entry in entries} == {
+        f"{BASE_URL}{lang}/{doc}" for lang in LANGUAGES for doc in DOCS
+    }
+    assert all(set(entry.alternates) == {"en", "de", "x-default"} for entry in entries)
+    assert (site / "robots.txt").read_text() == f"Sitemap: {BASE_URL}sitemap.xml\n"
