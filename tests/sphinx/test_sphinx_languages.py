@@ -118,7 +118,9 @@ def test_the_index_command_joins_the_languages_at_the_root(
     for lang in LANGUAGES:
         sphinx_build(srcdir, site / lang, "-D", f"language={lang}")
     run_python("-m", "sitemap_plugins", "index", site, "--base-url", BASE_URL, cwd=tmp_path)
-    entries = check_sitemap_file(site / "sitemap.xml", BASE_URL + "sitemap.xml", site_dir=site)
+    entries = check_sitemap_file(
+        site / "sitemap.xml", BASE_URL + "sitemap.xml", site_dir=site, base_url=BASE_URL
+    )
     assert {entry.loc for entry in entries} == {
         f"{BASE_URL}{lang}/{doc}" for lang in LANGUAGES for doc in DOCS
     }
