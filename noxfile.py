@@ -64,9 +64,10 @@ SPHINX_VERSIONS = {
 ZENSICAL = "zensical>=0.0.60"
 # MkDocs 2.0 pre-releases replace the mkdocs package itself, so they get a virtualenv of their own.
 MKDOCS_2 = "mkdocs==2.0.dev6"
+# i18n_subsites builds one subsite per language in the same run; its sitemap test needs it.
 PELICAN_VERSIONS = {
-    "lowest": ["pelican[markdown]==4.9.1"],
-    "newest": ["pelican[markdown]>=4.9"],
+    "lowest": ["pelican[markdown]==4.9.1", "pelican-i18n-subsites==1.0.0"],
+    "newest": ["pelican[markdown]>=4.9", "pelican-i18n-subsites>=1.0"],
 }
 
 
