@@ -9,6 +9,7 @@ onto the host's logging. Nothing in this package imports a host (MkDocs, Sphinx,
 
 from sitemap_plugins.core.build import SitemapBuilder, Summary
 from sitemap_plugins.core.git_dates import FileDates
+from sitemap_plugins.core.languages import LanguageSite, folder_under, join_language_sites
 from sitemap_plugins.core.model import (
     Article,
     Entry,
@@ -46,6 +47,7 @@ __all__ = [
     "Entry",
     "FileDates",
     "IndexEntry",
+    "LanguageSite",
     "Lastmod",
     "LeftOut",
     "LoggingReporter",
@@ -63,5 +65,7 @@ __all__ = [
     "Summary",
     "check_changefreq",
     "check_priority",
+    "folder_under",
+    "join_language_sites",
     "shown",
 ]

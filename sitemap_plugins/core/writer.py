@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Final, Protocol
 
 from sitemap_plugins.core.dates import format_lastmod, sort_key, utc_day
+from sitemap_plugins.core.indexnow import key_file_bytes, key_file_name
 from sitemap_plugins.core.model import Entry, IndexEntry, Lastmod
 from sitemap_plugins.core.options import CHANGEFREQS, NEWS_FILENAME, Options
 from sitemap_plugins.core.publish import Publication, TempFile
@@ -242,7 +243,8 @@ def _write(
     layout = _Layout.from_options(options)
     news_options = _news_options(options) if news is not None else None
     news_layout = _Layout.from_options(news_options) if news_options is not None else None
-    folders = (layout.directory, "") if options.robots_txt else (layout.directory,)
+    at_root = options.robots_txt or options.indexnow_key is not None
+    folders = (layout.directory, "") if at_root else (layout.directory,)
     label = layout.relpath(layout.stem + layout.suffix)
     with Publication(output_dir, reporter, folders=folders, sitemap=label) as publication:
         publication.folder(layout.directory)
@@ -297,6 +299,9 @@ def _write(
                     if name in publication.files or not (output_dir / name).exists()
                 )
             publication.stage_robots(*listed, drop=gone)
+        if options.indexnow_key is not None:
+            key = options.indexnow_key
+            publication.stage_extra(key_file_name(key), key_file_bytes(key))
         publication.commit()
     return WriteResult(top, tuple(written), urls, len(shards), news_top, news_urls)
 
