@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitemap_plugins.core.git_dates import DateLookup, FileDates, Undated
+from sitemap_plugins.core.human_page import Listed, Listing, listing
 from sitemap_plugins.core.lastmod import LastmodRules, say_why_undated
 from sitemap_plugins.core.model import Entry, LeftOut, Page, Reason
 from sitemap_plugins.core.options import Options, shown
@@ -40,6 +41,8 @@ class Summary:
     left_out: Counter[str] = field(default_factory=Counter)
     lastmod_from: Counter[str] = field(default_factory=Counter)
     warnings: int = 0
+    listing: Listing | None = None
+    """With the ``html_page`` option, the page for humans to write: what the sitemap lists."""
 
     def line(self) -> str:
         """One line for the build log: URLs, files, what was left out, where lastmod came from."""
@@ -202,6 +205,14 @@ class SitemapBuilder:
         summary.urls, summary.files, summary.top = result.urls, result.files, result.top
         if result.top is not None:
             summary.sitemap_url = join_url(base_url, result.top, encoded=False)
+            if self.options.html_page:
+                # The pages the sitemap lists, and no other: both always agree.
+                summary.listing = listing(
+                    (Listed(item.entry.loc, item.title, item.entry.lastmod) for item in kept),
+                    scope=scope,
+                    sitemap_relpath=self.options.filename,
+                    style=self.options.lastmod_format,
+                )
 
     def _file_dates(self, pages: list[Page]) -> DateLookup:
         """The dates of every file that can date a page, in one lookup for the whole build.

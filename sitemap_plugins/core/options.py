@@ -277,6 +277,12 @@ class Options:
     robots_txt: bool = _spec(
         False, _boolean, "Add or update a 'Sitemap:' line in robots.txt in the output directory."
     )
+    html_page: bool = _spec(
+        False,
+        _boolean,
+        "Also write sitemap.html beside the sitemap: the same pages for people, grouped by "
+        "section with their titles and dates, in the site's theme where the host allows.",
+    )
     indent: int = _spec(
         0, _integer(0, 8), "Indent the XML by this many spaces per level (0 writes it compact)."
     )

@@ -34,12 +34,14 @@ _EXPECTED: Final = "expected false or a mapping of priority, changefreq, lastmod
 
 @dataclass(frozen=True, slots=True)
 class Resolved:
-    """A page's entry, the page it came from (for messages), and where its lastmod came from."""
+    """A page's entry, the page it came from (for messages), where its lastmod came from, and
+    its title (for the page for humans)."""
 
     entry: Entry
     origin: str
     lastmod_from: str
     undated: Undated | None = None
+    title: str | None = None
 
 
 class Resolver:
@@ -90,7 +92,7 @@ class Resolver:
             priority=self.options.priority if priority is None else priority,
             alternates=self._alternates(page),
         )
-        return Resolved(entry, page.origin, decision.origin, decision.undated)
+        return Resolved(entry, page.origin, decision.origin, decision.undated, page.title)
 
     def _read_meta(self, page: Page) -> Mapping[str, Any] | None:
         """The page's sitemap metadata as a mapping, or None when it asks to be left out."""
