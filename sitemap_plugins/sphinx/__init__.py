@@ -37,7 +37,8 @@ from sitemap_plugins.core import (
     SitemapError,
     StrictError,
 )
-from sitemap_plugins.sphinx.extra_pages import ExtraPages
+from sitemap_plugins.core.human_page import Listing
+from sitemap_plugins.sphinx.extra_pages import HUMAN_PAGE_MARK, ExtraPages
 
 logger = logging.getLogger(__name__)
 
@@ -120,6 +121,44 @@ class _Site:
             _fail(app, str(error))
             return
         self.reporter.info(summary.line())
+        if summary.listing is not None:
+            self._write_listing(app, summary.listing)
+
+    def _write_listing(self, app: Sphinx, listing: Listing) -> None:
+        """The page for humans as one more page of the HTML builder, in the theme's
+        ``page.html``: Sphinx's own context (navigation, sidebars, styles, search) with the
+        listing as the body, written where the builder writes a page of that name
+        (``sitemap.html``; ``sitemap/index.html`` with dirhtml, the links adjusted). Rendered
+        at ``build-finished`` from what the sitemap lists, so it is not itself in the sitemap,
+        and kept out of the pages followed for it. A document of the same name wins: the page
+        is then not written, with a warning.
+        """
+        builder: Any = app.builder
+        pagename = listing.relpath.removesuffix(".html")
+        if pagename in app.env.all_docs:
+            self.reporter.warning(
+                Code.CONFLICT,
+                f"{app.env.doc2path(pagename, False)}: a document already has the name of the "
+                f"sitemap page {listing.relpath}; sitemap_html_page left it as it is",
+            )
+            return
+        link = str(builder.get_target_uri(pagename))
+        up = "../" * (link.count("/") - listing.relpath.count("/"))
+        context = {
+            "title": "Sitemap",
+            "body": "<h1>Sitemap</h1>\n" + listing.body(up=up),
+            "sourcename": "",
+            "display_toc": False,
+            "meta": {},
+            "metatags": "",
+            "rellinks": [],
+            "parents": [],
+            HUMAN_PAGE_MARK: True,
+        }
+        try:
+            builder.handle_page(pagename, context, "page.html")
+        except Exception as error:  # a theme's template may fail in any way
+            _fail(app, f"cannot write {listing.relpath}: {error}")
 
     def _written(self, app: Sphinx) -> Iterator[Page | LeftOut]:
         """Every document the builder publishes, then every page it writes beside them."""
@@ -168,6 +207,7 @@ class _Site:
             raise RuntimeError("sitemap_plugins.sphinx: build-finished before config-inited")
         html = Path(builder.get_outfilename(pagename))
         document = pagename in env.all_docs
+        title = env.titles.get(pagename) if document else None
         return Page(
             path=scheme.path(link),
             origin=str(env.doc2path(pagename, False))
@@ -182,6 +222,7 @@ class _Site:
             listed_sources=listed,
             html=html,
             encoded=encoded,
+            title=title.astext() if title is not None else None,
         )
 
 
