@@ -123,11 +123,13 @@ class HeadScan:
     ``canonical``: the ``href`` of ``<link rel="canonical">``, as written (relative or not).
     ``modified``: a modification date the page declares, as written: JSON-LD ``dateModified``,
     then ``article:modified_time``, ``og:updated_time``, ``last-modified``, ``dcterms.modified``.
+    ``title``: the text of ``<title>``, for the page for humans.
     """
 
     reason: Reason | None = None
     canonical: str | None = None
     modified: str | None = None
+    title: str | None = None
 
 
 def scan_head(page: str | Path) -> HeadScan:
@@ -149,7 +151,7 @@ def scan_head(page: str | Path) -> HeadScan:
         if "canonical" in values.get("rel", "").lower().split() and values.get("href"):
             canonical = values["href"].strip()
             break
-    return HeadScan(_reason(metas), canonical, modified)
+    return HeadScan(_reason(metas), canonical, modified, head_title(head))
 
 
 def _json_ld_modified(head: str) -> str | None:

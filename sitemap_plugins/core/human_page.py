@@ -34,7 +34,15 @@ from sitemap_plugins.core.dates import format_lastmod, utc_day
 from sitemap_plugins.core.model import Lastmod
 from sitemap_plugins.core.report import PublishError
 
-__all__ = ["HTML_PAGE_NAME", "Listed", "Listing", "Section", "listing", "write_html_page"]
+__all__ = [
+    "HTML_PAGE_NAME",
+    "Listed",
+    "Listing",
+    "Section",
+    "html_page_relpath",
+    "listing",
+    "write_html_page",
+]
 
 HTML_PAGE_NAME: Final = "sitemap.html"
 """The page's file name, in the folder of the XML sitemap (whose scope it shares)."""
@@ -150,18 +158,22 @@ def listing(pages: Iterable[Listed], *, scope: str, sitemap_relpath: str, style:
         members = folders[folder]
         if len(members) == 1 and _is_index(members[0][0], folder):
             top.extend(folders.pop(folder))
-    sections = []
+    sections: list[Section] = []
     if top:
         home = next((page for rel, page in top if rel in _INDEX_NAMES), None)
         sections.append(Section("", (home and home.title) or "Pages", _ordered(top, "")))
     for folder in sorted(folders):
-        members = _ordered(folders[folder], folder)
-        index = members[0][1] if _is_index(members[0][0], folder) else None
+        ordered = _ordered(folders[folder], folder)
+        index = ordered[0][1] if _is_index(ordered[0][0], folder) else None
         name = (index and index.title) or unquote(folder).replace("-", " ").replace("_", " ")
-        sections.append(Section(folder, name[:1].upper() + name[1:], members))
+        sections.append(Section(folder, name[:1].upper() + name[1:], ordered))
+    return Listing(html_page_relpath(sitemap_relpath), tuple(sections), style)
+
+
+def html_page_relpath(sitemap_relpath: str) -> str:
+    """Where the page goes: ``sitemap.html`` in the folder of the sitemap (whose scope it has)."""
     directory = posixpath.dirname(sitemap_relpath)
-    relpath = posixpath.join(directory, HTML_PAGE_NAME) if directory else HTML_PAGE_NAME
-    return Listing(relpath, tuple(sections), style)
+    return posixpath.join(directory, HTML_PAGE_NAME) if directory else HTML_PAGE_NAME
 
 
 def _heading_id(number: int) -> str:

@@ -124,6 +124,7 @@ def test_every_option_is_a_flag_and_a_config_key(tmp_path: Path) -> None:
         "rules": ('[{"pattern": "a/*", "priority": 0.9}]', '[{pattern = "a/*", priority = 0.9}]'),
         "exclude": ("x/*,y/*", '["x/*", "y/*"]'),
         "robots_txt": (True, "true"),
+        "html_page": (True, "true"),
         "indent": ("2", "2"),
         "strict": (True, "true"),
     }

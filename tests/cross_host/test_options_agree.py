@@ -29,6 +29,7 @@ BAD_VALUES: dict[str, object] = {
     "rules": [{"glob": "blog/*"}],
     "exclude": 42,
     "robots_txt": "yes",
+    "html_page": "yes",
     "indent": 99,
     "strict": "yes",
 }
