@@ -254,3 +254,66 @@ def check_in_browser(
     shown = {loc: link.text for loc, link in zip(moved, links, strict=True)}
     assert shown == titles
     return BrowserView(dom, png, links)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One page of the listing as a reader gets it: link, title, and the date's ``datetime``."""
+
+    url: str
+    title: str
+    datetime: str | None
+
+
+class _Sections(HTMLParser):
+    """The listing's sections: each ``<h2>`` and the items of the list under it."""
+
+    def __init__(self, base: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.base = base
+        self.sections: list[tuple[str, list[Item]]] = []
+        self.depth = 0
+        self._in: str | None = None
+        self._text: list[str] = []
+        self._href: str | None = None
+        self._title = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if self.depth == 0:
+            if values.get("id") == "sitemap-pages":
+                self.depth = 1
+            return
+        if tag not in _VOID:
+            self.depth += 1
+        if tag in ("h2", "a"):
+            self._in, self._text = tag, []
+            if tag == "a":
+                self._href = values.get("href")
+        elif tag == "time" and self.sections and self.sections[-1][1]:
+            last = self.sections[-1][1][-1]
+            self.sections[-1][1][-1] = Item(last.url, last.title, values.get("datetime"))
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.depth == 0:
+            return
+        self.depth -= 1
+        if tag == "h2" and self._in == "h2":
+            self.sections.append(("".join(self._text).strip(), []))
+        elif tag == "a" and self._in == "a" and self._href is not None and self.sections:
+            url = urljoin(self.base, self._href)
+            self.sections[-1][1].append(Item(url, "".join(self._text).strip(), None))
+        if tag == self._in:
+            self._in = None
+
+    def handle_data(self, data: str) -> None:
+        if self._in is not None:
+            self._text.append(data)
+
+
+def sections_in(page: str, base: str) -> list[tuple[str, list[Item]]]:
+    """The listing of a page for humans (``#sitemap-pages``), links read against ``base``."""
+    parser = _Sections(base)
+    parser.feed(page)
+    parser.close()
+    return parser.sections
