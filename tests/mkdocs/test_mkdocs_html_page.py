@@ -8,13 +8,12 @@ right in a real headless Chromium.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 from tests.mkdocs.helpers import BASE, example_repo, sitemap, write_config
-from tests.support.browser import check_in_browser, sections_in
+from tests.support.browser import check_in_browser, sections_in, stylesheets
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import mkdocs_build
 
@@ -30,16 +29,6 @@ TITLES = {
 }
 """The example site's pages as its sources title them (internal.md asks to be left out)."""
 
-_STYLESHEET = re.compile(r"<link\b[^>]*\brel=\"?stylesheet\"?[^>]*>", re.IGNORECASE)
-
-
-def stylesheets(html: str) -> set[str]:
-    return {
-        found.group(1)
-        for tag in _STYLESHEET.findall(html)
-        if (found := re.search(r"href=\"([^\"]+)\"", tag))
-    }
-
 
 @pytest.mark.parametrize("theme", ["mkdocs", "readthedocs", "material"])
 def test_the_page_is_themed_and_lists_the_sitemap(
@@ -52,9 +41,9 @@ def test_the_page_is_themed_and_lists_the_sitemap(
     assert set(entries) == set(TITLES)  # the page itself is not in the sitemap
     text = (site / "sitemap.html").read_text("utf-8")
     home = (site / "index.html").read_text("utf-8")
-    # Framed by the theme: the same stylesheets as the site's home page (same folder).
-    assert stylesheets(home)
-    assert stylesheets(home) <= stylesheets(text)
+    # Framed by the theme: the same stylesheets as the site's home page.
+    assert stylesheets(home, BASE)
+    assert stylesheets(home, BASE) <= stylesheets(text, BASE + "sitemap.html")
     assert "<title>Sitemap" in text
     sections = sections_in(text, BASE + "sitemap.html")
     assert [(title, [item.url for item in items]) for title, items in sections] == [

@@ -317,3 +317,20 @@ def sections_in(page: str, base: str) -> list[tuple[str, list[Item]]]:
     parser.feed(page)
     parser.close()
     return parser.sections
+
+
+def stylesheets(page: str, base: str) -> set[str]:
+    """The stylesheets a page links, as absolute URLs: what frames it in the site's theme."""
+    found: set[str] = set()
+
+    class _Links(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            values = dict(attrs)
+            rel = (values.get("rel") or "").lower().split()
+            if tag == "link" and "stylesheet" in rel and values.get("href"):
+                found.add(urljoin(base, str(values["href"])))
+
+    parser = _Links()
+    parser.feed(page)
+    parser.close()
+    return found
