@@ -156,6 +156,11 @@ class _Site:
             HUMAN_PAGE_MARK: True,
         }
         try:
+            if not hasattr(builder, "globalcontext"):
+                # Sphinx 7.0-7.1 skip the writing phase when no document is out of date, and
+                # with it what every page's template is given; the page still follows the
+                # sitemap, whose dates may have changed (a commit, a dependency).
+                builder.prepare_writing(set())
             builder.handle_page(pagename, context, "page.html")
         except Exception as error:  # a theme's template may fail in any way
             _fail(app, f"cannot write {listing.relpath}: {error}")
