@@ -70,7 +70,7 @@ def test_the_page_is_themed_and_lists_the_sitemap(
 
 
 def test_off_by_default_and_gone_when_turned_off(git_repo: GitRepo) -> None:
-    root = example_repo(git_repo)
+    root = example_repo(git_repo, plugins=["sitemap"])
     mkdocs_build(root)
     assert not (root / "site" / "sitemap.html").exists()
     write_config(git_repo, plugins=[{"sitemap": {"html_page": True}}])

@@ -89,6 +89,6 @@ def test_the_page_is_themed_and_lists_the_sitemap(git_repo: GitRepo, tmp_path: P
 
 
 def test_off_by_default(git_repo: GitRepo) -> None:
-    site = example_repo(git_repo)
+    site = example_repo(git_repo, "\nSITEMAP = {}\n")  # the example turns it on
     pelican_build(site)
     assert not (site / "output" / "sitemap.html").exists()

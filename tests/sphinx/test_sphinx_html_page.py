@@ -89,6 +89,9 @@ def test_the_page_is_themed_and_lists_the_sitemap(
 
 def test_off_by_default(git_repo: GitRepo) -> None:
     root = example(git_repo)
+    conf = git_repo.path("conf.py")
+    conf.write_text(conf.read_text("utf-8").replace("sitemap_html_page = True", ""), "utf-8")
+    assert "html_page" not in conf.read_text("utf-8")  # the example turns it on
     sphinx_build(root, root / "_build" / "html", "-W", builder="html")
     assert not (root / "_build" / "html" / "sitemap.html").exists()
 
