@@ -105,7 +105,7 @@ class Listing:
                 f'<h2 id="{heading}">{html.escape(section.title)}</h2>\n<ul>\n'
             )
             for relative, page in section.pages:
-                href = html.escape(up + (relative or "./"), quote=True)
+                href = html.escape(up + relative or "./", quote=True)
                 title = html.escape(page.title or unquote(relative) or "/")
                 parts.append(f'<li><a href="{href}">{title}</a>{self._date(page.lastmod)}</li>\n')
             parts.append("</ul>\n</section>\n")

@@ -142,8 +142,9 @@ class _Site:
                 f"sitemap page {listing.relpath}; sitemap_html_page left it as it is",
             )
             return
-        link = str(builder.get_target_uri(pagename))
-        up = "../" * (link.count("/") - listing.relpath.count("/"))
+        # Where the builder writes a page of that name, and so how deep its links start.
+        written = Path(builder.get_outfilename(pagename)).relative_to(app.outdir).as_posix()
+        up = "../" * (written.count("/") - listing.relpath.count("/"))
         context = {
             "title": "Sitemap",
             "body": "<h1>Sitemap</h1>\n" + listing.body(up=up),

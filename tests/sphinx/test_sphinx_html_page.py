@@ -105,3 +105,18 @@ def test_a_document_named_sitemap_keeps_its_page(git_repo: GitRepo) -> None:
     assert "a document already has the name of the sitemap page sitemap.html" in done.stderr
     assert "Our own map" in (srcdir / "_build" / "sitemap.html").read_text("utf-8")
     assert BASE_URL + "sitemap.html" in read_entries(srcdir / "_build")
+
+
+def test_singlehtml_lists_its_one_page(git_repo: GitRepo, tmp_path: Path) -> None:
+    root = example(git_repo)
+    outdir = root / "_build" / "singlehtml"
+    sphinx_build(root, outdir, "-W", builder="singlehtml")
+    assert set(read_entries(outdir)) == {BASE_URL + "index.html"}
+    check_in_browser(
+        outdir,
+        "sitemap.html",
+        base_url=BASE_URL,
+        sitemap_relpath="sitemap.xml",
+        titles={BASE_URL + "index.html": "Home"},
+        shot=tmp_path / "singlehtml.png",
+    )
