@@ -24,7 +24,7 @@ nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.error_on_missing_interpreters = False
 nox.options.sessions = ["tests_core", "tests_mkdocs", "tests_sphinx", "tests_pelican",
                         "tests_cross_host", "tests_cli_generate", "tests_cli_generate_mkdocs2",
-                        "lint", "typecheck"]  # fmt: skip
+                        "tests_index_builds", "lint", "typecheck"]  # fmt: skip
 
 ROOT = Path(__file__).parent
 REPORTS = ROOT / ".nox-reports"
@@ -64,9 +64,10 @@ SPHINX_VERSIONS = {
 ZENSICAL = "zensical>=0.0.60"
 # MkDocs 2.0 pre-releases replace the mkdocs package itself, so they get a virtualenv of their own.
 MKDOCS_2 = "mkdocs==2.0.dev6"
+# i18n_subsites builds one subsite per language in the same run; its sitemap test needs it.
 PELICAN_VERSIONS = {
-    "lowest": ["pelican[markdown]==4.9.1"],
-    "newest": ["pelican[markdown]>=4.9"],
+    "lowest": ["pelican[markdown]==4.9.1", "pelican-i18n-subsites==1.0.0"],
+    "newest": ["pelican[markdown]>=4.9", "pelican-i18n-subsites>=1.0"],
 }
 
 
@@ -110,7 +111,7 @@ def tests_core(session: nox.Session) -> None:
     session.install(".", *TEST_DEPS)
     no_host = f"import importlib.util as u, sys; sys.exit(any(map(u.find_spec, {HOSTS!r})))"
     session.run("python", "-c", no_host)
-    _pytest(session, "tests/core", "tests/support", "tests/cli")
+    _pytest(session, "tests/core", "tests/support", "tests/cli", "tests/index", "tests/indexnow")
 
 
 @nox.session
@@ -166,6 +167,14 @@ def tests_cli_generate_mkdocs2(session: nox.Session) -> None:
 
 
 @nox.session
+def tests_index_builds(session: nox.Session) -> None:
+    """sitemap-plugins index over real builds: MkDocs versions deployed by mike (which needs
+    git), Sphinx builds in Read the Docs' layout, a mkdocs-static-i18n site."""
+    session.install(".[mkdocs,sphinx]", *TEST_DEPS, "mike>=2", "mkdocs-static-i18n>=1.3")
+    _pytest(session, "tests/index_builds")
+
+
+@nox.session
 def lint(session: nox.Session) -> None:
     """ruff check and ruff format --check over the whole repository."""
     session.install(RUFF)
@@ -187,8 +196,17 @@ def examples(session: nox.Session) -> None:
     session.run("python", "example_sites/build_all.py")
 
 
+# What each host's users run today for a sitemap with dates: the benchmarks' incumbents.
+BENCH_INCUMBENTS = [
+    "sphinx-sitemap",
+    "sphinx-last-updated-by-git",
+    "mkdocs-git-revision-date-localized-plugin",
+    "pelican-sitemap",
+]
+
+
 @nox.session
 def bench(session: nox.Session) -> None:
     """Benchmarks: ratios measured in one run (pass --quick after -- for a smoke run)."""
-    session.install(".[mkdocs]", "mkdocs-git-revision-date-localized-plugin")
+    session.install(".[all]", *BENCH_INCUMBENTS)
     session.run("python", "benchmarks/run.py", *session.posargs, env={"PYTHONHASHSEED": "0"})

@@ -14,8 +14,10 @@ from __future__ import annotations
 import datetime as dt
 import random
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,3 +145,75 @@ def _same_moment(value: dt.datetime, git_iso: str) -> bool:
     """Same instant and same UTC offset as git printed (the offset decides the calendar day)."""
     expected = dt.datetime.fromisoformat(git_iso)
     return value == expected and value.utcoffset() == expected.utcoffset()
+
+
+@dataclass(frozen=True)
+class CacheFigures:
+    """The disk cache of the history pass, each a fastest-of-rounds time in seconds."""
+
+    files: int
+    no_cache: float
+    first_build: float
+    same_head: float
+    one_new_commit: float
+    agreeing: bool
+
+    def ratio(self, seconds: float) -> float:
+        return seconds / self.no_cache
+
+
+def run_cache(files: int, commits: int, *, rounds: int = 3, log: bool = True) -> CacheFigures:
+    """What a build pays for dates with ``FileDates(cache_dir=...)``, each build a fresh
+    instance as a fresh process would be: with no cache (the baseline), filling an empty cache,
+    at the same HEAD, and after one new commit (``OLD..HEAD`` only). The last must equal a full
+    pass made without any cache, or the run fails."""
+    repo = ensure_repo(RepoSpec(files, commits, odd_names=True), log=log)
+    times: dict[str, list[float]] = {"none": [], "first": [], "same": [], "new": []}
+    agreeing = True
+    with tempfile.TemporaryDirectory(prefix="sitemap-bench-git-cache-") as scratch:
+        clone = Path(scratch, "clone")
+        subprocess.run(
+            ["git", "clone", "-q", "--local", str(repo), str(clone)],
+            check=True,
+            capture_output=True,
+        )
+        identity = ["-c", "user.name=Bench", "-c", "user.email=bench@example.org"]
+        names = tracked_files(clone)
+        paths = [clone / name for name in names]
+        cache = Path(scratch, "cache")
+
+        def timed(kind: str, cache_dir: Path | None) -> dict[Path, tuple[dt.datetime, str]]:
+            file_dates = FileDates(CollectingReporter(), cache_dir=cache_dir)
+            start = time.perf_counter()
+            found = file_dates.lookup(paths, use_git=True, use_mtime=True).dates
+            times[kind].append(time.perf_counter() - start)
+            return found
+
+        for round_number in range(1, rounds + 1):
+            shutil.rmtree(cache, ignore_errors=True)
+            timed("none", None)
+            timed("first", cache)
+            timed("same", cache)
+            edited = clone / names[len(names) // 2]
+            with open(edited, "a", encoding="utf-8") as stream:
+                stream.write(f"\nEdited in round {round_number}.\n")
+            subprocess.run(
+                ["git", *identity, "commit", "-q", "-a", "-m", f"Round {round_number}"],
+                cwd=clone,
+                check=True,
+                capture_output=True,
+            )
+            cached = timed("new", cache)
+            full = FileDates(CollectingReporter()).lookup(paths, use_git=True, use_mtime=True)
+            agreeing &= cached == full.dates
+            if log:
+                shown = ", ".join(f"{kind} {values[-1]:.3f}s" for kind, values in times.items())
+                print(f"# git cache round {round_number}: {shown}", file=sys.stderr)
+    return CacheFigures(
+        files=len(names),
+        no_cache=min(times["none"]),
+        first_build=min(times["first"]),
+        same_head=min(times["same"]),
+        one_new_commit=min(times["new"]),
+        agreeing=agreeing,
+    )

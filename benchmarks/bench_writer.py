@@ -4,14 +4,18 @@ Both contenders run in their own child process (this file, run with ``--child``)
 cover only the writing: the peak RSS is the child's high-water mark, and the parent's memory
 (which verifies the output) never counts.
 
-* ``writer``: ``Entry`` values made one at a time by a generator go through ``write_sitemaps``
-  (20 shards plus an index).
+* ``rows``: plain tuples ``(loc, lastmod, changefreq, priority)`` made one at a time by a
+  generator go through ``write_sitemap_rows``, the bulk path (20 shards plus an index);
+* ``entries``: the same values as ``Entry`` named tuples through ``write_sitemaps``, the path
+  the builder takes;
 * ``raw``: the same bytes made by a plain f-string loop over the same values and written with
   ordinary buffered file writes, each shard hashed on the way and renamed to its content name
   (``sitemap-1-<12 hex digits>.xml``) as the writer names it: the floor any Python sitemap writer
   that publishes safely could reach.
 
-The two outputs are compared byte for byte, so the ratio compares equal work.
+Every output is compared byte for byte with the raw loop's, so the ratios compare equal work;
+the raw loop formats its timestamps with ``strftime`` on its own, so a change in how the writer
+writes dates shows up as files that differ.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from sitemap_plugins.core.model import Entry
 from sitemap_plugins.core.options import Options
 from sitemap_plugins.core.render import INDEX_CLOSE, INDEX_OPEN, URLSET_CLOSE, urlset_open
 from sitemap_plugins.core.report import CollectingReporter
-from sitemap_plugins.core.writer import write_sitemaps
+from sitemap_plugins.core.writer import write_sitemap_rows, write_sitemaps
 
 BASE_URL: Final = "https://example.org/docs/"
 SHARDS: Final = 20
@@ -57,6 +61,19 @@ def entries(count: int) -> Iterator[Entry]:
         )
 
 
+def rows(count: int) -> Iterator[tuple[str, dt.datetime, str, float]]:
+    """The same values as :func:`entries`, as the plain tuples of the bulk path."""
+    moments, freqs, priorities = MOMENTS, CHANGEFREQS, PRIORITIES
+    n_moments, n_freqs, n_priorities = len(moments), len(freqs), len(priorities)
+    for number in range(count):
+        yield (
+            f"{BASE_URL}section-{number % 97:02d}/page-{number:07d}/",
+            moments[number % n_moments],
+            freqs[number % n_freqs],
+            priorities[number % n_priorities],
+        )
+
+
 def _peak_rss_mb() -> float:
     """This process's peak resident set size (VmHWM), in MiB."""
     try:
@@ -72,14 +89,15 @@ def _peak_rss_mb() -> float:
     return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)
 
 
-def _child_writer(count: int, per_file: int, out: Path) -> dict[str, float]:
+def _child_writer(kind: str, count: int, per_file: int, out: Path) -> dict[str, float]:
     options = Options.from_mapping({"base_url": BASE_URL, "urls_per_file": per_file})
     reporter = CollectingReporter()
+    make, write = (rows, write_sitemap_rows) if kind == "rows" else (entries, write_sitemaps)
     before = _peak_rss_mb()
     cpu = time.process_time()
     start = time.perf_counter()
-    result = write_sitemaps(
-        entries(count),
+    result = write(
+        make(count),  # type: ignore[arg-type]
         out,
         base_url=BASE_URL,
         options=options,
@@ -89,9 +107,9 @@ def _child_writer(count: int, per_file: int, out: Path) -> dict[str, float]:
     cpu = time.process_time() - cpu
     if reporter.warnings:
         raise SystemExit(f"writer warned: {reporter.warnings[:3]}")
-    # How much of that the caller's side (making the Entry values) took, measured separately.
+    # How much of that the caller's side (making the values) took, measured separately.
     start = time.perf_counter()
-    for _ in entries(count):
+    for _ in make(count):
         pass
     making = time.perf_counter() - start
     return {
@@ -108,7 +126,8 @@ def _child_writer(count: int, per_file: int, out: Path) -> dict[str, float]:
 def _child_raw(count: int, per_file: int, out: Path) -> dict[str, float]:
     """The same bytes as the writer, by the shortest plain loop: the speed floor."""
     head, tail = urlset_open().encode(), URLSET_CLOSE.encode()
-    days = [moment.date().isoformat() for moment in MOMENTS]
+    # Every moment is in UTC: the W3C timestamp with "Z", compared as text for the newest.
+    days = [moment.strftime("%Y-%m-%dT%H:%M:%SZ") for moment in MOMENTS]
     freqs, prios = CHANGEFREQS, [f"{p:.1f}" for p in PRIORITIES]
     n_days, n_freqs, n_prios = len(days), len(freqs), len(prios)
     cpu = time.process_time()
@@ -188,84 +207,107 @@ def _digest(path: Path) -> str:
 
 
 @dataclass(frozen=True)
-class WriterFigures:
-    urls_per_s: float
+class Contender:
+    """One writer path's best round, and what its output held."""
+
+    seconds: float
+    cpu_seconds: float
+    making_seconds: float
     peak_rss_mb: float
     rss_before_mb: float
-    seconds: float
-    raw_seconds: float
-    cpu_seconds: float
-    raw_cpu_seconds: float
-    entry_seconds: float
     files: int
     locs: int
     index_children: int
     identical_files: int
 
-    @property
-    def ratio(self) -> float:
-        return self.seconds / self.raw_seconds
 
-    @property
-    def cpu_ratio(self) -> float:
-        return self.cpu_seconds / self.raw_cpu_seconds
+@dataclass(frozen=True)
+class WriterFigures:
+    urls: int
+    rows: Contender
+    entries: Contender
+    raw_seconds: float
+    raw_cpu_seconds: float
+
+    def urls_per_s(self, path: Contender) -> float:
+        return self.urls / path.seconds
+
+    def ratio(self, path: Contender) -> float:
+        return path.seconds / self.raw_seconds
+
+    def cpu_ratio(self, path: Contender) -> float:
+        return path.cpu_seconds / self.raw_cpu_seconds
 
 
-def run(count: int, *, rounds: int = 2, log: bool = True) -> WriterFigures:
-    """Best of ``rounds`` for each side, alternating, then verify and compare the outputs."""
+def _inspect(directory: Path, raw: Path) -> tuple[int, int, int, int]:
+    """Files, ``<loc>`` in the shards, children of the index, files identical to the raw loop's."""
+    # The record of published files (a dotfile) is the writer's own bookkeeping.
+    files = sorted(p.name for p in directory.iterdir() if not p.name.startswith("."))
+    shard_names = [name for name in files if name != "sitemap.xml"]
+    locs = sum(_count(directory / name, b"<loc>") for name in shard_names)
+    children = _count(directory / "sitemap.xml", b"<sitemap>") if "sitemap.xml" in files else 0
+    identical = sum(
+        1
+        for name in files
+        if (raw / name).is_file() and _digest(directory / name) == _digest(raw / name)
+    )
+    return len(files), locs, children, identical
+
+
+def run(count: int, *, rounds: int = 3, log: bool = True) -> WriterFigures:
+    """Best of ``rounds`` for each path, interleaved, then verify and compare the outputs."""
     per_file = -(-count // SHARDS)
-    writer_runs, raw_runs = [], []
+    kinds = ("rows", "entries", "raw")
+    runs: dict[str, list[dict[str, float]]] = {kind: [] for kind in kinds}
     with tempfile.TemporaryDirectory(prefix="sitemap-bench-writer-") as scratch:
-        ours, raw = Path(scratch, "writer"), Path(scratch, "raw")
-        ours.mkdir()
-        raw.mkdir()
+        folders = {kind: Path(scratch, kind) for kind in kinds}
+        for folder in folders.values():
+            folder.mkdir()
+        order = list(kinds)
         for round_number in range(1, rounds + 1):
             # Every round writes into the same directory, as a rebuild would.
-            writer_runs.append(_run_child("writer", count, per_file, ours))
-            raw_runs.append(_run_child("raw", count, per_file, raw))
+            for kind in order:
+                runs[kind].append(_run_child(kind, count, per_file, folders[kind]))
+            order = order[1:] + order[:1]
             if log:
-                print(
-                    f"# writer round {round_number}: {writer_runs[-1]['seconds']:.2f}s, "
-                    f"raw {raw_runs[-1]['seconds']:.2f}s",
-                    file=sys.stderr,
-                )
-        # The record of published files (a dotfile) is the writer's own bookkeeping.
-        files = sorted(p.name for p in ours.iterdir() if not p.name.startswith("."))
-        shard_names = [name for name in files if name != "sitemap.xml"]
-        locs = sum(_count(ours / name, b"<loc>") for name in shard_names)
-        children = _count(ours / "sitemap.xml", b"<sitemap>") if "sitemap.xml" in files else 0
-        identical = sum(
-            1
-            for name in files
-            if (raw / name).is_file() and _digest(ours / name) == _digest(raw / name)
-        )
-    best = min(writer_runs, key=lambda r: r["seconds"])
-    best_raw = min(raw_runs, key=lambda r: r["seconds"])
+                shown = ", ".join(f"{kind} {runs[kind][-1]['seconds']:.2f}s" for kind in kinds)
+                print(f"# writer round {round_number}: {shown}", file=sys.stderr)
+        paths = {}
+        for kind in ("rows", "entries"):
+            best = min(runs[kind], key=lambda r: r["seconds"])
+            files, locs, children, identical = _inspect(folders[kind], folders["raw"])
+            paths[kind] = Contender(
+                seconds=best["seconds"],
+                cpu_seconds=min(r["cpu_seconds"] for r in runs[kind]),
+                making_seconds=best["entry_seconds"],
+                peak_rss_mb=max(r["peak_rss_mb"] for r in runs[kind]),
+                rss_before_mb=best["rss_before_mb"],
+                files=files,
+                locs=locs,
+                index_children=children,
+                identical_files=identical,
+            )
     return WriterFigures(
-        urls_per_s=count / best["seconds"],
-        peak_rss_mb=max(r["peak_rss_mb"] for r in writer_runs),
-        rss_before_mb=best["rss_before_mb"],
-        seconds=best["seconds"],
-        raw_seconds=best_raw["seconds"],
-        cpu_seconds=min(r["cpu_seconds"] for r in writer_runs),
-        raw_cpu_seconds=min(r["cpu_seconds"] for r in raw_runs),
-        entry_seconds=best["entry_seconds"],
-        files=len(files),
-        locs=locs,
-        index_children=children,
-        identical_files=identical,
+        urls=count,
+        rows=paths["rows"],
+        entries=paths["entries"],
+        raw_seconds=min(r["seconds"] for r in runs["raw"]),
+        raw_cpu_seconds=min(r["cpu_seconds"] for r in runs["raw"]),
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--child", choices=("writer", "raw"), required=True)
+    parser.add_argument("--child", choices=("rows", "entries", "raw"), required=True)
     parser.add_argument("--urls", type=int, required=True)
     parser.add_argument("--per-file", type=int, required=True)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
-    work = _child_writer if args.child == "writer" else _child_raw
-    print(json.dumps(work(args.urls, args.per_file, args.out)))
+    if args.child == "raw":
+        figures = _child_raw(args.urls, args.per_file, args.out)
+    else:
+        figures = _child_writer(args.child, args.urls, args.per_file, args.out)
+    print(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -1,12 +1,15 @@
-"""Run the benchmarks and print one ``name: value`` figure per line, all measured in this run.
+"""Run the benchmarks and print their tables (Markdown), every ratio measured in this run.
 
-    python benchmarks/run.py            full sizes (a few minutes)
+    python benchmarks/run.py            full sizes (most of an hour on 2 cores)
     python benchmarks/run.py --quick    small sizes, a smoke run of every code path
+    python benchmarks/run.py --only hosts --hosts sphinx --sizes 100,1000
 
-Progress and details go to stderr; stdout holds only the figures. The exit status is 1 if a
-check failed (a date that disagrees with ``git log -1``, a sitemap with the wrong number of URLs
-or files) or a benchmark could not run at all; a plugin that is not installed is reported as
-``unavailable (...)`` and does not fail the run. See benchmarks/README.md for each figure.
+Progress and details go to stderr; stdout holds only the tables, ready to paste into the README.
+The exit status is 1 if a check failed (a date that disagrees with ``git log -1``, a cached pass
+that disagrees with a full one, a sitemap with the wrong number of URLs, writer output that is
+not byte-identical to the raw loop's) or a benchmark could not run at all. A host or plugin that
+is not installed is shown as ``unavailable (reason)`` and does not fail the run; nor does an aim
+that is missed (it is shown as missed). See benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -19,12 +22,17 @@ import subprocess
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bench_hosts import Outcome
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCHMARKS = ("lastmod", "writer", "mkdocs")
+BENCHMARKS = ("lastmod", "writer", "hosts")
 
 
 @dataclass(frozen=True)
@@ -32,29 +40,43 @@ class Sizes:
     files: int
     commits: int
     urls: int
-    pages: int
-    page_commits: int
+    pages: tuple[int, ...]
+    rounds: int
 
 
-FULL = Sizes(files=5_000, commits=20_000, urls=1_000_000, pages=1_000, page_commits=6_000)
-QUICK = Sizes(files=500, commits=2_000, urls=100_000, pages=100, page_commits=600)
+FULL = Sizes(files=5_000, commits=20_000, urls=1_000_000, pages=(100, 1_000, 5_000), rounds=3)
+QUICK = Sizes(files=500, commits=2_000, urls=100_000, pages=(30,), rounds=1)
+LARGE_SITE = 3_000
+"""From this many pages on, a host is measured with two rounds instead of three."""
 
 
-def fmt(value: float | str) -> str:
-    """Two or three decimals for small figures, whole numbers for large ones."""
-    if isinstance(value, (str, int)):
-        return str(value)
+def fmt(value: float | str | None, digits: int = 2) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, str):
+        return value
     if abs(value) >= 1000:
-        return f"{value:.0f}"
-    return f"{value:.2f}" if abs(value) >= 10 else f"{value:.3f}"
-
-
-def figure(name: str, value: float | str) -> None:
-    print(f"{name}: {fmt(value)}", flush=True)
+        return f"{value:,.0f}"
+    return f"{value:.{digits}f}"
 
 
 def note(text: str) -> None:
     print(f"# {text}", file=sys.stderr, flush=True)
+
+
+def table(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    print(f"\n{title}\n")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "|".join(" --- " for _ in header) + "|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    sys.stdout.flush()
+
+
+def aim(value: float | str, limit: float, text: str) -> str:
+    if isinstance(value, str):
+        return f"{text}: not measured"
+    return f"{text}: {'met' if value <= limit else 'MISSED'}"
 
 
 class Run:
@@ -67,7 +89,7 @@ class Run:
         self.failures.append(message)
         note(f"FAILED: {message}")
 
-    def guarded(self, name: str, body: Callable[[], None], figures: tuple[str, ...]) -> None:
+    def guarded(self, name: str, body: Callable[[], None]) -> None:
         start = time.perf_counter()
         note(f"{name} benchmark...")
         try:
@@ -75,8 +97,7 @@ class Run:
         except Exception as error:
             traceback.print_exc(file=sys.stderr)
             reason = f"{type(error).__name__}: {error}".splitlines()[0]
-            for line in figures:
-                figure(line, f"unavailable ({reason})")
+            print(f"\n{name}: unavailable ({reason})")
             self.fail(f"{name} benchmark: {reason}")
         note(f"{name} benchmark took {time.perf_counter() - start:.1f}s")
 
@@ -85,14 +106,43 @@ def bench_lastmod(run: Run, sizes: Sizes) -> None:
     import bench_lastmod
 
     result = bench_lastmod.run(sizes.files, sizes.commits)
-    figure("lastmod_speedup_vs_per_file_git", result.speedup)
-    figure("lastmod_one_pass_seconds", result.one_pass_seconds)
-    figure("lastmod_per_file_git_seconds_extrapolated", result.per_file_seconds_extrapolated)
-    figure("lastmod_sample_agreement", f"{result.agreeing}/{result.checked}")
-    figure("lastmod_speedup_vs_per_file_git_cpu", result.cpu_speedup)
+    cache = bench_lastmod.run_cache(sizes.files, sizes.commits)
+    where = f"{sizes.files:,} files, {sizes.commits:,} commits"
+    table(
+        f"Lastmod, {where}: one pass against one `git log -1` per file (fastest of 3)",
+        ["figure", "value", "aim"],
+        [
+            ["one pass, seconds", fmt(result.one_pass_seconds, 3), "well under 1 s"],
+            [
+                "one `git log -1` per file, seconds (sampled)",
+                fmt(result.per_file_seconds_extrapolated),
+                "",
+            ],
+            [
+                "speed-up, wall (CPU)",
+                f"{fmt(result.speedup, 0)}x ({fmt(result.cpu_speedup, 0)}x)",
+                f"≥ 100x: {'met' if result.speedup >= 100 else 'MISSED'}",
+            ],
+            ["dates equal to `git log -1`", f"{result.agreeing}/{result.checked}", "all"],
+        ],
+    )
+    table(
+        f"Lastmod, {where}: the disk cache of the pass (a fresh `FileDates` each time)",
+        ["build", "seconds", "/ no cache"],
+        [
+            ["no cache (full pass)", fmt(cache.no_cache, 3), "1.00"],
+            ["first build (full pass, cache written)", fmt(cache.first_build, 3),
+             fmt(cache.ratio(cache.first_build))],
+            ["same HEAD (cache reused)", fmt(cache.same_head, 3),
+             fmt(cache.ratio(cache.same_head))],
+            ["one new commit (`OLD..HEAD` only)", fmt(cache.one_new_commit, 3),
+             fmt(cache.ratio(cache.one_new_commit))],
+        ],
+    )  # fmt: skip
     note(
         f"{result.dated_by_git} of {result.files} files dated by git; git log -1 timed on "
-        f"{result.timed} files, compared on {result.checked} (with files merges changed)"
+        f"{result.timed} files, compared on {result.checked} (with files merges changed); "
+        f"cached pass after a new commit equal to a full pass: {cache.agreeing}"
     )
     for line in result.disagreements:
         note(line)
@@ -100,61 +150,163 @@ def bench_lastmod(run: Run, sizes: Sizes) -> None:
         run.fail(f"lastmod: {result.checked - result.agreeing} files disagree with git log -1")
     if result.dated_by_git != result.files:
         run.fail(f"lastmod: only {result.dated_by_git} of {result.files} files dated by git")
+    if not cache.agreeing:
+        run.fail("lastmod: the cached pass after a new commit differs from a full pass")
 
 
 def bench_writer(run: Run, sizes: Sizes) -> None:
     import bench_writer
 
     result = bench_writer.run(sizes.urls)
-    figure("writer_urls_per_s", result.urls_per_s)
-    figure("writer_peak_rss_mb", result.peak_rss_mb)
-    figure("writer_time_vs_raw_write", result.ratio)
-    figure("writer_files", result.files)
-    figure("writer_seconds", result.seconds)
-    figure("writer_raw_write_seconds", result.raw_seconds)
-    figure("writer_cpu_time_vs_raw_write", result.cpu_ratio)
-    note(
-        f"writer: {result.locs:,} <loc> in the shards, {result.index_children} shards in the "
-        f"index, {result.identical_files}/{result.files} files byte-identical to the raw loop; "
-        f"RSS before writing {result.rss_before_mb:.1f} MiB; making the Entry values alone "
-        f"took {result.entry_seconds:.2f}s of the {result.seconds:.2f}s"
+    rows = []
+    for label, path in (
+        ("`write_sitemap_rows` (tuples)", result.rows),
+        ("`write_sitemaps` (`Entry`)", result.entries),
+    ):
+        rate = result.urls_per_s(path)
+        ratio = result.ratio(path)
+        rows.append(
+            [
+                label,
+                f"{rate:,.0f}",
+                f"{fmt(ratio)} ({fmt(result.cpu_ratio(path))})",
+                f"{path.making_seconds:.2f} of {path.seconds:.2f}",
+                fmt(path.peak_rss_mb, 1),
+                f"{path.identical_files}/{path.files}",
+            ]
+        )
+    table(
+        f"Writer: {sizes.urls:,} URLs with lastmod, changefreq and priority, "
+        f"{bench_writer.SHARDS} shards and an index (best of 3)",
+        ["path", "URLs/s", "time / raw bytes, wall (CPU)", "making the input, s",
+         "peak RSS, MiB", "files identical to raw"],
+        rows,
+    )  # fmt: skip
+    bulk = result.rows
+    print(
+        f"\nAims (bulk path, full size only): ≥ 700,000 URLs/s: "
+        f"{'met' if result.urls_per_s(bulk) >= 700_000 else 'MISSED'}; ≤ 2x raw: "
+        f"{'met' if result.ratio(bulk) <= 2 else 'MISSED'}; peak RSS ≤ 100 MiB: "
+        f"{'met' if bulk.peak_rss_mb <= 100 else 'MISSED'}. The raw loop: "
+        f"{result.raw_seconds:.2f} s."
     )
-    expected = bench_writer.SHARDS + 1
-    if result.files != expected or result.index_children != bench_writer.SHARDS:
-        run.fail(f"writer: {result.files} files, {result.index_children} in the index")
-    if result.locs != sizes.urls:
-        run.fail(f"writer: {result.locs} <loc> written for {sizes.urls} entries")
-    if result.identical_files != result.files:
-        run.fail(f"writer: only {result.identical_files} files match the raw loop's bytes")
+    for name, path in (("rows", result.rows), ("entries", result.entries)):
+        if path.files != bench_writer.SHARDS + 1 or path.index_children != bench_writer.SHARDS:
+            run.fail(f"writer ({name}): {path.files} files, {path.index_children} in the index")
+        if path.locs != sizes.urls:
+            run.fail(f"writer ({name}): {path.locs} <loc> written for {sizes.urls} URLs")
+        if path.identical_files != path.files:
+            run.fail(f"writer ({name}): {path.identical_files} files match the raw loop's")
 
 
-def bench_mkdocs(run: Run, sizes: Sizes) -> None:
-    import bench_mkdocs
-
-    result = bench_mkdocs.run(sizes.pages, sizes.page_commits)
-    figure("mkdocs_overhead_vs_plain", result.ratio("ours", "plain"))
-    figure("mkdocs_vs_git_revision_plugin", result.ratio("ours", "git-revision"))
-    for variant, seconds in result.seconds.items():
-        figure(f"mkdocs_{variant.replace('-', '_')}_build_seconds", seconds)
-    figure("mkdocs_overhead_vs_plain_cpu", result.ratio("ours", "plain", cpu=True))
-    figure("mkdocs_vs_git_revision_plugin_cpu", result.ratio("ours", "git-revision", cpu=True))
-    for variant, problem in result.unavailable.items():
-        note(f"mkdocs {variant}: {problem}")
-    if "ours" not in result.unavailable:
-        note(f"our sitemap: {result.sitemap_urls} URLs, {result.sitemap_lastmods} with lastmod")
-        if result.sitemap_urls != sizes.pages or result.sitemap_lastmods != sizes.pages:
-            run.fail(
-                f"mkdocs: the plugin's sitemap has {result.sitemap_urls} URLs and "
-                f"{result.sitemap_lastmods} lastmods for {sizes.pages} pages"
-            )
+HOST_TITLES = {"sphinx": "Sphinx", "mkdocs": "MkDocs", "pelican": "Pelican"}
 
 
-def _environment() -> None:
+def _aims(host: str, mode: str, pages: int, ours: float | str, versus: float | str) -> str:
+    """The issue's aims that apply to this row."""
+    found = []
+    if host == "sphinx":
+        if isinstance(versus, float):
+            found.append(f"faster than incumbent: {'met' if versus < 1 else 'MISSED'}")
+        if mode == "incremental":
+            found.append(aim(ours, 1.10, "≤ 1.10x"))
+    elif host == "mkdocs" and mode == "clean" and pages in (100, 1_000):
+        found.append(
+            aim(ours, 1.05 if pages == 100 else 1.02, "≤ 1.05x" if pages == 100 else "≤ 1.02x")
+        )
+    elif host == "pelican" and pages >= LARGE_SITE:
+        found.append(aim(ours, 1.05, "≤ 1.05x (aim set at 3,000)"))
+    return "; ".join(found) or "—"  # fmt: skip
+
+
+def bench_hosts(run: Run, sizes: Sizes, hosts: Sequence[str]) -> None:
+    import bench_hosts
+
+    growth: list[list[str]] = []
+    for host in hosts:
+        rows: list[list[str]] = []
+        by_size = []
+        for pages in sizes.pages:
+            rounds = sizes.rounds if pages < LARGE_SITE else min(sizes.rounds, 2)
+            outcome = bench_hosts.run(host, pages, rounds=rounds)
+            by_size.append(outcome)
+            labels = bench_hosts.HOSTS[host].labels
+            for mode in bench_hosts.HOSTS[host].modes:
+                ours = outcome.ratio(mode.name, "ours", "none")
+                incumbent = outcome.ratio(mode.name, "incumbent", "none")
+                versus = outcome.ratio(mode.name, "ours", "incumbent")
+                listed = outcome.listed.get(mode.name, {})
+                plain = outcome.seconds(mode.name, "none")
+                rows.append(
+                    [
+                        f"{pages:,} / {outcome.commits:,}",
+                        mode.name,
+                        f"1.00 ({fmt(plain)} s)" if plain else fmt(
+                            outcome.ratio(mode.name, "none", "none")),
+                        fmt(incumbent),
+                        fmt(ours),
+                        fmt(versus),
+                        " / ".join(str(listed.get(v, (0, 0))[0]) for v in ("incumbent", "ours")),
+                        _aims(host, mode.name, pages, ours, versus),
+                    ]
+                )  # fmt: skip
+                _check_listing(run, host, mode.name, outcome)
+        title = HOST_TITLES[host]
+        table(
+            f"{title}: build time / build time with no sitemap, median of "
+            f"{sizes.rounds} paired rounds ({min(sizes.rounds, 2)} from {LARGE_SITE:,} pages)",
+            ["pages / commits", "build", labels["none"], labels["incumbent"], "ours",
+             "ours / incumbent", "URLs listed (incumbent / ours)", "aim"],
+            rows,
+        )  # fmt: skip
+        for mode in bench_hosts.HOSTS[host].modes:
+            for variant, label in (("ours", "ours"), ("incumbent", labels["incumbent"])):
+                cells = [fmt(o.ratio(mode.name, variant, "none")) for o in by_size]
+                growth.append([f"{title}, {mode.name}, {label}", *cells])
+    table(
+        "Growth: build time / build time with no sitemap, by number of pages (flat is the aim)",
+        ["host, build, sitemap", *(f"{pages:,}" for pages in sizes.pages)],
+        growth,
+    )
+
+
+def _check_listing(run: Run, host: str, mode: str, outcome: Outcome) -> None:
+    """Our sitemap must list every page, in every mode: as many URLs as after the first (clean)
+    build, and at least one a page (Sphinx and Pelican add pages of their own)."""
+    if "ours" in outcome.unavailable or (mode, "ours") in outcome.failed:
+        return
+    urls, lastmods = outcome.listed.get(mode, {}).get("ours", (0, 0))
+    clean = next(iter(outcome.listed.values())).get("ours", (0, 0))[0]
+    pages = outcome.pages
+    note(f"{host} {pages} pages, {mode}: ours lists {urls} URLs, {lastmods} with lastmod")
+    if urls != clean:
+        run.fail(f"{host} {pages} pages, {mode}: our sitemap lists {urls} URLs, {clean} when clean")
+    if urls < pages - 1:  # the root document of the repository is not a Pelican article
+        run.fail(f"{host} {pages} pages, {mode}: our sitemap lists {urls} URLs for {pages} pages")
+
+
+def _versions() -> str:
+    names = ["sphinx", "sphinx-sitemap", "sphinx-last-updated-by-git", "mkdocs",
+             "mkdocs-git-revision-date-localized-plugin", "pelican", "pelican-sitemap"]  # fmt: skip
+    shown = []
+    for name in names:
+        try:
+            shown.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            shown.append(f"{name} not installed")
+    return ", ".join(shown)
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
+
+
+def _machine() -> str:
     git = subprocess.run(["git", "--version"], capture_output=True, text=True, check=False)
-    load = os.getloadavg() if hasattr(os, "getloadavg") else ()
-    note(
-        f"Python {platform.python_version()}, {git.stdout.strip() or 'no git'}, "
-        f"{os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in load)}"
+    return (
+        f"{os.cpu_count()} CPUs ({platform.machine()}, {platform.system()}), "
+        f"Python {platform.python_version()}, {git.stdout.strip() or 'no git'}; "
+        f"load average at the start {_load()}"
     )
 
 
@@ -164,33 +316,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only", action="append", choices=BENCHMARKS, help="run only this benchmark (repeatable)"
     )
+    parser.add_argument("--hosts", help="comma-separated: sphinx,mkdocs,pelican (default: all)")
+    parser.add_argument("--sizes", help="comma-separated page counts for the host benchmarks")
     args = parser.parse_args(argv)
     if importlib.util.find_spec("sitemap_plugins") is None:
         sys.path.insert(0, str(ROOT))  # run from a checkout without installing
     sizes = QUICK if args.quick else FULL
+    if args.sizes:
+        pages = tuple(int(n) for n in args.sizes.split(","))
+        sizes = Sizes(sizes.files, sizes.commits, sizes.urls, pages, sizes.rounds)
+    hosts = args.hosts.split(",") if args.hosts else list(HOST_TITLES)
     chosen = args.only or list(BENCHMARKS)
     run = Run()
-    _environment()
     start = time.perf_counter()
+    print(f"Machine: {_machine()}.")
+    print(f"Hosts: {_versions()}.")
     if "lastmod" in chosen:
-        run.guarded(
-            "lastmod",
-            lambda: bench_lastmod(run, sizes),
-            ("lastmod_speedup_vs_per_file_git", "lastmod_one_pass_seconds"),
-        )
+        run.guarded("lastmod", lambda: bench_lastmod(run, sizes))
     if "writer" in chosen:
-        run.guarded(
-            "writer",
-            lambda: bench_writer(run, sizes),
-            ("writer_urls_per_s", "writer_peak_rss_mb", "writer_time_vs_raw_write"),
-        )
-    if "mkdocs" in chosen:
-        run.guarded(
-            "mkdocs",
-            lambda: bench_mkdocs(run, sizes),
-            ("mkdocs_overhead_vs_plain", "mkdocs_vs_git_revision_plugin"),
-        )
-    note(f"all benchmarks took {time.perf_counter() - start:.1f}s")
+        run.guarded("writer", lambda: bench_writer(run, sizes))
+    if "hosts" in chosen:
+        run.guarded("hosts", lambda: bench_hosts(run, sizes, hosts))
+    minutes = (time.perf_counter() - start) / 60
+    print(f"\nThe run took {minutes:.0f} min; load average at the end {_load()}.")
     for failure in run.failures:
         note(f"FAILED: {failure}")
     return 1 if run.failures else 0

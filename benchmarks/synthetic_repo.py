@@ -69,12 +69,17 @@ class RepoSpec:
     seed: int = 20240501
     body_words: int = 0
     odd_names: bool = False
+    markup: str = "md"
+    """``md``: ``docs/**.md`` pages with a ``# Title`` (MkDocs). ``rst``: ``docs/**.rst`` pages
+    with a title and a ``:date:`` field (Pelican reads both), and ``docs/index.rst`` holding a
+    hidden toctree of every page (the root document of a Sphinx project)."""
 
     @property
     def key(self) -> str:
+        markup = "" if self.markup == "md" else f"-m{self.markup}"  # older keys stay valid
         return (
             f"repo-v{GENERATOR_VERSION}-f{self.files}-c{self.commits}-s{self.seed}"
-            f"-w{self.body_words}-o{int(self.odd_names)}"
+            f"-w{self.body_words}-o{int(self.odd_names)}{markup}"
         )
 
 
@@ -161,6 +166,23 @@ def _build(spec: RepoSpec, repo: Path) -> RepoStats:
     return stats
 
 
+def _rst_page(path: str, title: str, revision: int, body: str) -> str:
+    """A reST page: the root document holds a hidden toctree of every page (so no page is
+    outside the tree and no sidebar lists thousands of them); the others carry the ``:date:``
+    Pelican needs, made from the page's number so that it never changes."""
+    rule = "#" * max(len(title), 3)
+    if path == "docs/index.rst":
+        toctree = ".. toctree::\n   :hidden:\n   :glob:\n\n   section-*/*\n   odd names/*\n"
+        return f"{title}\n{rule}\n\nRevision {revision}.\n\n{toctree}"
+    digits = "".join(c for c in Path(path).stem if c.isdigit()) or "0"
+    day = 1 + int(digits) % 28
+    month = 1 + int(digits) // 28 % 12
+    return (
+        f"{title}\n{rule}\n\n:date: 2016-{month:02d}-{day:02d} 10:00\n\n"
+        f"Revision {revision}.\n\n{body}"
+    )
+
+
 def _quote(path: str) -> bytes:
     escaped = path.replace("\\", "\\\\").replace('"', '\\"')
     return b'"' + escaped.encode() + b'"'
@@ -202,10 +224,13 @@ class _History:
     def _planned_paths(self) -> list[str]:
         count = self.spec.files
         odd = list(ODD_NAMES[: max(count - 1, 0)]) if self.spec.odd_names else []
-        paths = ["docs/index.md"]
+        if self.spec.markup != "md":
+            odd = [name.replace(".md", "." + self.spec.markup) for name in odd]
+        suffix = "." + self.spec.markup
+        paths = ["docs/index" + suffix]
         sections = max(1, round((count - len(odd) - 1) ** 0.5 / 2))
         for number in range(count - 1 - len(odd)):
-            paths.append(f"docs/section-{number % sections:02d}/page-{number:05d}.md")
+            paths.append(f"docs/section-{number % sections:02d}/page-{number:05d}{suffix}")
         # Odd names appear early, so the history has time to edit and rename around them.
         return paths[:1] + odd + paths[1:]
 
@@ -332,7 +357,10 @@ class _History:
             body = self._body()
             self.bodies[path] = body
         title = Path(path).stem.replace("-", " ").capitalize()
-        text = f"# {title}\n\nRevision {self.revision}.\n\n{body}"
+        if self.spec.markup == "rst":
+            text = _rst_page(path, title, self.revision, body)
+        else:
+            text = f"# {title}\n\nRevision {self.revision}.\n\n{body}"
         if into is None:
             self.content[path] = text
         else:

@@ -20,6 +20,7 @@ import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Final, TextIO
 
 from sitemap_plugins import __version__
@@ -36,6 +37,11 @@ from sitemap_plugins.generate import (
     resolve_settings,
 )
 from sitemap_plugins.generate.console import ConsoleReporter, ProgressBar
+from sitemap_plugins.index import DEFAULT_GLOB, VERSIONS_FILE, IndexResult, build_index
+from sitemap_plugins.indexnow import DEFAULT_ENDPOINT, IndexNowClient, PlanError
+from sitemap_plugins.indexnow import plan as submit_plan
+from sitemap_plugins.indexnow import preview as submit_preview
+from sitemap_plugins.indexnow import send as submit_send
 from sitemap_plugins.validate import DEFAULT_TIMEOUT, Report, validate
 
 PROG: Final = "sitemap-plugins"
@@ -278,7 +284,251 @@ def _generate(args: argparse.Namespace) -> int:
     return 0 if summary.top is not None else 1
 
 
-COMMANDS: Final[tuple[Callable[[Any], None], ...]] = (_add_validate, _add_generate)
+# --------------------------------------------------------------------------------------------
+# index
+
+
+def _add_index(commands: Any) -> None:
+    parser = commands.add_parser(
+        "index",
+        help="write one sitemap index over the builds in a folder (versions, languages)",
+        description="Write one sitemap index (FOLDER/sitemap.xml, or --output) over the "
+        "sitemaps of the builds under FOLDER: mike's version folders, Read the Docs' "
+        "en/latest and en/1.0, one folder per language. A child that is an index is "
+        "replaced by its children; each is dated by the newest lastmod it holds, and checked "
+        "with validate's rules at its own URL: one that breaks them (URLs outside its folder, "
+        "a build made for another base URL) is refused and left out. Exit status: 0 written, "
+        "1 a sitemap was refused (the others are indexed) or the index broke a rule (nothing "
+        "written), 2 nothing could be done (see the messages).",
+    )
+    parser.add_argument("folder", metavar="FOLDER", help="the folder holding the builds")
+    parser.add_argument(
+        "sitemaps",
+        nargs="*",
+        metavar="SITEMAP",
+        help="sitemap files to list, relative to FOLDER (instead of, or with, --glob)",
+    )
+    parser.add_argument(
+        "--base-url",
+        type=_base_url,
+        required=True,
+        metavar="URL",
+        help="the URL FOLDER is served at",
+    )
+    parser.add_argument(
+        "--glob",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help=f"which files under FOLDER are sitemaps to list (default: {DEFAULT_GLOB!r}); "
+        "may be repeated",
+    )
+    parser.add_argument(
+        "--output",
+        default="sitemap.xml",
+        metavar="NAME",
+        help="the index's file name, relative to FOLDER (default: sitemap.xml)",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        type=_names,
+        metavar="NAMES",
+        help="list only these versions or folders: names or globs, comma-separated "
+        "('latest,stable', 'v2.*'); mike's aliases stand for their version",
+    )
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        type=_names,
+        metavar="NAMES",
+        help="leave out these versions or folders (names or globs, comma-separated)",
+    )
+    parser.add_argument(
+        "--versions",
+        type=Path,
+        metavar="FILE",
+        help=f"mike's {VERSIONS_FILE} (default: FOLDER/{VERSIONS_FILE}, when there is one)",
+    )
+    robots = parser.add_mutually_exclusive_group()
+    robots.add_argument(
+        "--robots-txt",
+        dest="robots_txt",
+        action="store_true",
+        default=None,
+        help="add the index to FOLDER/robots.txt (default: when --base-url is a host's root)",
+    )
+    robots.add_argument(
+        "--no-robots-txt", dest="robots_txt", action="store_false", help="leave robots.txt alone"
+    )
+    parser.set_defaults(run=_index)
+
+
+def _index(args: argparse.Namespace) -> int:
+    progress = _Progress(sys.stderr, verb="reading")
+    try:
+        result = build_index(
+            Path(args.folder),
+            base_url=args.base_url,
+            patterns=args.glob,
+            names=args.sitemaps,
+            output=args.output,
+            only=[name for names in args.only for name in names],
+            exclude=[name for names in args.exclude for name in names],
+            versions=args.versions,
+            robots_txt=args.robots_txt,
+            progress=progress,
+        )
+    finally:
+        progress.clear()
+    for note in result.notes:
+        sys.stdout.write(f"{note.source}: {note.message}\n")
+    sys.stdout.write(_index_summary(result) + "\n")
+    sys.stdout.flush()
+    return result.exit_status
+
+
+def _index_summary(result: IndexResult) -> str:
+    refused = f"; {_count(result.refused, 'sitemap')} refused (see above)" if result.refused else ""
+    if result.written is None:
+        return f"No index written{refused}."
+    listed = _count(len(result.children), "sitemap")
+    return f"Wrote {result.written}: an index of {listed}, served at {result.url}{refused}."
+
+
+def _names(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected names or globs, comma-separated")
+    return names
+
+
+# --------------------------------------------------------------------------------------------
+# submit
+
+
+def _add_submit(commands: Any) -> None:
+    parser = commands.add_parser(
+        "submit",
+        help="tell search engines which URLs changed (IndexNow)",
+        description="Submit the URLs of a sitemap to IndexNow (Bing, Yandex, Seznam, Naver): "
+        "with --since PREVIOUS, the URLs added, those whose lastmod moved, and those removed "
+        "since then; with --all, every URL. SITEMAP and PREVIOUS are files, folders (their "
+        "sitemap.xml) or http(s) URLs; an index is followed. Requests hold one host and at "
+        "most 10,000 URLs; 429 and 5xx answers are tried again, within bounds. Exit status: "
+        "0 accepted (or a dry run), 1 the endpoint refused or the key file is not served, "
+        "2 a sitemap could not be read or the command line was wrong.",
+    )
+    parser.add_argument("sitemap", metavar="SITEMAP", help="the new sitemap: file, folder or URL")
+    parser.add_argument(
+        "--key",
+        default=os.environ.get("INDEXNOW_KEY") or None,
+        help="the IndexNow key (default: $INDEXNOW_KEY); never shown in full",
+    )
+    parser.add_argument(
+        "--key-location",
+        type=_http_url,
+        metavar="URL",
+        help="where the key file is served (default: https://HOST/KEY.txt)",
+    )
+    parser.add_argument(
+        "--endpoint",
+        type=_http_url,
+        default=DEFAULT_ENDPOINT,
+        metavar="URL",
+        help=f"the IndexNow endpoint (default: {DEFAULT_ENDPOINT}, shared by the engines)",
+    )
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
+        "--since",
+        metavar="PREVIOUS",
+        help="the sitemap live before this deploy (file, folder or URL): send only what changed",
+    )
+    which.add_argument("--all", action="store_true", help="send every URL of SITEMAP")
+    parser.add_argument(
+        "--dry-run", action="store_true", help="show the requests that would be sent; send none"
+    )
+    parser.add_argument(
+        "--no-check-key",
+        dest="check_key",
+        action="store_false",
+        help="post without first checking that the key file is served",
+    )
+    parser.add_argument(
+        "--base-url",
+        type=_base_url,
+        metavar="URL",
+        help="the URL of the folder holding a local index, to find its children on disk",
+    )
+    _add_network_options(parser)
+    parser.set_defaults(run=_submit)
+
+
+def _submit(args: argparse.Namespace) -> int:
+    progress = _Progress(sys.stderr, verb="reading")
+    try:
+        found = submit_plan(
+            args.sitemap,
+            key=args.key,
+            key_location=args.key_location,
+            since=args.since,
+            all_urls=args.all,
+            base_url=args.base_url,
+            timeout=args.timeout,
+            progress=progress,
+        )
+    except PlanError as error:
+        print(f"{PROG} submit: {error}", file=sys.stderr)
+        return 2
+    finally:
+        progress.clear()
+    out = sys.stdout
+    for line in found.lines:
+        out.write(line + "\n")
+    if not found.requests:
+        out.write("Nothing to submit.\n")
+        return 0
+    requests = _count(len(found.requests), "request")
+    if args.dry_run:
+        for line in submit_preview(found, args.key, args.endpoint):
+            out.write(line + "\n")
+        out.write(f"Dry run: {_count(found.urls, 'URL')} in {requests}; nothing sent.\n")
+        return 0
+    client = IndexNowClient(
+        args.endpoint, timeout=args.timeout, log=lambda line: print(line, flush=True)
+    )
+    progress = _Progress(sys.stderr, verb="sending")
+    try:
+        sent = submit_send(
+            found, client, key=args.key, check_key_file=args.check_key, timeout=args.timeout,
+            progress=progress,
+        )  # fmt: skip
+    finally:
+        progress.clear()
+    for line in sent.lines:
+        out.write(line + "\n")
+    if sent.exit_status == 0:
+        out.write(f"Submitted {_count(sent.accepted, 'URL')} to {args.endpoint} in {requests}.\n")
+    else:
+        out.write(f"Stopped: {_count(sent.accepted, 'URL')} of {found.urls:,} submitted.\n")
+    out.flush()
+    return sent.exit_status
+
+
+def _http_url(text: str) -> str:
+    if not text.lower().startswith(("http://", "https://")) or len(text) < 10:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected an http(s) URL")
+    return text
+
+
+COMMANDS: Final[tuple[Callable[[Any], None], ...]] = (
+    _add_validate,
+    _add_generate,
+    _add_index,
+    _add_submit,
+)
 """Each command's parser, in the order ``--help`` lists them."""
 
 
@@ -361,8 +611,9 @@ def _write_json(report: Report, stream: TextIO) -> None:
 class _Progress:
     """One self-erasing status line on a terminal; nothing at all in a CI log or a pipe."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, *, verb: str = "checking") -> None:
         self._stream = stream
+        self._verb = verb
         self._enabled = stream.isatty()
         self._shown = False
         self._count = 0
@@ -372,7 +623,7 @@ class _Progress:
         if not self._enabled:
             return
         width = max(20, shutil.get_terminal_size().columns - 1)
-        line = f"checking #{self._count}: {label}"
+        line = f"{self._verb} #{self._count}: {label}"
         if len(line) > width:
             line = line[: width - 3] + "..."
         self._stream.write("\r\x1b[K" + line)

@@ -64,7 +64,9 @@ class _CoreOption(BaseConfigOption[object]):
         try:
             self.spec.check(value)
         except ValueError as error:
-            raise ValidationError(f"{shown(value)!r} is not allowed (allowed: {error})") from None
+            raise ValidationError(
+                f"{shown(value, error)!r} is not allowed (allowed: {error})"
+            ) from None
         return value
 
 
@@ -86,6 +88,7 @@ class SitemapConfig(Config):  # type: ignore[no-untyped-call]
     rules = _CoreOption("rules")
     exclude = _CoreOption("exclude")
     robots_txt = _CoreOption("robots_txt")
+    indexnow_key = c.Optional(_CoreOption("indexnow_key"))
     html_page = _CoreOption("html_page")
     indent = _CoreOption("indent")
     strict = _CoreOption("strict")

@@ -48,6 +48,12 @@ class UrlScheme:
             link=link,
         )
 
+    def folder(self) -> str:
+        """Where this build's output folder is served (``"de/"`` for ``{lang}{link}``): the
+        links are relative to the output folder, so what the scheme puts before them is the
+        folder's own path. ``""`` for a scheme that puts anything after the link."""
+        return self.path("") if self.template.endswith("{link}") else ""
+
     def translations(self, link: str) -> dict[str, str]:
         """``link`` in every language the site is built in, when the scheme can say where."""
         if not self.locales or "{lang}" not in self.template:

@@ -9,6 +9,7 @@ host (MkDocs, Sphinx, Pelican).
 
 from sitemap_plugins.core.build import SitemapBuilder, Summary
 from sitemap_plugins.core.git_dates import FileDates
+from sitemap_plugins.core.languages import LanguageSite, folder_under, join_language_sites
 from sitemap_plugins.core.model import Entry, IndexEntry, Lastmod, LeftOut, Page, Reason
 from sitemap_plugins.core.options import (
     OPTION_SPECS,
@@ -37,6 +38,7 @@ __all__ = [
     "Entry",
     "FileDates",
     "IndexEntry",
+    "LanguageSite",
     "Lastmod",
     "LeftOut",
     "LoggingReporter",
@@ -54,5 +56,7 @@ __all__ = [
     "Summary",
     "check_changefreq",
     "check_priority",
+    "folder_under",
+    "join_language_sites",
     "shown",
 ]

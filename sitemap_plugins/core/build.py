@@ -113,6 +113,7 @@ class SitemapBuilder:
         output_dir: Path,
         *,
         host_base_urls: Sequence[tuple[str, str | None]] = (),
+        output_url_path: str = "",
     ) -> Summary:
         """Resolve every page into an entry and write the files; warnings go to the reporter.
 
@@ -122,13 +123,19 @@ class SitemapBuilder:
         option is unset. Hosts allow values a sitemap cannot use (a relative ``/`` for local
         previews), so an unusable one is a warning and no sitemap, not a config error.
 
+        ``output_url_path`` is where ``output_dir`` is served, relative to the base URL, when
+        that is not the base URL itself: a build of one language whose pages' paths start with
+        its folder (``"de/"``, as Sphinx's ``sitemap_url_scheme = "{lang}{link}"`` makes them).
+        The sitemap's own URL, and so its scope, its parts' URLs in an index and its line in
+        ``robots.txt``, are then under that folder.
+
         With the ``strict`` option, any warning since the last build raises
         :class:`~.report.StrictError` before a file is replaced. Files that cannot be written
         raise :class:`~.report.PublishError`; either way the previous sitemap stays as it was.
         """
         summary = Summary()
         try:
-            self._build(written, output_dir, host_base_urls, summary)
+            self._build(written, output_dir, host_base_urls, summary, output_url_path)
             # Reached with warnings only when nothing was to be written (no base URL), or when
             # removing an earlier build's file failed after publishing.
             self._check_strict(written=summary.top is not None)
@@ -169,6 +176,7 @@ class SitemapBuilder:
         output_dir: Path,
         host_base_urls: Sequence[tuple[str, str | None]],
         summary: Summary,
+        output_url_path: str = "",
     ) -> None:
         items = list(written)
         pages = [item for item in items if isinstance(item, Page)]
@@ -176,7 +184,9 @@ class SitemapBuilder:
         base_url = self._base_url(host_base_urls)
         if base_url is None:
             return
-        scope = directory_url(join_url(base_url, self.options.filename, encoded=False))
+        folder = output_url_path.strip("/")
+        output_url = join_url(base_url, folder + "/", encoded=False) if folder else base_url
+        scope = directory_url(join_url(output_url, self.options.filename, encoded=False))
         rules = LastmodRules(
             self.options, self.reporter, self._file_dates(pages), self._clock(), self.naive_tz
         )
@@ -196,7 +206,7 @@ class SitemapBuilder:
         result = write_sitemaps(
             entries,
             output_dir,
-            base_url=base_url,
+            base_url=output_url,
             options=self.options,
             reporter=self.reporter,
             extensions={"xhtml"} if any(entry.alternates for entry in entries) else set(),
@@ -204,7 +214,7 @@ class SitemapBuilder:
         )
         summary.urls, summary.files, summary.top = result.urls, result.files, result.top
         if result.top is not None:
-            summary.sitemap_url = join_url(base_url, result.top, encoded=False)
+            summary.sitemap_url = join_url(output_url, result.top, encoded=False)
             if self.options.html_page:
                 # The pages the sitemap lists, and no other: both always agree.
                 summary.listing = listing(

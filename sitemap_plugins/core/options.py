@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from sitemap_plugins.core.indexnow import check_key, masked
+
 CHANGEFREQS: Final = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
 LASTMOD_SOURCES: Final = ("metadata", "git", "mtime", "build")
 MAX_URLS_PER_FILE: Final = 50_000
@@ -36,12 +38,24 @@ def _fail(allowed: str) -> ValueError:
     return ValueError(allowed)
 
 
-def shown(value: object) -> object:
-    """A value as messages may show it: the password of a URL is replaced by ``***``.
+class SecretValueError(ValueError):
+    """A refused value that messages show only masked (``shown``): a key that is one character
+    off is still nearly the whole secret."""
+
+    def __init__(self, allowed: str, shown: str) -> None:
+        super().__init__(allowed)
+        self.shown = shown
+
+
+def shown(value: object, error: BaseException | None = None) -> object:
+    """A value as messages may show it: the password of a URL is replaced by ``***``, and a
+    value refused with :class:`SecretValueError` (an IndexNow key) is masked.
 
     A base URL with credentials is refused, and saying why must not copy the secret into build
     logs that CI systems keep and often publish.
     """
+    if isinstance(error, SecretValueError):
+        return error.shown
     if isinstance(value, str) and "@" in value:
         return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*://[^/@:]*):[^/@]*@", r"\1:***@", value.strip())
     return value
@@ -135,6 +149,17 @@ def _filename(value: object) -> str | None:
     if any(part in ("", ".", "..") for part in parts):
         raise _fail(allowed)
     return value
+
+
+def _indexnow_key(value: object) -> str | None:
+    if value is None or value == "":
+        return None
+    try:
+        return check_key(value)
+    except ValueError as error:
+        if isinstance(value, str):
+            raise SecretValueError(str(error), masked(value)) from None
+        raise
 
 
 def _string_list(value: object) -> tuple[str, ...]:
@@ -277,6 +302,12 @@ class Options:
     robots_txt: bool = _spec(
         False, _boolean, "Add or update a 'Sitemap:' line in robots.txt in the output directory."
     )
+    indexnow_key: str | None = _spec(
+        None,
+        _indexnow_key,
+        "IndexNow key: writes {key}.txt holding it at the root of the output directory, so the "
+        "deploy carries the file engines check (see sitemap-plugins submit).",
+    )
     html_page: bool = _spec(
         False,
         _boolean,
@@ -322,7 +353,7 @@ class Options:
             try:
                 checked[spec.name] = spec.check(raw)
             except ValueError as error:
-                raise OptionError(prefix + spec.name, shown(raw), str(error)) from None
+                raise OptionError(prefix + spec.name, shown(raw, error), str(error)) from None
         fmt = checked.get("format", "xml")
         if checked.get("filename") is None:
             checked["filename"] = f"sitemap.{fmt}"

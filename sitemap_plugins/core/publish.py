@@ -69,7 +69,6 @@ anything under that name.
 TEMP_PREFIX: Final = ".sitemap-plugins-"
 """Temporary files are ``.sitemap-plugins-<build token>-<n>.tmp`` next to their final name."""
 
-_RECORD_TEMP: Final = RECORD + ".tmp"
 _RECORD_VERSION: Final = 1
 _TOKEN: Final = re.compile(r"^[0-9a-f]{16}$")
 _SHA256: Final = re.compile(r"^[0-9a-f]{64}$")
@@ -182,9 +181,19 @@ class Publication:
     """
 
     def __init__(
-        self, output_dir: Path, reporter: Reporter, *, folders: tuple[str, ...], sitemap: str
+        self,
+        output_dir: Path,
+        reporter: Reporter,
+        *,
+        folders: tuple[str, ...],
+        sitemap: str,
+        record: str = RECORD,
     ) -> None:
         self.root = output_dir
+        # A tool that publishes into a folder some build also writes (``sitemap-plugins index``
+        # at a site's root) keeps a record of its own, so that neither takes the other's files
+        # for an earlier set of its own.
+        self.record = record
         self.reporter = reporter
         # What a failure before anything is in place names: the sitemap the user knows, even
         # when the file that could not be written was the record (the cause is the same).
@@ -235,7 +244,7 @@ class Publication:
         """After a failure before anything was put in place, the record goes back to what it
         was, so that a failed build leaves the folder exactly as it found it. Best effort: if
         that fails too, the record still names every file correctly."""
-        path = self.root / RECORD
+        path = self.root / self.record
         if not self._restorable:
             return
         with contextlib.suppress(OSError):
@@ -251,7 +260,7 @@ class Publication:
             self._lock_fd = None
 
     def _read_record(self) -> None:
-        path = self.root / RECORD
+        path = self.root / self.record
         try:
             self._original = path.read_bytes()
         except FileNotFoundError:
@@ -307,11 +316,11 @@ class Publication:
         Best effort: a prefix whose files cannot all be removed stays in the record, and the
         next build tries again (a read-only folder then fails this build at its first write).
         """
-        stale = self.root / _RECORD_TEMP
+        stale = self.root / (self.record + ".tmp")
         if stale.is_file():
             with contextlib.suppress(OSError):
                 stale.unlink()
-                _step(f"clean {_RECORD_TEMP}")
+                _step(f"clean {stale.name}")
         for prefix in self._leftover_prefixes:
             folder, _, base = prefix.rpartition("/")
             directory = self.root / folder if folder else self.root
@@ -389,6 +398,26 @@ class Publication:
         self.written(temp)
         self._staged.append(_Staged("robots.txt", temp, entry=False, recorded=False))
 
+    def stage_extra(self, relpath: str, data: bytes) -> None:
+        """Put a small file of the site's own (the IndexNow key file) in place with the entry
+        points, unless it already holds exactly ``data``.
+
+        It is not recorded: it belongs to the site as much as to us (a user may ship the same
+        file), so no later build ever removes it.
+        """
+        path = self.root / relpath
+        try:
+            if path.is_file() and path.read_bytes() == data:
+                return
+        except OSError as error:
+            raise PublishError("write", path, _cause(error)) from None
+        folder = relpath.rpartition("/")[0]
+        temp = self.new_file(folder, relpath)
+        temp.write(data)
+        temp.close()
+        self.written(temp)
+        self._staged.append(_Staged(relpath, temp, entry=False, recorded=False))
+
     # -- 5 to 8: put in place, remove the old set, record -------------------------------------
 
     def commit(self) -> None:
@@ -421,7 +450,7 @@ class Publication:
             # build finds the old files and removes them then.
             self.reporter.warning(
                 Code.PUBLISH,
-                f"cannot write {self.root / RECORD}, the record of published sitemap files: "
+                f"cannot write {self.root / self.record}, the record of published sitemap files: "
                 f"{_cause(error)}; the next build completes it",
             )
 
@@ -479,7 +508,7 @@ class Publication:
         _step("record")
 
     def _replace_record(self, data: bytes) -> None:
-        path, temp = self.root / RECORD, self.root / _RECORD_TEMP
+        path, temp = self.root / self.record, self.root / (self.record + ".tmp")
         # One fixed temporary name: under the lock no other build writes it, and a copy left by
         # a kill is simply overwritten (or removed at step 2).
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)

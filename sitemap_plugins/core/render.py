@@ -88,8 +88,3 @@ def render_index_entry(entry: IndexEntry, *, lastmod_style: str = "date", indent
     if entry.lastmod is not None:
         text += f"{pad2}<lastmod>{format_lastmod(entry.lastmod, lastmod_style)}</lastmod>{nl}"
     return text + f"{pad1}</sitemap>\n"
-
-
-def render_text_line(entry: Entry) -> str:
-    """One line of a text sitemap: the URL alone (already encoded, so no spaces or newlines)."""
-    return entry.loc + "\n"

@@ -152,9 +152,11 @@ class Resolver:
             )
             return None
 
-    def _url(self, page: Page, path: str, what: str) -> str | None:
+    def _url(self, page: Page, path: str, what: str, *, scoped: bool = True) -> str | None:
         """The absolute URL of ``path``, or None (with a warning) when the sitemap may not list
-        it: no UTF-8 form, over the protocol's length, or outside the sitemap's own folder."""
+        it: no UTF-8 form, over the protocol's length, or (``scoped``) outside the sitemap's own
+        folder. Alternates are not scoped: the protocol confines the URLs a sitemap lists, and a
+        language version may live in a sibling folder (``/de/`` beside ``/en/sitemap.xml``)."""
         try:
             url = join_url(self.base_url, path, encoded=page.encoded)
         except ValueError as error:
@@ -167,7 +169,7 @@ class Resolver:
                 f"of 2,048; left out: {url[:80]}…",
             )
             return None
-        if not in_scope(url, self.scope):
+        if scoped and not in_scope(url, self.scope):
             self._warn(
                 Code.BAD_URL,
                 f"{page.origin}: {what} {url[:200]} is outside {self.scope}, which a sitemap "
@@ -190,12 +192,12 @@ class Resolver:
                     f"{page.origin}: hreflang {locale!r} is not a language tag; alternate left out",
                 )
                 continue
-            url = self._url(page, path, "alternate URL")
+            url = self._url(page, path, "alternate URL", scoped=False)
             if url is not None:
                 found.setdefault(tag, url)
         default = page.translations.get(page.default_locale or "")
         if default is not None and len(found) > 1:
-            url = self._url(page, default, "alternate URL")
+            url = self._url(page, default, "alternate URL", scoped=False)
             if url is not None:
                 found["x-default"] = url
         if len(found) < 2:

@@ -14,30 +14,38 @@ names and bytes.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import gzip
 import hashlib
-from collections.abc import Callable, Iterable
+import itertools
+import operator
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
-from sitemap_plugins.core.dates import sort_key, utc_day
+from sitemap_plugins.core.dates import format_lastmod, sort_key, utc_day
+from sitemap_plugins.core.indexnow import key_file_bytes, key_file_name
 from sitemap_plugins.core.model import Entry, IndexEntry, Lastmod
-from sitemap_plugins.core.options import Options
+from sitemap_plugins.core.options import CHANGEFREQS, Options
 from sitemap_plugins.core.publish import Publication, TempFile
 from sitemap_plugins.core.render import (
     INDEX_CLOSE,
     INDEX_OPEN,
     URLSET_CLOSE,
+    format_priority,
     render_index_entry,
-    render_text_line,
     render_url,
     urlset_open,
+    xml_escape,
 )
 from sitemap_plugins.core.report import Code, Reporter
 from sitemap_plugins.core.urls import join_url
 
 _FLUSH_BYTES: Final = 1 << 18
+Row = tuple[str, Lastmod | None, str | None, float | None]
+"""One URL for :func:`write_sitemap_rows`: ``(loc, lastmod, changefreq, priority)``."""
 _DIGITS: Final = 12
 """Hex digits of the content hash in a shard's name: enough that two different shards of the
 same number never share a name."""
@@ -170,8 +178,53 @@ def write_sitemaps(
     once every file is complete and before any is put in place: strict mode raises there, so a
     warning of the writer's own also leaves the previous sitemap as it was.
     """
+    rows = _entry_rows(entries)
+    return _write(rows, output_dir, base_url, options, reporter, extensions, before_publish)
+
+
+def _entry_rows(entries: Iterable[Entry]) -> Iterator[Row | Entry]:
+    """Entries as the writer's rows: the first four fields, or the whole entry when it has
+    alternates or images."""
+    for entry in entries:
+        yield entry if entry.alternates or entry.images else entry[:4]
+
+
+def write_sitemap_rows(
+    rows: Iterable[Row],
+    output_dir: Path,
+    *,
+    base_url: str,
+    options: Options,
+    reporter: Reporter,
+    extensions: Iterable[str] = (),
+    before_publish: Callable[[], None] | None = None,
+) -> WriteResult:
+    """:func:`write_sitemaps` for bulk callers: each URL a plain tuple, not an :class:`Entry`.
+
+    A row is ``(loc, lastmod, changefreq, priority)``, the first four fields of an ``Entry``
+    with the same meaning (``None`` for an absent field), and gives the same bytes; making a
+    tuple costs a fraction of making an ``Entry``, which counts at a million URLs. Rows are
+    checked as entries are: ``loc`` a string (XML-escaped here), ``lastmod`` a date or an aware
+    datetime, ``changefreq`` one of the protocol's words, ``priority`` a number from 0.0 to 1.0.
+    Each distinct value is checked when first seen; a later value equal to it (``1`` after
+    ``1.0``) is taken as that value. A bad value raises ``ValueError`` (``TypeError`` for a
+    value of the wrong type) naming the URL and the value, before anything is published.
+    """
+    return _write(rows, output_dir, base_url, options, reporter, extensions, before_publish)
+
+
+def _write(
+    rows: Iterable[Row | Entry],
+    output_dir: Path,
+    base_url: str,
+    options: Options,
+    reporter: Reporter,
+    extensions: Iterable[str],
+    before_publish: Callable[[], None] | None,
+) -> WriteResult:
     layout = _Layout.from_options(options)
-    folders = (layout.directory, "") if options.robots_txt else (layout.directory,)
+    at_root = options.robots_txt or options.indexnow_key is not None
+    folders = (layout.directory, "") if at_root else (layout.directory,)
     label = layout.relpath(layout.stem + layout.suffix)
     with Publication(output_dir, reporter, folders=folders, sitemap=label) as publication:
         publication.folder(layout.directory)
@@ -181,9 +234,7 @@ def write_sitemaps(
             return _PendingFile(publication, layout.directory, label, layout.variants)
 
         try:
-            urls = _fill_shards(
-                entries, new_file, layout, options, reporter, list(extensions), shards
-            )
+            urls = _fill_shards(rows, new_file, options, reporter, list(extensions), shards)
         except BaseException:
             for shard in shards:
                 shard.file.discard()
@@ -199,81 +250,312 @@ def write_sitemaps(
         top = written[-len(layout.variants)]  # the first variant of the entry point
         if options.robots_txt:
             publication.stage_robots(join_url(base_url, top, encoded=False))
+        if options.indexnow_key is not None:
+            key = options.indexnow_key
+            publication.stage_extra(key_file_name(key), key_file_bytes(key))
         publication.commit()
     return WriteResult(top, tuple(written), urls, len(shards))
 
 
+_PLAIN_LOC: Final = re.compile(r"[!#-%(-;=?-~]*").fullmatch
+"""Printable ASCII but for the characters XML escapes: a URL that matches is written as it is.
+Anything else (rare: a space, ``&``, a quote, non-ASCII) goes through :func:`xml_escape`."""
+_NOT_PLAIN: Final = bytes(range(0x21)) + b"\"&'<>\x7f"
+"""The ASCII bytes :data:`_PLAIN_LOC` refuses, for checking a whole chunk's URLs at once."""
+_CHUNK: Final = 1024
+_FIRST: Final = operator.itemgetter(0)
+_NO_KEY: Final = float("-inf")
+"""The order key of "no lastmod": older than any date."""
+_EPOCH: Final = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+_MICROSECOND: Final = dt.timedelta(microseconds=1)
+_CACHED: Final = 8192
+"""Distinct values each fragment cache holds before it starts again."""
+
+
+class _Fragments:
+    """The parts of a ``<url>`` element that repeat, each rendered and checked once.
+
+    ``lastmods`` maps a lastmod to its element, its order key for the index (an int: the
+    ordinal of the day written, or the instant in microseconds) and the ``tzinfo`` it was
+    rendered with. Equal instants in different offsets are one key of a dict but are written
+    differently, so the hot loop takes a hit only for the same ``tzinfo`` object and asks
+    :meth:`lastmod` otherwise, which keys by the offset too. Each cache is emptied when it
+    grows past :data:`_CACHED` values, so memory stays flat however many distinct values come.
+    """
+
+    def __init__(self, style: str, indent: int) -> None:
+        pad1, pad2, nl = (" " * indent, " " * indent * 2, "\n") if indent else ("", "", "")
+        self.url_open = f"{pad1}<url>{nl}{pad2}<loc>"
+        self.loc_close = f"</loc>{nl}"
+        self.url_close = f"{pad1}</url>\n"
+        self.style, self.pad2, self.nl = style, pad2, nl
+        # None (no such field) is in each cache from the start, and stays.
+        self.lastmods: dict[object, tuple[str, float, dt.tzinfo | None]] = {
+            None: ("", _NO_KEY, None)
+        }
+        self.changefreqs: dict[object, str] = {None: ""}
+        self.priorities: dict[object, str] = {None: ""}
+        self._exact: dict[tuple[Lastmod, dt.timedelta | None], tuple[str, float]] = {}
+
+    def lastmod(self, value: Lastmod | None) -> tuple[str, float]:
+        """The element and order key of a checked lastmod."""
+        if value is None:
+            return "", _NO_KEY
+        offset = value.utcoffset() if isinstance(value, dt.datetime) else None
+        found = self._exact.get((value, offset))
+        if found is None:
+            text = f"{self.pad2}<lastmod>{format_lastmod(value, self.style)}</lastmod>{self.nl}"
+            if self.style == "date":
+                key: float = utc_day(value).toordinal()
+            else:
+                key = (sort_key(value) - _EPOCH) // _MICROSECOND
+            if len(self._exact) >= _CACHED:
+                self._exact.clear()
+            found = self._exact[(value, offset)] = (text, key)
+            if len(self.lastmods) >= _CACHED:
+                self.lastmods.clear()
+                self.lastmods[None] = ("", _NO_KEY, None)
+            tz = value.tzinfo if isinstance(value, dt.datetime) else None
+            self.lastmods.setdefault(value, (text, key, tz))
+        return found
+
+    def changefreq(self, value: str | None) -> str:
+        if value is None:
+            return ""
+        return self.changefreqs.setdefault(
+            value, f"{self.pad2}<changefreq>{value}</changefreq>{self.nl}"
+        )
+
+    def priority(self, value: float | None) -> str:
+        if value is None:
+            return ""
+        if len(self.priorities) >= _CACHED:
+            self.priorities.clear()
+            self.priorities[None] = ""
+        return self.priorities.setdefault(
+            value, f"{self.pad2}<priority>{format_priority(value)}</priority>{self.nl}"
+        )
+
+
+def _checked_row(row: Sequence[object]) -> Row:
+    """The first four fields of a row, or the error that names the URL and its bad value."""
+    if not isinstance(row, (tuple, list)) or len(row) < 4:
+        raise TypeError(f"a sitemap row is (loc, lastmod, changefreq, priority), not {row!r}")
+    loc, lastmod, changefreq, priority = row[:4]
+    if not isinstance(loc, str):
+        raise TypeError(f"a sitemap row starts with its URL as a string, not {loc!r}")
+    if lastmod is not None:
+        if not isinstance(lastmod, dt.date):
+            raise TypeError(f"{loc}: lastmod {lastmod!r} is not a date or datetime")
+        if isinstance(lastmod, dt.datetime) and lastmod.utcoffset() is None:
+            raise ValueError(f"{loc}: lastmod {lastmod!r} has no UTC offset")
+    if changefreq is not None and not (isinstance(changefreq, str) and changefreq in CHANGEFREQS):
+        raise ValueError(f"{loc}: changefreq {changefreq!r} is not one of {', '.join(CHANGEFREQS)}")
+    if priority is not None:
+        if not isinstance(priority, (int, float)) or isinstance(priority, bool):
+            raise TypeError(f"{loc}: priority {priority!r} is not a number")
+        if not 0.0 <= priority <= 1.0:  # NaN fails this too
+            raise ValueError(f"{loc}: priority {priority!r} is not from 0.0 to 1.0")
+    return loc, lastmod, changefreq, priority
+
+
+def _loc_text(loc: str) -> str:
+    return loc if _PLAIN_LOC(loc) else xml_escape(loc)
+
+
 def _fill_shards(
-    entries: Iterable[Entry],
+    rows: Iterable[Row | Entry],
     new_file: Callable[[], _PendingFile],
-    layout: _Layout,
     options: Options,
     reporter: Reporter,
     extensions: list[str],
     shards: list[_Shard],
 ) -> int:
-    """Render and write every entry, starting a new shard at either limit.
+    """Render and write every row, starting a new shard at either limit.
 
-    This is the per-URL hot path of a million-URL site, so the state of the shard being filled
-    lives in local variables and bytes are batched before they reach the file (and gzip).
+    This is the per-URL hot path of a million-URL site. Rows are taken a chunk at a time. A
+    chunk ends where the shard's count ends. A chunk of plain rows (four fields, every URL
+    printable ASCII with nothing to escape: one check over the chunk's URLs joined) whose values
+    are all cached (:class:`_Fragments`) and that fits in the current shard, or else whole in a
+    new one, is rendered with one f-string a row and no other per-row work than tracking the
+    newest lastmod by its integer key. Any other chunk (a value not seen yet, a URL to escape,
+    the byte limit reached inside it, an :class:`Entry` with alternates or images) goes row by
+    row, with every check. Both give the same bytes.
     """
-    xml = options.format == "xml"
-    head = (urlset_open(extensions) if xml else "").encode()
-    tail = (URLSET_CLOSE if xml else "").encode()
+    if options.format != "xml":
+        return _fill_text_shards(rows, new_file, options, reporter, shards)
+    head = urlset_open(extensions).encode()
+    tail = URLSET_CLOSE.encode()
     room = options.bytes_per_file - len(head) - len(tail)  # entry bytes one file can hold
     per_file = options.urls_per_file
     style, indent = options.lastmod_format, options.indent
-    by_day = style == "date"
-    urls = count = used = batched = 0
-    batch: list[bytes] = []
+    parts = _Fragments(style, indent)
+    lastmods, changefreqs, priorities = parts.lastmods, parts.changefreqs, parts.priorities
+    url_open, loc_close, url_close = parts.url_open, parts.loc_close, parts.url_close
+    count = used = 0
+    flush_at = _FLUSH_BYTES
+    batch: list[str] = []
     shard: _Shard | None = None
     newest: Lastmod | None = None
-    newest_key: Any = None
-    for entry in entries:
-        data = (
-            render_url(entry, lastmod_style=style, indent=indent)
-            if xml
-            else render_text_line(entry)
-        ).encode()
-        size = len(data)
+    top: float = _NO_KEY
+    key: float
+    source = iter(rows)
+    while True:
+        # Chunks end where a shard's count ends, so that a whole chunk fits in one shard.
+        left = per_file - count if shard is not None and count < per_file else per_file
+        chunk = list(itertools.islice(source, min(left, _CHUNK)))
+        if not chunk:
+            break
+        if _plain_chunk(chunk):
+            texts: list[str] = []
+            append = texts.append
+            chunk_newest: Lastmod | None = None
+            chunk_top: float = _NO_KEY
+            try:
+                for loc, lastmod, changefreq, priority in chunk:  # type: ignore[misc]
+                    lastmod_part, key, tz = lastmods[lastmod]
+                    if tz is not None and lastmod.tzinfo is not tz:  # type: ignore[union-attr]
+                        raise KeyError(lastmod)  # an equal instant in another offset
+                    append(
+                        f"{url_open}{loc}{loc_close}{lastmod_part}"
+                        f"{changefreqs[changefreq]}{priorities[priority]}{url_close}"
+                    )
+                    if key > chunk_top:
+                        chunk_newest, chunk_top = lastmod, key
+            except (KeyError, TypeError, ValueError):
+                pass  # a value not seen yet, or a row of another length: row by row below
+            else:
+                text = "".join(texts)
+                size = len(text)  # ASCII: one byte a character
+                fits = shard is not None and count + len(chunk) <= per_file
+                fits = fits and used + size <= room
+                if not fits and (shard is None or count == per_file) and size <= room:
+                    # A new shard holds the whole chunk: start it now, as its first row would.
+                    if shard is not None:
+                        shard.count, shard.newest = count, newest
+                        shard.file.write(_encode(batch) + tail)
+                        shard.file.close()
+                    shard = _Shard(new_file())
+                    shards.append(shard)
+                    shard.file.write(head)
+                    batch, used, count, newest, top = [], 0, 0, None, _NO_KEY
+                    flush_at, fits = _FLUSH_BYTES, True
+                if fits:
+                    assert shard is not None
+                    batch.append(text)
+                    used += size
+                    count += len(chunk)
+                    if chunk_top > top:
+                        newest, top = chunk_newest, chunk_top
+                    if used >= flush_at:
+                        shard.file.write(_encode(batch))
+                        batch, flush_at = [], used + _FLUSH_BYTES
+                    continue
+        for row in chunk:
+            loc, lastmod, changefreq, priority = _checked_row(row)
+            lastmod_part, key = parts.lastmod(lastmod)
+            if len(row) > 4:  # an Entry with alternates or images
+                text = render_url(Entry(*row), lastmod_style=style, indent=indent)
+            else:
+                text = (
+                    f"{url_open}{_loc_text(loc)}{loc_close}{lastmod_part}"
+                    f"{parts.changefreq(changefreq)}{parts.priority(priority)}{url_close}"
+                )
+            size = len(text) if text.isascii() else len(text.encode())
+            if size > room:
+                reporter.warning(
+                    Code.BAD_URL,
+                    f"{loc}: left out, its entry alone is {size:,} bytes, more than "
+                    f"bytes_per_file allows ({options.bytes_per_file:,})",
+                )
+                continue
+            if shard is None or count == per_file or used + size > room:
+                if shard is not None:
+                    shard.count, shard.newest = count, newest
+                    shard.file.write(_encode(batch) + tail)
+                    shard.file.close()
+                shard = _Shard(new_file())
+                shards.append(shard)
+                shard.file.write(head)
+                batch, used, count, newest, top, flush_at = [], 0, 0, None, _NO_KEY, _FLUSH_BYTES
+            batch.append(text)
+            used += size
+            count += 1
+            if key > top:
+                # The index names the newest lastmod *as written*: with dates only, that is
+                # the day in the value's own offset, not always the day of the newest instant.
+                newest, top = lastmod, key
+            if used >= flush_at:
+                shard.file.write(_encode(batch))
+                batch, flush_at = [], used + _FLUSH_BYTES
+    if shard is not None:
+        shard.count, shard.newest = count, newest
+        shard.file.write(_encode(batch) + tail)
+        shard.file.close()
+    return sum(s.count for s in shards)
+
+
+def _plain_chunk(chunk: list[Row | Entry]) -> bool:
+    """Whether every URL of the chunk is written as it is (no escaping), checked on all of
+    them joined. (A row of another length than four is found when the fast path unpacks it.)"""
+    try:
+        locs = "".join(map(_FIRST, chunk))
+    except (TypeError, IndexError, KeyError):
+        return False  # not sequences, or a URL that is not a string: row by row says which
+    if not locs.isascii():
+        return False
+    data = locs.encode("ascii")
+    return len(data.translate(None, _NOT_PLAIN)) == len(data)
+
+
+def _fill_text_shards(
+    rows: Iterable[Row | Entry],
+    new_file: Callable[[], _PendingFile],
+    options: Options,
+    reporter: Reporter,
+    shards: list[_Shard],
+) -> int:
+    """A text sitemap: one URL a line (already encoded, so no spaces or newlines)."""
+    room, per_file = options.bytes_per_file, options.urls_per_file
+    count = used = 0
+    batch: list[str] = []
+    shard: _Shard | None = None
+    for row in rows:
+        loc = row[0]
+        if not isinstance(loc, str):
+            raise TypeError(f"a sitemap row starts with its URL as a string, not {loc!r}")
+        text = loc + "\n"
+        size = len(text) if text.isascii() else len(text.encode())
         if size > room:
             reporter.warning(
                 Code.BAD_URL,
-                f"{entry.loc}: left out, its entry alone is {size:,} bytes, more than "
+                f"{loc}: left out, its entry alone is {size:,} bytes, more than "
                 f"bytes_per_file allows ({options.bytes_per_file:,})",
             )
             continue
         if shard is None or count == per_file or used + size > room:
             if shard is not None:
-                shard.count, shard.newest = count, newest
-                shard.file.write(b"".join(batch) + tail)
+                shard.count = count
+                shard.file.write(_encode(batch))
                 shard.file.close()
             shard = _Shard(new_file())
             shards.append(shard)
-            batch, batched, used, count, newest, newest_key = [head], 0, 0, 0, None, None
-        batch.append(data)
-        batched += size
+            batch, used, count = [], 0, 0
+        batch.append(text)
         used += size
         count += 1
-        if batched >= _FLUSH_BYTES:
-            shard.file.write(b"".join(batch))
-            batch, batched = [], 0
-        lastmod = entry.lastmod
-        if lastmod is not None:
-            # The index names the newest lastmod *as written*: with dates only, that is the day
-            # in the value's own offset, not always the day of the newest instant.
-            if by_day:
-                key: Any = utc_day(lastmod)
-            else:
-                key = sort_key(lastmod)
-            if newest_key is None or key > newest_key:
-                newest, newest_key = lastmod, key
-        urls += 1
+        if len(batch) >= 4096:
+            shard.file.write(_encode(batch))
+            batch = []
     if shard is not None:
-        shard.count, shard.newest = count, newest
-        shard.file.write(b"".join(batch) + tail)
+        shard.count = count
+        shard.file.write(_encode(batch))
         shard.file.close()
-    return urls
+    return sum(s.count for s in shards)
+
+
+def _encode(batch: list[str]) -> bytes:
+    return "".join(batch).encode()
 
 
 def _stage(

@@ -33,6 +33,7 @@ from pelican.plugins import signals
 from sitemap_plugins.compat import pelican_sitemap
 from sitemap_plugins.core import (
     Code,
+    LanguageSite,
     LeftOut,
     LoggingReporter,
     Page,
@@ -40,8 +41,10 @@ from sitemap_plugins.core import (
     SitemapBuilder,
     SitemapError,
     StrictError,
+    folder_under,
 )
 from sitemap_plugins.core.human_page import Listing, write_html_page
+from sitemap_plugins.pelican import subsites
 from sitemap_plugins.pelican.dates import AuthorDates
 from sitemap_plugins.pelican.urls import SiteUrls, clean, served
 
@@ -93,7 +96,12 @@ def register() -> None:
 
 
 def _initialized(pelican: Any) -> None:
-    pelican.settings[_KEY] = _Site(pelican)
+    # An i18n_subsites subsite's settings are a copy of its main site's, ours included.
+    main = pelican.settings.get(_KEY)
+    site = _Site(pelican)
+    pelican.settings[_KEY] = site
+    if isinstance(main, _Site):
+        site.join(main)
 
 
 def _run_started(pelican: Any) -> None:
@@ -138,6 +146,11 @@ class _Site:
         self.author_dates = AuthorDates(settings, self.content_path)
         names = {getattr(plugin, "__name__", str(plugin)) for plugin in pelican.plugins}
         self.incumbent = sorted(names & _INCUMBENTS)
+        self.languages = (
+            subsites.Languages.of(settings) if subsites.loaded(names, settings) else None
+        )
+        self.main: _Site | None = None  # the main site, for an i18n_subsites subsite
+        self.folder = ""  # where this subsite is served under the main site
         self.builder = SitemapBuilder(
             options,
             LoggingReporter(logger),
@@ -162,6 +175,27 @@ class _Site:
         self.done = False
         self.page_writer = None
         self.author_dates.forget()
+        if self.languages is not None:
+            self.languages.finished = []
+
+    def join(self, main: _Site) -> None:
+        """Be one of ``main``'s i18n_subsites subsites: this language's pages go into its
+        sitemap, and this subsite writes none of its own. Warnings count towards main's
+        ``strict``, and the git walk is main's."""
+        if main.languages is None or self.default_lang not in main.languages.subsites:
+            return
+        folder = folder_under(main.siteurl, self.siteurl)
+        if folder is None and folder_under(main.siteurl, main.siteurl) is not None:
+            main.builder.reporter.warning(
+                Code.BAD_URL,
+                f"i18n_subsites: the {self.default_lang!r} subsite's SITEURL {self.siteurl!r} "
+                f"is not under the main SITEURL {main.siteurl!r}; it gets a sitemap of its own, "
+                "in its folder, without the other languages",
+            )
+            self.languages = None
+            return
+        self.main, self.folder, self.builder = main, folder or "", main.builder
+        self.languages = main.languages
 
     def written(self, path: str, context: Mapping[str, Any]) -> None:
         if self.done:
@@ -177,6 +211,11 @@ class _Site:
         if self.done:
             return
         self.done = True
+        if self.main is not None and self.main.languages is not None:  # an i18n subsite
+            own = LanguageSite(self.default_lang, self.folder, tuple(self.seen.values()))
+            self.main.languages.finished.append(own)
+            self.seen = {}
+            return
         if self.incumbent:
             self.builder.reporter.warning(
                 Code.CONFLICT,
@@ -184,6 +223,8 @@ class _Site:
                 "writes its own sitemap over the same file; remove it from PLUGINS",
             )
         written, self.seen = list(self.seen.values()), {}
+        if self.languages is not None:
+            written = self.languages.join(written)
         try:
             summary = self.builder.build(
                 written, self.output_path, host_base_urls=[("SITEURL", self.siteurl)]
@@ -306,7 +347,7 @@ class _Site:
             sources=(Path(content.source_path),),
             sitemap=self.legacy.page_sitemap(kind, content.metadata),
             updated=self.author_dates.explicit(content),
-            translations={str(item.lang): _served_path(item) for item in group}
+            translations={str(item.lang): self._translation_path(item) for item in group}
             if len(group) > 1
             else {},
             default_locale=self.default_lang or None,
@@ -332,6 +373,15 @@ class _Site:
                 "file is served (set URL and Save_as to agree, and Pelican's links will too)",
             )
         return found
+
+    def _translation_path(self, content: Any) -> str:
+        """Where a version of an article or page is served: i18n_subsites links a version in
+        another language's subsite by its URL there, relative to this site (``../hello.html``),
+        where its ``save_as`` here means nothing."""
+        languages, lang = self.languages, str(content.lang)
+        if languages is not None and lang != self.default_lang and languages.has_site(lang):
+            return clean(str(content.url))
+        return _served_path(content)
 
     def _origin(self, path: str | Path) -> str:
         """Paths as the user sees them from the project: ``content/pages/about.md``."""

@@ -22,6 +22,7 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.errors import ConfigError, ExtensionError
 from sphinx.util import logging
+from sphinx.util.i18n import docname_to_domain
 
 from sitemap_plugins import __version__
 from sitemap_plugins.compat import sphinx_sitemap
@@ -109,6 +110,7 @@ class _Site:
                     ("html_baseurl", app.config.html_baseurl),
                     ("READTHEDOCS_CANONICAL_URL", os.environ.get("READTHEDOCS_CANONICAL_URL")),
                 ],
+                output_url_path=self.scheme.folder() if self.scheme else "",
             )
         except StrictError as error:
             _fail(
@@ -171,10 +173,13 @@ class _Site:
         builder: Any = app.builder
         env = app.env
         srcdir = Path(app.srcdir)
+        catalogs = _Catalogs(app.config, srcdir)
         if builder.name == "singlehtml":
             root = app.config.root_doc
             docs = [root, *sorted(env.found_docs - {root})]
-            sources = tuple(path for doc in docs for path in _sources(env, doc, srcdir))
+            sources = tuple(
+                path for doc in docs for path in (*_sources(env, doc, srcdir), *catalogs(doc))
+            )
             yield self._page(app, root, root + builder.link_suffix, sources, encoded=False)
         else:
             encoded = _links_are_encoded(builder)
@@ -182,7 +187,7 @@ class _Site:
                 if docname == "404":
                     yield LeftOut(Reason.NOT_FOUND_PAGE, str(env.doc2path(docname, False)))
                     continue
-                sources = _sources(env, docname, srcdir)
+                sources = (*_sources(env, docname, srcdir), *catalogs(docname))
                 yield self._page(
                     app, docname, builder.get_target_uri(docname), sources, encoded=encoded
                 )
@@ -273,6 +278,35 @@ def _sources(env: Any, docname: str, srcdir: Path) -> tuple[Path, ...]:
     own = Path(env.doc2path(docname))
     dependencies = sorted(str(dep) for dep in env.dependencies.get(docname, ()))
     return (own, *(Path(os.path.normpath(srcdir / dep)) for dep in dependencies))
+
+
+class _Catalogs:
+    """The message catalogs (``.po``) a translation build takes a document's text from: the
+    translated page changes with them, so they date it too. Sphinx records no dependency on
+    them; it looks them up as below (``locale_dirs``, the language and its base language,
+    ``gettext_compact``). The compiled ``.mo`` is left out: Sphinx writes it at build time."""
+
+    def __init__(self, config: Config, srcdir: Path) -> None:
+        language = str(config.language or "")
+        base = language.replace("-", "_").split("_")[0]
+        languages = [language, base] if base != language else [language]
+        self.folders = [
+            srcdir / folder / lang / "LC_MESSAGES"
+            for folder in config.locale_dirs or ()
+            for lang in languages
+            if lang
+        ]
+        self.compact = config.gettext_compact
+        self.found: dict[str, tuple[Path, ...]] = {}
+
+    def __call__(self, docname: str) -> tuple[Path, ...]:
+        if not self.folders:
+            return ()
+        domain = docname_to_domain(docname, self.compact)
+        if domain not in self.found:
+            files = (folder / f"{domain}.po" for folder in self.folders)
+            self.found[domain] = tuple(path for path in files if path.is_file())
+        return self.found[domain]
 
 
 def _links_are_encoded(builder: Any) -> bool:

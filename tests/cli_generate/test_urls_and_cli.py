@@ -124,6 +124,7 @@ def test_every_option_is_a_flag_and_a_config_key(tmp_path: Path) -> None:
         "rules": ('[{"pattern": "a/*", "priority": 0.9}]', '[{pattern = "a/*", priority = 0.9}]'),
         "exclude": ("x/*,y/*", '["x/*", "y/*"]'),
         "robots_txt": (True, "true"),
+        "indexnow_key": ("a1b2c3d4-e5f6", '"a1b2c3d4-e5f6"'),
         "html_page": (True, "true"),
         "indent": ("2", "2"),
         "strict": (True, "true"),
@@ -208,6 +209,25 @@ def test_strict_mode_and_an_empty_site_exit_1_and_write_nothing(tmp_path: Path) 
     done = run("generate", "empty", "--base-url", BASE, cwd=tmp_path)
     assert done.returncode == 1
     assert "no sitemap written to sitemap.xml: no pages" in done.stderr
+
+
+def test_the_indexnow_key_file_is_written_with_the_sitemap_and_never_shown(
+    tmp_path: Path,
+) -> None:
+    key = "a1b2c3d4-e5f6-generate"
+    write(tmp_path / "site/index.html", page("Home"))
+    done = run("generate", "site", "--base-url", BASE, "--indexnow-key", key, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "site" / f"{key}.txt").read_text("ascii") == key
+    assert (tmp_path / "site/sitemap.xml").is_file()
+    assert key not in done.stdout + done.stderr
+    refused = run("generate", "site", "--base-url", BASE, "--indexnow-key", "a1b2c3d4_e5f6",
+                  cwd=tmp_path)  # fmt: skip
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        "sitemap-plugins generate: error: --indexnow-key: 'a1b2*********' is not allowed "
+        "(allowed: 8 to 128 characters, each a letter a-z or A-Z, a digit or '-')\n"
+    )
 
 
 def test_no_progress_bar_outside_a_terminal(tmp_path: Path) -> None:

@@ -194,3 +194,12 @@ def test_scan_head_reads_canonical_and_the_same_reasons(tmp_path: Path) -> None:
     scan = scan_head(page)
     assert (scan.canonical, scan.reason) == ("/other/", Reason.NOINDEX)
     assert scan_head("<head></head>") == HeadScan()
+
+
+def test_format_lastmod_writes_equal_instants_each_in_its_own_offset() -> None:
+    """Equal instants are equal keys of any cache; each keeps the offset it came with."""
+    west = dt.datetime(2024, 5, 1, 23, tzinfo=dt.timezone(dt.timedelta(hours=-5)))
+    utc = dt.datetime(2024, 5, 2, 4, tzinfo=UTC)
+    assert west == utc
+    assert format_lastmod(west, "datetime") == "2024-05-01T23:00:00-05:00"
+    assert format_lastmod(utc, "datetime") == "2024-05-02T04:00:00Z"

@@ -29,10 +29,19 @@ BAD_VALUES: dict[str, object] = {
     "rules": [{"glob": "blog/*"}],
     "exclude": 42,
     "robots_txt": "yes",
+    "indexnow_key": "abcd1234_efgh",  # one character off a key: nearly the whole secret
     "html_page": "yes",
     "indent": 99,
     "strict": "yes",
 }
+
+
+SHOWN: dict[str, object] = {"indexnow_key": "abcd*********"}
+"""How messages show a refused value where it is not shown as written: a key, masked."""
+
+
+def _shown(name: str, value: object) -> object:
+    return SHOWN.get(name, value)
 
 
 def _invalid(option: str, value: object) -> str:
@@ -71,7 +80,8 @@ def _sphinx_error(tmp_path: Path, name: str, value: object) -> str:
         f"sitemap_{name} = {value!r}\n"
     )
     (tmp_path / "index.rst").write_text("Home\n====\n")
-    with pytest.raises(ConfigError, match=_invalid(f"'sitemap_{name}'", value)) as caught:
+    pattern = _invalid(f"'sitemap_{name}'", _shown(name, value))
+    with pytest.raises(ConfigError, match=pattern) as caught:
         Sphinx(
             str(tmp_path),
             str(tmp_path),
@@ -99,7 +109,8 @@ def _pelican_error(tmp_path: Path, name: str, value: object) -> str:
         }
     )
     # Raised by the plugin's handler of Pelican's ``initialized`` signal, as it is.
-    with pytest.raises(OptionError, match=_invalid(f"\"SITEMAP['{name}']\"", value)) as caught:
+    pattern = _invalid(f"\"SITEMAP['{name}']\"", _shown(name, value))
+    with pytest.raises(OptionError, match=pattern) as caught:
         Pelican(settings)
     return str(caught.value)
 
@@ -113,4 +124,7 @@ def test_a_bad_value_stops_each_host_at_config_time(
     load = {"mkdocs": _mkdocs_error, "sphinx": _sphinx_error, "pelican": _pelican_error}[host]
     message = load(tmp_path, name, value) + caplog.text  # MkDocs logs the reason, then aborts
     assert name in message
+    value = _shown(name, value)
     assert repr(value) in message or str(value) in message
+    if name in SHOWN:
+        assert str(BAD_VALUES[name]) not in message

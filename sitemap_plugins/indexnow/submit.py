@@ -1,0 +1,229 @@
+"""``sitemap-plugins submit``: which URLs to send, in which requests, and sending them.
+
+:func:`plan` reads the sitemap (and the previous one, with ``since``) and cuts the URLs into
+requests: one host per request, at most :data:`~.client.MAX_URLS_PER_REQUEST` URLs each, with the
+key and its location. :func:`send` checks that the key file is served where the requests say,
+then posts them one after the other and stops at the first refusal. Neither prints anything:
+both hand back lines for the command line to show, with the key masked.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from sitemap_plugins.core.indexnow import check_key, key_file_name, masked
+from sitemap_plugins.indexnow.client import MAX_URLS_PER_REQUEST, IndexNowClient, SubmitError
+from sitemap_plugins.indexnow.urls import UrlSet, changes, read_urls
+from sitemap_plugins.validate.collect import ListingError
+from sitemap_plugins.validate.reading import ReadError, url_chunks
+
+
+class PlanError(ValueError):
+    """The submission cannot be planned: the command line or an input is wrong (exit 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One IndexNow request: a host, the key's location there, and its URLs."""
+
+    host: str
+    key_location: str
+    urls: tuple[str, ...]
+
+    def document(self, key: str) -> dict[str, object]:
+        """The JSON body the protocol asks for."""
+        return {
+            "host": self.host,
+            "key": key,
+            "keyLocation": self.key_location,
+            "urlList": list(self.urls),
+        }
+
+
+@dataclass(slots=True)
+class Plan:
+    """What :func:`plan` found: the requests, and lines saying how they were chosen."""
+
+    requests: list[Request] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def urls(self) -> int:
+        return sum(len(request.urls) for request in self.requests)
+
+
+def plan(
+    sitemap: str,
+    *,
+    key: str | None,
+    key_location: str | None = None,
+    since: str | None = None,
+    all_urls: bool = False,
+    base_url: str | None = None,
+    timeout: float = 30.0,
+    batch_size: int = MAX_URLS_PER_REQUEST,
+    progress: Callable[[str], None] | None = None,
+) -> Plan:
+    """Read the sitemap set and cut the URLs to send into requests; raises :class:`PlanError`."""
+    if key is None:
+        raise PlanError("no key: pass --key, or set INDEXNOW_KEY")
+    try:
+        check_key(key)
+    except ValueError as error:
+        raise PlanError(
+            f"the key ({len(key)} characters) is not an IndexNow key: {error}"
+        ) from None
+    if since is None and not all_urls:
+        raise PlanError(
+            "say what to send: --since PREVIOUS (the sitemap live before this deploy) sends "
+            "what changed; --all sends every URL"
+        )
+    if not 1 <= batch_size <= MAX_URLS_PER_REQUEST:
+        raise PlanError(f"a request holds 1 to {MAX_URLS_PER_REQUEST:,} URLs")
+    result = Plan()
+    new = _read(sitemap, base_url, timeout, progress)
+    result.lines.append(_described(new))
+    if since is not None:
+        old = _read(since, base_url, timeout, progress)
+        result.lines.append(_described(old))
+        diff = changes(new, old)
+        urls = diff.urls
+        result.lines.append(
+            f"Since {since}: {len(diff.added):,} added, {len(diff.updated):,} with a new "
+            f"lastmod, {len(diff.removed):,} removed: {len(urls):,} URLs to submit."
+        )
+    else:
+        urls = sorted(new.urls)
+    hosts: dict[str, list[str]] = {}
+    for url in urls:
+        hosts.setdefault(urlsplit(url).netloc.lower(), []).append(url)
+    for host, listed in sorted(hosts.items()):
+        location = key_location or _default_location(listed, host, key)
+        if urlsplit(location).netloc.lower() != host:
+            raise PlanError(
+                f"--key-location {_mask(location, key)} is not on {host}, the host of "
+                f"{len(listed):,} URLs to submit: IndexNow accepts a key file only on the "
+                "URLs' own host"
+            )
+        for start in range(0, len(listed), batch_size):
+            result.requests.append(
+                Request(host, location, tuple(listed[start : start + batch_size]))
+            )
+    return result
+
+
+def _read(
+    target: str, base_url: str | None, timeout: float, progress: Callable[[str], None] | None
+) -> UrlSet:
+    try:
+        return read_urls(target, base_url=base_url, timeout=timeout, progress=progress)
+    except ListingError as error:
+        raise PlanError(f"cannot read {error.label}: {error.message}") from None
+
+
+def _described(found: UrlSet) -> str:
+    files = f"{found.files} file{'' if found.files == 1 else 's'}"
+    skipped = (
+        f"; {found.skipped:,} entries that are not http(s) URLs left out" if found.skipped else ""
+    )
+    return f"Read {found.source}: {len(found.urls):,} URLs in {files}{skipped}."
+
+
+def _default_location(urls: list[str], host: str, key: str) -> str:
+    schemes = {urlsplit(url).scheme.lower() for url in urls}
+    scheme = "https" if "https" in schemes else "http"
+    return f"{scheme}://{host}/{key_file_name(key)}"
+
+
+def _mask(text: str, key: str) -> str:
+    return text.replace(key, masked(key))
+
+
+class Outcome(str, enum.Enum):
+    """How a submission ended, and its exit status."""
+
+    DONE = "done"
+    REFUSED = "refused"
+
+    @property
+    def exit_status(self) -> int:
+        return 0 if self is Outcome.DONE else 1
+
+
+@dataclass(slots=True)
+class Sent:
+    """What :func:`send` did."""
+
+    outcome: Outcome = Outcome.DONE
+    accepted: int = 0
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def exit_status(self) -> int:
+        return self.outcome.exit_status
+
+
+def preview(found: Plan, key: str, endpoint: str) -> Iterator[str]:
+    """The requests a dry run shows: each as it would be posted, the key masked."""
+    for number, request in enumerate(found.requests, 1):
+        yield f"POST {endpoint} (request {number} of {len(found.requests)}, not sent)"
+        document = request.document(masked(key))
+        document["keyLocation"] = _mask(request.key_location, key)
+        yield json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def send(
+    found: Plan,
+    client: IndexNowClient,
+    *,
+    key: str,
+    check_key_file: bool = True,
+    timeout: float = 30.0,
+    progress: Callable[[str], None] | None = None,
+) -> Sent:
+    """Check each key location, then post every request in turn, stopping at a refusal."""
+    sent = Sent()
+    if check_key_file:
+        for location in dict.fromkeys(request.key_location for request in found.requests):
+            problem = key_file_problem(location, key, timeout)
+            if problem is not None:
+                sent.outcome = Outcome.REFUSED
+                sent.lines.append(f"{_mask(location, key)}: {problem}; nothing sent")
+                return sent
+    total = len(found.requests)
+    for number, request in enumerate(found.requests, 1):
+        if progress is not None:
+            progress(f"request {number} of {total}: {len(request.urls):,} URLs for {request.host}")
+        try:
+            answer = client.post(request.document(key))
+        except SubmitError as error:
+            sent.outcome = Outcome.REFUSED
+            left = found.urls - sent.accepted
+            sent.lines.append(
+                f"{request.host}: {_mask(str(error), key)}; {left:,} URLs not submitted"
+            )
+            return sent
+        sent.accepted += len(request.urls)
+        sent.lines.append(
+            f"{request.host}: {len(request.urls):,} URLs accepted "
+            f"(HTTP {answer.status} {answer.reason})"
+        )
+    return sent
+
+
+def key_file_problem(location: str, key: str, timeout: float) -> str | None:
+    """Why ``location`` does not serve ``key`` (so engines would answer 403), or None."""
+    try:
+        data = b"".join(url_chunks(location, timeout=timeout, limit=4096))
+    except ReadError as error:
+        return (
+            f"the key file is not served ({error.message}): deploy it first (the indexnow_key "
+            "option writes it into the built site), or pass --no-check-key"
+        )
+    if data.decode("utf-8", errors="replace").strip() != key:
+        return "the key file is served, but does not hold the key"
+    return None

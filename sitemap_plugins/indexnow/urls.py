@@ -1,0 +1,157 @@
+"""The URLs a sitemap lists, an index followed, and what changed between two deploys.
+
+A sitemap is a file or an http(s) URL. An index's children are read too: fetched from the index's
+own host for a URL; on disk found under the folder ``base_url`` stands for (the URL of the folder
+holding the index file), or else where the child's path, shortened from the left, names a file
+under the index's folder (``https://example.org/docs/2.0/sitemap.xml`` is ``2.0/sitemap.xml``
+beside an index of ``https://example.org/docs/``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from sitemap_plugins.validate import values
+from sitemap_plugins.validate.collect import Listed, ListingError, read_listing
+from sitemap_plugins.validate.findings import Check
+
+
+@dataclass(slots=True)
+class UrlSet:
+    """Every URL of a sitemap (its index's children included) with its lastmod as written."""
+
+    source: str
+    urls: dict[str, str | None] = field(default_factory=dict)
+    files: int = 0
+    skipped: int = 0  # entries that are not absolute http(s) URLs
+
+
+def is_url(text: str) -> bool:
+    return text.lower().startswith(("http://", "https://"))
+
+
+def read_urls(
+    target: str,
+    *,
+    base_url: str | None = None,
+    timeout: float = 30.0,
+    progress: Callable[[str], None] | None = None,
+) -> UrlSet:
+    """Read ``target`` (a path, a folder holding ``sitemap.xml``, or a URL) and its children.
+
+    Raises :class:`~sitemap_plugins.validate.collect.ListingError` when any file of the set
+    cannot be read in full: acting on part of a list would be worse than stopping.
+    """
+    found = UrlSet(target)
+
+    def keep(listed: Listed) -> None:
+        parts = urlsplit(listed.loc)
+        if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+            found.skipped += 1
+            return
+        found.urls[listed.loc] = listed.lastmod
+
+    source: Path | str
+    if is_url(target):
+        source = target
+    else:
+        path = Path(target)
+        source = path / "sitemap.xml" if path.is_dir() else path
+        if not source.exists():
+            raise ListingError(str(source), Check.NOT_FOUND, "no such file")
+    if progress is not None:
+        progress(str(source))
+    listing = read_listing(source, timeout=timeout, on_url=keep)
+    found.files = 1
+    for child in listing.children:
+        child_source = _child(source, child.loc, base_url)
+        if progress is not None:
+            progress(str(child_source))
+        inner = read_listing(child_source, timeout=timeout, on_url=keep)
+        found.files += 1
+        if inner.kind == "index":
+            raise ListingError(
+                str(child_source),
+                Check.NESTED_INDEX,
+                "is itself a sitemap index, listed by another index (the protocol forbids it)",
+            )
+    return found
+
+
+def _child(index: Path | str, loc: str, base_url: str | None) -> Path | str:
+    label = str(index)
+    parts = urlsplit(loc)
+    if isinstance(index, str):
+        if _origin(loc) != _origin(index):
+            raise ListingError(
+                label, Check.OUT_OF_SCOPE, f"lists {loc}, on another host; not fetched"
+            )
+        return loc
+    folder = index.parent
+    if base_url is not None:
+        if not loc.startswith(base_url):
+            raise ListingError(
+                label, Check.OUT_OF_SCOPE, f"lists {loc}, which is not under {base_url}"
+            )
+        relative = unquote(urlsplit(loc[len(base_url) :]).path)
+        path = folder / posixpath.normpath("/" + relative).lstrip("/")
+        if path.is_file():
+            return path
+    else:
+        segments = [unquote(s) for s in parts.path.split("/") if s]
+        for start in range(len(segments)):
+            tail = segments[start:]
+            if any(s in (".", "..") for s in tail):
+                continue
+            candidate = folder.joinpath(*tail)
+            if candidate.is_file():
+                return candidate
+    hint = "" if base_url else " (pass --base-url with the URL of the index's folder)"
+    raise ListingError(label, Check.CHILD_MISSING, f"lists {loc}, not found on disk{hint}")
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """What changed from one sitemap set to the next, each list sorted."""
+
+    added: tuple[str, ...]
+    updated: tuple[str, ...]
+    removed: tuple[str, ...]
+
+    @property
+    def urls(self) -> list[str]:
+        """Every URL to submit: engines re-crawl added and updated ones, and drop removed."""
+        return sorted({*self.added, *self.updated, *self.removed})
+
+
+def changes(new: UrlSet, old: UrlSet) -> Changes:
+    """Added URLs, URLs whose lastmod moved, and removed URLs.
+
+    A URL without lastmod in the new set cannot be known to have changed: it is sent only when
+    it is new. A lastmod counts as moved when it names another instant (``2024-05-01T10:00Z``
+    and ``2024-05-01T12:00+02:00`` are the same).
+    """
+    added, updated = [], []
+    for url, lastmod in new.urls.items():
+        if url not in old.urls:
+            added.append(url)
+        elif lastmod is not None and not _same_time(lastmod, old.urls[url]):
+            updated.append(url)
+    removed = [url for url in old.urls if url not in new.urls]
+    return Changes(tuple(sorted(added)), tuple(sorted(updated)), tuple(sorted(removed)))
+
+
+def _same_time(new: str, old: str | None) -> bool:
+    if old is None:
+        return False
+    a, b = values.instant_of(new), values.instant_of(old)
+    return a == b if a is not None and b is not None else new == old

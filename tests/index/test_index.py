@@ -1,0 +1,317 @@
+"""``sitemap-plugins index`` on folders of builds made by the core (no host needed): what is
+listed, what is refused and why, what is never replaced, and what the console script says.
+Every index written is checked with the suite's sitemap checks (XSD, protocol, validate)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins.index import INDEX_RECORD, Level, build_index
+from tests.cli.test_command import ENV, run
+from tests.indexnow.sites import build, write_many
+from tests.support.sitemap_checks import SITEMAP_NS as SM
+from tests.support.sitemap_checks import check_sitemap_file
+
+BASE = "https://example.org/"
+V1 = {"": "2024-01-10", "guide/": "2024-02-11T09:00:00+00:00"}
+V2 = {"": "2024-03-10", "guide/": "2024-04-11T09:00:00+02:00", "new/": None}
+
+
+def versions(root: Path, *, alias: str = "symlink", canonical: str | None = None) -> Path:
+    """mike's layout: 1.0/ and 2.0/, latest/ an alias of 2.0, versions.json."""
+    for name, pages in (("1.0", V1), ("2.0", V2)):
+        build(root / name, f"{BASE}{canonical or name}/", pages)
+    if alias == "symlink":
+        (root / "latest").symlink_to("2.0")
+    else:
+        shutil.copytree(root / "2.0", root / "latest")
+    listed = [{"version": "2.0", "title": "2.0", "aliases": ["latest"]},
+              {"version": "1.0", "title": "1.0", "aliases": []}]  # fmt: skip
+    (root / "versions.json").write_text(json.dumps(listed))
+    return root
+
+
+def checked(root: Path, name: str = "sitemap.xml") -> dict[str, str | None]:
+    """Every check on the index and its children, then its entries (loc -> lastmod).
+
+    Read with ElementTree after the checks: the suite's ``read_index`` finds children on disk
+    without a base URL, which an index of one child in a subfolder defeats.
+    """
+    path = root / name
+    check_sitemap_file(path, BASE + name, site_dir=root, base_url=BASE)
+    tree = ET.parse(path).getroot()
+    assert tree.tag == f"{{{SM}}}sitemapindex"
+    return {
+        child.findtext(f"{{{SM}}}loc", ""): child.findtext(f"{{{SM}}}lastmod") for child in tree
+    }
+
+
+def messages(result: object, level: Level) -> list[str]:
+    return [f"{n.source}: {n.message}" for n in result.notes if n.level is level]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("alias", ["symlink", "copy"])
+def test_mike_versions_are_listed_once_each_with_their_newest_lastmod(
+    tmp_path: Path, alias: str
+) -> None:
+    root = versions(tmp_path / "site", alias=alias)
+    result = build_index(root, base_url=BASE)
+    assert result.exit_status == 0, result.notes
+    assert checked(root) == {
+        f"{BASE}1.0/sitemap.xml": "2024-02-11T09:00:00Z",
+        f"{BASE}2.0/sitemap.xml": "2024-04-11T09:00:00+02:00",
+    }
+    [alias_line] = [m for m in messages(result, Level.INFO) if "latest" in m.split(":")[0]]
+    assert "latest is an alias of 2.0; listed once, as 2.0/sitemap.xml" in alias_line
+    assert (root / "robots.txt").read_text() == f"Sitemap: {BASE}sitemap.xml\n"
+    assert json.loads((root / INDEX_RECORD).read_text())["files"].keys() == {"sitemap.xml"}
+
+
+def test_with_a_canonical_version_the_alias_folder_is_the_one_listed(tmp_path: Path) -> None:
+    # mike's canonical_version: every version's URLs are under /latest/; only the folder those
+    # URLs belong to can list them, so the alias is listed and the versions are refused.
+    root = versions(tmp_path / "site", canonical="latest")
+    result = build_index(root, base_url=BASE)
+    assert set(checked(root)) == {f"{BASE}latest/sitemap.xml"}
+    refused = messages(result, Level.ERROR)
+    assert any(
+        m.endswith(
+            "refused, not listed: its URLs are not under https://example.org/1.0/, the folder "
+            "it is served from (it lists https://example.org/latest/): it was built for another "
+            "base URL; build it with https://example.org/1.0/ as its site URL (mike sets it "
+            "from site_url by itself)"
+        )
+        for m in refused
+    ), refused
+    assert result.exit_status == 1
+    assert result.refused == 1  # 1.0; 2.0 is the same file as latest/
+
+
+def test_a_build_made_for_another_base_url_is_refused_and_the_rest_indexed(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "site"
+    build(root / "1.0", BASE, V1)  # built without the version in its URL
+    build(root / "2.0", f"{BASE}2.0/", V2)
+    result = build_index(root, base_url=BASE, robots_txt=False)
+    assert result.exit_status == 1
+    assert set(checked(root)) == {f"{BASE}2.0/sitemap.xml"}
+    errors = messages(result, Level.ERROR)
+    assert any(": E305: https://example.org/guide/ is outside https://example.org/1.0/" in m
+               for m in errors), errors  # fmt: skip
+    assert not (root / "robots.txt").exists()
+
+
+def test_a_split_build_is_flattened_each_part_dated_by_its_own_newest(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    build(root / "1.0", f"{BASE}1.0/", V1)
+    index = write_many(root / "2.0", f"{BASE}2.0/", 25, urls_per_file=10)
+    assert index.name == "sitemap.xml"
+    result = build_index(root, base_url=BASE)
+    assert result.exit_status == 0, result.notes
+    listed = checked(root)
+    parts = sorted(loc for loc in listed if "/2.0/" in loc)
+    assert len(parts) == 3
+    assert all("/2.0/sitemap-" in loc for loc in parts)
+    # write_many dates URL n at 2024-05-01 + n minutes: parts end at 9, 19 and 24 minutes.
+    assert [listed[loc] for loc in parts] == [
+        "2024-05-01T00:09:00Z", "2024-05-01T00:19:00Z", "2024-05-01T00:24:00Z"
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("only", "exclude", "listed"),
+    [
+        (["latest"], [], ["2.0"]),
+        (["1.*"], [], ["1.0"]),
+        ([], ["2.0"], ["1.0"]),
+    ],
+)
+def test_only_and_exclude_choose_versions_by_name_alias_or_glob(
+    tmp_path: Path, only: list[str], exclude: list[str], listed: list[str]
+) -> None:
+    root = versions(tmp_path / "site")
+    result = build_index(root, base_url=BASE, only=only, exclude=exclude)
+    assert result.exit_status == 0, result.notes
+    assert sorted(checked(root)) == [f"{BASE}{name}/sitemap.xml" for name in listed]
+
+
+def test_only_that_matches_nothing_writes_nothing(tmp_path: Path) -> None:
+    root = versions(tmp_path / "site")
+    result = build_index(root, base_url=BASE, only=["stable"])
+    assert result.exit_status == 2
+    assert messages(result, Level.FATAL) == [
+        "--only: 'stable' matches no version or folder (found: 1.0, 2.0, latest); nothing written"
+    ]
+    assert not (root / "sitemap.xml").exists()
+
+
+def test_the_sites_own_sitemap_is_never_replaced(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    # The latest version at the root (its pages sort after 1.0/, as the suite's checks want).
+    build(root, BASE, {"about/": "2024-05-01", "welcome/": None})
+    build(root / "1.0", f"{BASE}1.0/", V1)
+    before = (root / "sitemap.xml").read_bytes()
+    result = build_index(root, base_url=BASE)
+    assert result.exit_status == 2
+    assert messages(result, Level.FATAL) == [
+        f"{root / 'sitemap.xml'}: is the site's own sitemap (2 URLs), not an index; not "
+        "replaced: name the index with --output (for example sitemap-index.xml)"
+    ]
+    assert (root / "sitemap.xml").read_bytes() == before
+    result = build_index(root, base_url=BASE, names=["sitemap.xml", "1.0/sitemap.xml"],
+                         output="sitemap-index.xml")  # fmt: skip
+    assert result.exit_status == 0, result.notes
+    assert set(checked(root, "sitemap-index.xml")) == {
+        f"{BASE}sitemap.xml", f"{BASE}1.0/sitemap.xml"
+    }  # fmt: skip
+    assert (root / "sitemap.xml").read_bytes() == before  # the build's record is not ours
+    assert json.loads((root / ".sitemap-plugins.json").read_text())["files"] == {
+        "sitemap.xml": {"size": len(before), "sha256": _sha(before), "entry": True}
+    }
+
+
+def test_a_second_run_replaces_its_own_index(tmp_path: Path) -> None:
+    root = versions(tmp_path / "site")
+    assert build_index(root, base_url=BASE, only=["1.0"]).exit_status == 0
+    assert set(checked(root)) == {f"{BASE}1.0/sitemap.xml"}
+    assert build_index(root, base_url=BASE).exit_status == 0
+    assert len(checked(root)) == 2
+
+
+def test_a_split_sites_own_index_is_never_replaced(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    write_many(root, BASE, 15, urls_per_file=10)
+    build(root / "1.0", f"{BASE}1.0/", V1)
+    result = build_index(root, base_url=BASE)
+    assert result.exit_status == 2
+    [line] = messages(result, Level.FATAL)
+    assert "is the index of a split sitemap (it lists https://example.org/sitemap-1-" in line
+
+
+def test_a_child_that_breaks_the_rules_is_refused_with_its_findings(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    build(root / "1.0", f"{BASE}1.0/", V1)
+    broken = root / "2.0" / "sitemap.xml"
+    broken.parent.mkdir()
+    broken.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
+        'schemas/sitemap/0.9">\n<url><loc>https://example.org/2.0/</loc>'
+        "<priority>high</priority></url>\n</urlset>\n"
+    )
+    result = build_index(root, base_url=BASE)
+    assert result.exit_status == 1
+    errors = messages(result, Level.ERROR)
+    assert any(m.startswith(f"{broken}:3: E405: ") for m in errors), errors
+    assert f"{broken}: refused, not listed: it breaks the sitemap rules (E405; see " in "\n".join(
+        errors
+    )
+    assert set(checked(root)) == {f"{BASE}1.0/sitemap.xml"}
+
+
+def test_an_unreadable_child_is_refused_and_the_exit_status_is_2(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    build(root / "1.0", f"{BASE}1.0/", V1)
+    (root / "2.0").mkdir()
+    (root / "2.0" / "sitemap.xml").write_bytes(b"\x1f\x8b\x08\x00broken")
+    result = build_index(root, base_url=BASE)
+    assert result.exit_status == 2
+    [line] = messages(result, Level.FATAL)
+    assert line.startswith(f"{root / '2.0' / 'sitemap.xml'}: refused: R003: ")
+    assert set(checked(root)) == {f"{BASE}1.0/sitemap.xml"}
+
+
+def test_a_robots_txt_that_cannot_be_updated_leaves_everything_as_it_was(tmp_path: Path) -> None:
+    root = versions(tmp_path / "site")
+    (root / "robots.txt").write_bytes(b"User-agent: *\nDisallow: /caf\xe9/\n")
+    result = build_index(root, base_url=BASE)
+    assert result.exit_status == 2
+    [line] = messages(result, Level.FATAL)
+    assert line == (
+        f"{root / 'sitemap.xml'}: cannot update {root / 'robots.txt'}: not UTF-8 text (byte "
+        "0xe9 at offset 28); save it as UTF-8"
+    )
+    assert sorted(p.name for p in root.iterdir()) == [
+        "1.0", "2.0", "latest", "robots.txt", "versions.json"
+    ]  # fmt: skip
+
+
+def test_the_command_line_says_what_it_did_and_exits_with_the_status(tmp_path: Path) -> None:
+    root = versions(tmp_path / "site")
+    done = run("index", "site", "--base-url", BASE, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == (
+        f"Wrote site{os.sep}sitemap.xml: an index of 2 sitemaps, served at {BASE}sitemap.xml."
+    )
+    assert done.stderr == ""
+    missing = run("index", "nowhere", "--base-url", BASE, cwd=tmp_path)
+    assert missing.returncode == 2
+    assert missing.stdout.splitlines() == ["nowhere: no such folder", "No index written."]
+    usage = run("index", "site", cwd=tmp_path)
+    assert usage.returncode == 2
+    assert "the following arguments are required: --base-url" in usage.stderr
+    assert root.is_dir()
+
+
+def _sha(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def test_a_child_outside_the_index_folder_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    build(root / "en" / "1.0", f"{BASE}en/1.0/", V1)
+    build(root / "fr" / "1.0", f"{BASE}fr/1.0/", V2)
+    result = build_index(root, base_url=BASE, patterns=["*/*/sitemap.xml"],
+                         output="en/sitemap.xml")  # fmt: skip
+    assert result.exit_status == 1
+    assert messages(result, Level.ERROR) == [
+        f"{root / 'fr' / '1.0' / 'sitemap.xml'}: refused, not listed: served at "
+        f"{BASE}fr/1.0/sitemap.xml, outside {BASE}en/, the folder an index there may list"
+    ]
+    path = root / "en" / "sitemap.xml"
+    check_sitemap_file(path, f"{BASE}en/sitemap.xml", site_dir=root, base_url=BASE)
+    assert [loc.text for loc in ET.parse(path).getroot().iter(f"{{{SM}}}loc")] == [
+        f"{BASE}en/1.0/sitemap.xml"
+    ]
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal (POSIX)")
+def test_progress_only_on_a_terminal(tmp_path: Path) -> None:
+    versions(tmp_path / "site")
+    primary, secondary = os.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "sitemap_plugins", "index", "site", "--base-url", BASE],
+            cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=secondary, timeout=120,
+            check=False,
+        )  # fmt: skip
+        os.close(secondary)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(primary, 4096)
+            except OSError:  # Linux reports the closed terminal as EIO
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(primary)
+    assert done.returncode == 0
+    text = shown.decode()
+    for number, name in enumerate(["1.0/sitemap.xml", "2.0/sitemap.xml", "latest/sitemap.xml"], 1):
+        assert f"reading #{number}: {name}" in text
+    assert text.endswith("\r\x1b[K")
+    assert "reading #" not in done.stdout.decode()
+    plain = run("index", "site", "--base-url", BASE, cwd=tmp_path)
+    assert plain.stderr == ""

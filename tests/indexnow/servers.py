@@ -1,0 +1,147 @@
+"""Two loopback servers for IndexNow tests: a site that serves a built folder, and an IndexNow
+endpoint that enforces the protocol as the engines describe it.
+
+Nothing leaves the machine: both listen on 127.0.0.1, and the endpoint fetches a key file only
+from 127.0.0.1 (any other location is answered 403, as an engine that cannot fetch it would).
+
+The endpoint checks, in order: a POST with a JSON body (else 400); an object with ``host``,
+``key``, ``urlList`` (a non-empty list of strings) and an optional ``keyLocation`` (else 400); at
+most 10,000 URLs (else 400); a key of 8 to 128 characters of ``[a-zA-Z0-9-]`` (else 422); every
+URL and the key location on ``host`` (else 422); the key file fetched from its location holding
+the key (else 403). ``script`` holds answers given first, one per request, whatever the request
+(429 or 503 with a ``Retry-After``, to test throttling); then every valid request is 202.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import re
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+MAX_URLS = 10_000
+KEY = re.compile(r"^[A-Za-z0-9-]{8,128}$")
+
+
+@dataclass
+class Endpoint:
+    """What the fake endpoint saw, for assertions."""
+
+    url: str = ""
+    script: list[tuple[int, str | None]] = field(default_factory=list)
+    accepted: list[dict[str, Any]] = field(default_factory=list)
+    answers: list[int] = field(default_factory=list)
+    key_fetches: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def answer(self, body: bytes, content_type: str) -> tuple[int, str | None]:
+        with self.lock:
+            if self.script:
+                return self.script.pop(0)
+        if not content_type.startswith("application/json"):
+            return 400, None
+        try:
+            document = json.loads(body)
+        except ValueError:
+            return 400, None
+        if not isinstance(document, dict):
+            return 400, None
+        host, key, urls = document.get("host"), document.get("key"), document.get("urlList")
+        location = document.get("keyLocation")
+        if not isinstance(host, str) or not isinstance(key, str):
+            return 400, None
+        if not isinstance(urls, list) or not urls or not all(isinstance(u, str) for u in urls):
+            return 400, None
+        if location is not None and not isinstance(location, str):
+            return 400, None
+        if len(urls) > MAX_URLS:
+            return 400, None
+        if not KEY.match(key):
+            return 422, None
+        location = location or f"https://{host}/{key}.txt"
+        if any(urlsplit(u).netloc != host for u in [*urls, location]):
+            return 422, None
+        if self._fetch_key(location) != key:
+            return 403, None
+        with self.lock:
+            self.accepted.append(document)
+        return 202, None
+
+    def _fetch_key(self, location: str) -> str | None:
+        self.key_fetches.append(location)
+        if urlsplit(location).hostname != "127.0.0.1":
+            return None  # never leave the machine
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        try:
+            with opener.open(location, timeout=10) as response:
+                return str(response.read(4096).decode("utf-8", "replace").strip())
+        except (urllib.error.URLError, OSError):
+            return None
+
+
+def _endpoint_handler(endpoint: Endpoint) -> type[http.server.BaseHTTPRequestHandler]:
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length)
+            status, retry_after = endpoint.answer(body, self.headers.get("Content-Type") or "")
+            endpoint.answers.append(status)
+            self.send_response(status)
+            if retry_after is not None:
+                self.send_header("Retry-After", retry_after)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def do_GET(self) -> None:
+            self.send_response(405)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    return Handler
+
+
+class _QuietFiles(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextmanager
+def _serve(handler: Any) -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+
+
+@contextmanager
+def serve_folder(folder: Path) -> Iterator[str]:
+    """Serve ``folder`` on loopback; yields its base URL (``http://127.0.0.1:PORT/``)."""
+    with _serve(functools.partial(_QuietFiles, directory=str(folder))) as url:
+        yield url
+
+
+@contextmanager
+def indexnow_endpoint(script: list[tuple[int, str | None]] | None = None) -> Iterator[Endpoint]:
+    """A fake IndexNow endpoint on loopback; ``Endpoint.url`` is where to POST."""
+    endpoint = Endpoint(script=list(script or []))
+    with _serve(_endpoint_handler(endpoint)) as url:
+        endpoint.url = url + "indexnow"
+        yield endpoint

@@ -1,0 +1,244 @@
+"""``sitemap-plugins submit`` end to end: the console script, a site served on loopback, and a
+fake IndexNow endpoint that enforces the protocol (see :mod:`.servers`). Nothing leaves the
+machine: every URL is on 127.0.0.1, and the endpoint is always given."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins.indexnow import IndexNowClient, RetryPolicy, SubmitError
+from tests.cli.test_command import ENV, run
+from tests.indexnow.servers import Endpoint, indexnow_endpoint, serve_folder
+from tests.indexnow.sites import KEY, build, write_many
+
+OLD = {"": "2024-05-01", "a/": "2024-05-02", "b/": "2024-05-03", "gone/": "2024-05-04"}
+NEW = {"": "2024-05-01", "a/": "2024-06-02", "b/": "2024-05-03", "new/": None}
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    """A folder served on loopback, and its base URL."""
+    folder = tmp_path / "site"
+    folder.mkdir()
+    with serve_folder(folder) as base_url:
+        yield folder, base_url
+
+
+@pytest.fixture
+def endpoint() -> Iterator[Endpoint]:
+    with indexnow_endpoint() as served:
+        yield served
+
+
+def deploy_twice(site: tuple[Path, str], tmp_path: Path) -> tuple[str, Path]:
+    """The previous deploy kept aside, the new one live: (new sitemap URL, previous file)."""
+    folder, base = site
+    previous = build(tmp_path / "previous", base, OLD, indexnow_key=KEY)
+    build(folder, base, NEW, indexnow_key=KEY)
+    return base + "sitemap.xml", previous
+
+
+def test_only_what_changed_since_the_previous_deploy_is_sent(
+    site: tuple[Path, str], endpoint: Endpoint, tmp_path: Path
+) -> None:
+    sitemap, previous = deploy_twice(site, tmp_path)
+    done = run("submit", sitemap, "--since", previous, "--key", KEY,
+               "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    base = site[1]
+    [document] = endpoint.accepted
+    assert document["urlList"] == [base + "a/", base + "gone/", base + "new/"]
+    assert document["host"] == base.split("/")[2]
+    assert document["keyLocation"] == f"{base}{KEY}.txt"
+    assert endpoint.key_fetches == [f"{base}{KEY}.txt"]
+    assert "1 added, 1 with a new lastmod, 1 removed: 3 URLs to submit" in done.stdout
+    assert done.stdout.splitlines()[-1].startswith("Submitted 3 URLs to ")
+    assert KEY not in done.stdout + done.stderr
+
+
+def test_the_key_comes_from_the_environment_too(
+    site: tuple[Path, str], endpoint: Endpoint, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sitemap, previous = deploy_twice(site, tmp_path)
+    monkeypatch.setitem(ENV, "INDEXNOW_KEY", KEY)  # the environment the script runs in
+    done = run("submit", sitemap, "--since", previous, "--endpoint", endpoint.url, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert [doc["key"] for doc in endpoint.accepted] == [KEY]
+
+
+def test_every_url_in_batches_of_10000_through_an_index(
+    site: tuple[Path, str], endpoint: Endpoint, tmp_path: Path
+) -> None:
+    folder, base = site
+    sitemap = write_many(folder, base, 25_001, urls_per_file=12_000, indexnow_key=KEY)
+    done = run("submit", base + sitemap.name, "--all", "--key", KEY,
+               "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    sizes = [len(doc["urlList"]) for doc in endpoint.accepted]
+    assert sizes == [10_000, 10_000, 5_001]
+    sent = [url for doc in endpoint.accepted for url in doc["urlList"]]
+    assert sorted(sent) == [f"{base}p/{n:06d}/" for n in range(25_001)]
+    assert "25,001 URLs in 4 files" in done.stdout
+
+
+def test_throttling_is_waited_out(site: tuple[Path, str], tmp_path: Path) -> None:
+    sitemap, previous = deploy_twice(site, tmp_path)
+    with indexnow_endpoint([(429, "0"), (503, "0")]) as throttled:
+        done = run("submit", sitemap, "--since", previous, "--key", KEY,
+                   "--endpoint", throttled.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert throttled.answers == [429, 503, 202]
+    assert "HTTP 429 Too Many Requests; trying again in 0 s (2 of 5)" in done.stdout
+
+
+def test_a_key_file_that_is_not_served_stops_before_posting(
+    site: tuple[Path, str], endpoint: Endpoint, tmp_path: Path
+) -> None:
+    sitemap, previous = deploy_twice(site, tmp_path)
+    (site[0] / f"{KEY}.txt").unlink()
+    done = run("submit", sitemap, "--since", previous, "--key", KEY,
+               "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 1
+    assert "the key file is not served (HTTP 404" in done.stdout
+    assert endpoint.answers == []
+    assert KEY not in done.stdout + done.stderr
+
+
+def test_a_403_from_the_endpoint_stops_with_its_cause(
+    site: tuple[Path, str], endpoint: Endpoint, tmp_path: Path
+) -> None:
+    sitemap, previous = deploy_twice(site, tmp_path)
+    (site[0] / f"{KEY}.txt").write_text("another-key-entirely\n")
+    done = run("submit", sitemap, "--since", previous, "--key", KEY, "--no-check-key",
+               "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 1
+    assert endpoint.answers == [403]
+    assert "HTTP 403 Forbidden: the key was not found at its location" in done.stdout
+    assert done.stdout.splitlines()[-1] == "Stopped: 0 URLs of 3 submitted."
+    assert "Traceback" not in done.stderr
+
+
+def test_a_dry_run_shows_the_requests_and_sends_nothing(
+    site: tuple[Path, str], endpoint: Endpoint, tmp_path: Path
+) -> None:
+    sitemap, previous = deploy_twice(site, tmp_path)
+    done = run("submit", sitemap, "--since", previous, "--key", KEY, "--dry-run",
+               "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert endpoint.answers == []
+    assert endpoint.key_fetches == []
+    shown = done.stdout.split("not sent)\n", 1)[1].rsplit("\nDry run:", 1)[0]
+    document = json.loads(shown)
+    base = site[1]
+    assert document["urlList"] == [base + "a/", base + "gone/", base + "new/"]
+    assert document["key"] == KEY[:4] + "*" * (len(KEY) - 4)
+    assert KEY not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--since", "PREVIOUS"], "no key: pass --key, or set INDEXNOW_KEY"),
+        (["--key", KEY], "say what to send: --since PREVIOUS"),
+        (["--key", "short", "--all"], "the key (5 characters) is not an IndexNow key: 8 to 128"),
+        (["--key", KEY, "--since", "missing.xml"], "cannot read missing.xml: no such file"),
+        (["--key", KEY, "--all", "--key-location", "https://elsewhere.example/k.txt"],
+         "--key-location https://elsewhere.example/k.txt is not on 127.0.0.1"),
+    ],
+)  # fmt: skip
+def test_what_cannot_be_planned_exits_2_with_one_line(
+    site: tuple[Path, str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    message: str,
+) -> None:
+    sitemap, previous = deploy_twice(site, tmp_path)
+    monkeypatch.delitem(ENV, "INDEXNOW_KEY", raising=False)
+    args = [str(previous) if arg == "PREVIOUS" else arg for arg in args]
+    done = run("submit", sitemap, *args, "--endpoint", "http://127.0.0.1:9/indexnow", cwd=tmp_path)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert done.stderr.count("\n") == 1
+    assert KEY not in done.stderr
+
+
+def test_a_local_index_is_followed_on_disk(
+    site: tuple[Path, str], endpoint: Endpoint, tmp_path: Path
+) -> None:
+    folder, base = site
+    write_many(folder, base, 30, urls_per_file=10, indexnow_key=KEY)
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    done = run("submit", copy / "sitemap.xml", "--all", "--key", KEY,
+               "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert len(endpoint.accepted[0]["urlList"]) == 30
+
+
+# --------------------------------------------------------------------------------------------
+# The fake endpoint is honest: it refuses what the protocol refuses (through the real client).
+
+
+def post(endpoint: Endpoint, document: dict[str, object]) -> int:
+    client = IndexNowClient(endpoint.url, retry=RetryPolicy(attempts=1), sleep=lambda _: None)
+    return client.post(document).status
+
+
+def test_the_endpoint_enforces_batch_size_key_host_and_key_file(
+    site: tuple[Path, str], endpoint: Endpoint
+) -> None:
+    folder, base = site
+    (folder / f"{KEY}.txt").write_text(KEY)
+    host = base.split("/")[2]
+    good = {"host": host, "key": KEY, "keyLocation": f"{base}{KEY}.txt", "urlList": [base]}
+    assert post(endpoint, good) == 202
+    too_many = {**good, "urlList": [f"{base}{n}" for n in range(10_001)]}
+    with pytest.raises(SubmitError, match=r"^HTTP 400 Bad Request"):
+        post(endpoint, too_many)
+    with pytest.raises(SubmitError, match=r"^HTTP 422 Unprocessable Entity"):
+        post(endpoint, {**good, "key": "bad_key!"})
+    with pytest.raises(SubmitError, match=r"^HTTP 422 Unprocessable Entity"):
+        post(endpoint, {**good, "urlList": ["https://elsewhere.example/"]})
+    with pytest.raises(SubmitError, match=r"^HTTP 403 Forbidden"):
+        post(endpoint, {**good, "keyLocation": f"{base}missing.txt"})
+    assert endpoint.answers == [202, 400, 422, 422, 403]
+
+
+@pytest.mark.parametrize(
+    ("which", "content", "cause"),
+    [
+        ("new", b"\x00\xffnot a sitemap at all", "not UTF-8"),
+        ("new", b"<!doctype html><html><body>Moved</body></html>", "not well-formed XML"),
+        ("previous", b"", "holds no sitemap"),
+        ("previous", None, "HTTP 404"),
+    ],
+)
+def test_a_sitemap_that_cannot_be_read_stops_before_anything_is_sent(
+    site: tuple[Path, str],
+    endpoint: Endpoint,
+    tmp_path: Path,
+    which: str,
+    content: bytes | None,
+    cause: str,
+) -> None:
+    sitemap, previous = deploy_twice(site, tmp_path)
+    folder, base = site
+    broken = folder / "broken.xml"
+    if content is not None:
+        broken.write_bytes(content)
+    target = base + "broken.xml"
+    pair = (target, str(previous)) if which == "new" else (sitemap, target)
+    done = run("submit", pair[0], "--since", pair[1], "--key", KEY,
+               "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2, done.stdout + done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"sitemap-plugins submit: cannot read {target}: "), line
+    assert cause in line
+    assert endpoint.answers == []
+    assert KEY not in done.stdout + done.stderr

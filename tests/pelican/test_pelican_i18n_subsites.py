@@ -1,0 +1,129 @@
+"""Pelican with i18n_subsites: one sitemap at the main site's root for every language.
+
+The subsites are built by the real i18n_subsites plugin, in the same ``pelican`` run, into
+``output/de/`` and ``output/fr/``; the sitemap read back must list each language's pages at their
+URLs under the main site, each with all its language versions, itself and ``x-default``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.pelican.helpers import BASE, log_of, page, plain_repo, post, sitemap, summary
+from tests.support.gitrepo import GitRepo
+from tests.support.hosts import pelican_build
+from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp
+
+pytestmark = pytest.mark.pelican
+pytest.importorskip("pelican.plugins.i18n_subsites", reason="pelican-i18n-subsites not installed")
+
+I18N = """\
+PLUGINS = ["sitemap_plugins.pelican", "i18n_subsites"]
+I18N_SUBSITES = {"de": {"SITENAME": "Testseite"}, "fr": {}}
+"""
+
+FILES = {
+    "content/hello.md": post("Hello", "2024-01-01", Slug="hello", Lang="en"),
+    "content/hallo.md": post("Hallo", "2024-01-02", Slug="hello", Lang="de"),
+    "content/bonjour.md": post("Bonjour", "2024-01-03", Slug="hello", Lang="fr"),
+    "content/only-english.md": post("Only English", "2024-01-04", Lang="en"),
+    "content/pages/about.md": page("About", Slug="about", Lang="en"),
+    "content/pages/ueber.md": page("Über", Slug="about", Lang="de"),
+}
+
+
+def test_subsites_join_the_main_sitemap_with_every_language_version(git_repo: GitRepo) -> None:
+    # strict: a sitemap warning in any language, the subsites' included, fails the build.
+    site = plain_repo(git_repo, FILES, I18N + 'SITEMAP = {"strict": True}\n')
+    proc = pelican_build(site, "-v")
+
+    # One sitemap, at the main site's root; the subsites write none of their own.
+    assert not (site / "output" / "de" / "sitemap.xml").exists()
+    assert not (site / "output" / "fr" / "sitemap.xml").exists()
+    entries = sitemap(site)
+    assert summary(proc).urls == len(entries)
+
+    hello = {
+        "en": BASE + "hello.html",
+        "de": BASE + "de/hello.html",
+        "fr": BASE + "fr/hello.html",
+        "x-default": BASE + "hello.html",
+    }
+    for path in ("hello.html", "de/hello.html", "fr/hello.html"):
+        assert entries[path].alternates == hello, path
+    about = {
+        "en": BASE + "pages/about.html",
+        "de": BASE + "de/pages/about.html",
+        "x-default": BASE + "pages/about.html",
+    }
+    assert entries["pages/about.html"].alternates == about
+    assert entries["de/pages/about.html"].alternates == about
+    # The page has no French version: fr/ shows the English one hidden, which is left out.
+    assert not any(path.startswith("fr/pages/") for path in entries)
+
+    # Each language's listings are the same template in another language.
+    home = {"en": BASE, "de": BASE + "de/", "fr": BASE + "fr/", "x-default": BASE}
+    for path in ("", "de/", "fr/"):
+        assert entries[path].alternates == home, path
+    assert entries["de/archives.html"].alternates["en"] == BASE + "archives.html"
+
+    # Untranslated content has no language versions to list; i18n_subsites' hidden copies
+    # of it in the other languages' subsites stay out.
+    assert entries["only-english.html"].alternates == {}
+    assert not any("only-english" in path for path in entries if path != "only-english.html")
+
+    # Every alternate is a URL the sitemap lists, and every group lists each of its members.
+    for path, entry in entries.items():
+        for href in entry.alternates.values():
+            assert href.removeprefix(BASE) in entries, (path, href)
+        for href in entry.alternates.values():
+            assert entries[href.removeprefix(BASE)].alternates == entry.alternates, path
+
+    # The dates are the author's, in every language.
+    assert entries["de/hello.html"].lastmod == "2024-01-02T00:00:00Z"
+    assert entries["fr/hello.html"].lastmod == "2024-01-03T00:00:00Z"
+
+    # An independent reader sees the same URLs and the same language versions.
+    pages = parse_with_usp(site / "output", "sitemap.xml", base_url=BASE)
+    assert set(pages) == {BASE + path for path in entries}
+    assert dict(pages[BASE + "de/hello.html"].alternates) == hello
+
+
+def test_a_subsite_outside_the_main_site_gets_its_own_sitemap_and_a_warning(
+    git_repo: GitRepo,
+) -> None:
+    settings = I18N.replace('{"SITENAME": "Testseite"}', '{"SITEURL": "https://de.example.net"}')
+    site = plain_repo(git_repo, FILES, settings)
+    proc = pelican_build(site)
+    log = log_of(proc)
+    assert "'de' subsite's SITEURL 'https://de.example.net' is not under the main SITEURL" in log
+    own = check_sitemap_file(
+        site / "output" / "de" / "sitemap.xml", "https://de.example.net/sitemap.xml"
+    )
+    assert "https://de.example.net/hello.html" in {entry.loc for entry in own}
+    entries = sitemap(site)
+    assert "fr/hello.html" in entries
+    assert not any(path.startswith("de/") for path in entries)
+
+
+def test_warnings_in_a_subsite_are_named_and_strict_fails_the_build(git_repo: GitRepo) -> None:
+    files = dict(FILES)
+    files["content/hallo.md"] = post(
+        "Hallo", "2024-01-02", Slug="hello", Lang="de", Sitemap='{"priority": "high"}'
+    )
+    # Found while the German subsite is written, not when the sitemap is: it counts as well.
+    files["content/pages/ueber.md"] = page("Über", Slug="about", Lang="de", Save_as="kontakt.html")
+    site = plain_repo(git_repo, files, I18N)
+    log = log_of(pelican_build(site))
+    assert "content/hallo.md: priority 'high' is not allowed" in log
+    assert "content/pages/ueber.md: URL 'pages/about.html' does not serve the file" in log
+    entries = sitemap(site)
+    assert entries["de/hello.html"].priority is None  # listed, without the bad value
+    assert "de/kontakt.html" in entries
+
+    settings = git_repo.path("pelicanconf.py")
+    settings.write_text(settings.read_text() + 'SITEMAP = {"strict": True}\n')
+    (site / "content" / "hallo.md").write_text(FILES["content/hallo.md"])
+    proc = pelican_build(site, check=False)
+    assert proc.returncode != 0
+    assert "SitemapStrictError: sitemap: 1 warning(s)" in log_of(proc)

@@ -1,0 +1,128 @@
+"""A Sphinx project built once per language into ``<lang>/`` folders, as the README shows.
+
+Real translations (a ``.po`` catalog that Sphinx compiles and applies), one real ``sphinx-build``
+per language, and the sitemaps read back: each language's sitemap sits in its folder and lists
+its pages there, every page with its version in each language, itself and ``x-default``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.sphinx.helpers import BASE_URL, page, write_project
+from tests.support.gitrepo import GitRepo
+from tests.support.hosts import run_python, sphinx_build
+from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp, read_index
+
+pytestmark = pytest.mark.sphinx
+
+LANGUAGES = ("en", "de")
+CONF = """\
+language = "en"
+locale_dirs = ["locales"]
+sitemap_url_scheme = "{lang}{link}"
+sitemap_locales = ["en", "de"]
+"""
+CATALOG = """\
+msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+
+msgid "Guide"
+msgstr "Anleitung"
+
+msgid "Hello world."
+msgstr "Hallo Welt."
+"""
+DOCS = ("", "guide/", "api/")
+TRANSLATED = "2024-02-01T08:00:00+00:00"
+
+
+def _project(git_repo: GitRepo) -> Path:
+    srcdir = write_project(
+        git_repo,
+        {"guide.rst": page("Guide", "Hello world."), "api/index.rst": page("API")},
+        conf_extra=CONF,
+    )
+    git_repo.write(".gitignore", "*.mo\n")  # Sphinx compiles the catalogs into the sources
+    git_repo.commit("project", "2024-01-01T08:00:00+00:00")
+    git_repo.write("docs/locales/de/LC_MESSAGES/guide.po", CATALOG)
+    git_repo.commit("German translation of the guide", TRANSLATED)
+    return srcdir
+
+
+def test_each_language_build_lists_every_version_of_each_page(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    srcdir = _project(git_repo)
+    site = tmp_path / "site"
+    for lang in LANGUAGES:
+        sphinx_build(srcdir, site / lang, "-W", "-D", f"language={lang}")
+    assert "Hallo Welt." in (site / "de" / "guide" / "index.html").read_text("utf-8")
+
+    listed: set[str] = set()
+    for lang in LANGUAGES:
+        # Each sitemap is checked at its own URL: it may list only what is under its folder.
+        entries = check_sitemap_file(site / lang / "sitemap.xml", f"{BASE_URL}{lang}/sitemap.xml")
+        assert {entry.loc for entry in entries} == {f"{BASE_URL}{lang}/{doc}" for doc in DOCS}
+        for entry in entries:
+            doc = entry.loc.removeprefix(f"{BASE_URL}{lang}/")
+            assert entry.alternates == {
+                "en": f"{BASE_URL}en/{doc}",
+                "de": f"{BASE_URL}de/{doc}",
+                "x-default": f"{BASE_URL}en/{doc}",
+            }
+            # The German guide changed with its catalog; the rest with their sources.
+            dated = TRANSLATED if (lang, doc) == ("de", "guide/") else "2024-01-01T08:00:00+00:00"
+            assert entry.lastmod == dated.replace("+00:00", "Z"), entry.loc
+        listed |= {entry.loc for entry in entries}
+        pages = parse_with_usp(site, f"{lang}/sitemap.xml", base_url=BASE_URL)
+        assert {loc: dict(info.alternates) for loc, info in pages.items()} == {
+            entry.loc: entry.alternates for entry in entries
+        }
+    # Every alternate is a page one of the builds lists.
+    assert listed == {f"{BASE_URL}{lang}/{doc}" for lang in LANGUAGES for doc in DOCS}
+
+
+def test_a_split_language_sitemap_and_its_robots_line_are_in_its_folder(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    srcdir = _project(git_repo)
+    outdir = tmp_path / "site" / "de"
+    args = ("-D", "language=de", "-D", "sitemap_urls_per_file=2", "-D", "sitemap_robots_txt=1")
+    sphinx_build(srcdir, outdir, "-W", *args)
+    parts = [ref.loc for ref in read_index(outdir / "sitemap.xml")]
+    assert len(parts) == 2
+    assert all(loc.startswith(f"{BASE_URL}de/sitemap-") for loc in parts)
+    assert (outdir / "robots.txt").read_text() == f"Sitemap: {BASE_URL}de/sitemap.xml\n"
+    entries = check_sitemap_file(
+        outdir / "sitemap.xml",
+        f"{BASE_URL}de/sitemap.xml",
+        site_dir=outdir,
+        base_url=f"{BASE_URL}de/",
+    )
+    assert {entry.loc for entry in entries} == {f"{BASE_URL}de/{doc}" for doc in DOCS}
+    assert all(len(entry.alternates) == 3 for entry in entries)
+
+
+def test_the_index_command_joins_the_languages_at_the_root(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """The README's last step: one index at the root over every language's sitemap."""
+    if run_python("-m", "sitemap_plugins", "index", "--help", cwd=tmp_path, check=False).returncode:
+        pytest.skip("this checkout has no `sitemap-plugins index` command")
+    srcdir = _project(git_repo)
+    site = tmp_path / "site"
+    for lang in LANGUAGES:
+        sphinx_build(srcdir, site / lang, "-D", f"language={lang}")
+    run_python("-m", "sitemap_plugins", "index", site, "--base-url", BASE_URL, cwd=tmp_path)
+    entries = check_sitemap_file(
+        site / "sitemap.xml", BASE_URL + "sitemap.xml", site_dir=site, base_url=BASE_URL
+    )
+    assert {entry.loc for entry in entries} == {
+        f"{BASE_URL}{lang}/{doc}" for lang in LANGUAGES for doc in DOCS
+    }
+    assert all(set(entry.alternates) == {"en", "de", "x-default"} for entry in entries)
+    assert (site / "robots.txt").read_text() == f"Sitemap: {BASE_URL}sitemap.xml\n"
