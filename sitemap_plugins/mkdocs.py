@@ -182,6 +182,11 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         so the site's header, navigation and styles frame it. A theme without ``main.html``
         (or one that fails on a page that has no Markdown source) gets the core's plain page.
         Written after the sitemap, so it is not one of the pages the sitemap lists.
+
+        Why not a generated Markdown page added in ``on_files``: what it lists is known only
+        once every page is rendered (a theme's ``noindex``, each page's title, the dates), after
+        MkDocs has rendered its pages; a page added early would also join the navigation and
+        the search index, which a list of links has no place in.
         """
         try:
             text = _themed(listing, config, self._nav)

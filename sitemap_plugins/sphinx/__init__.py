@@ -134,6 +134,11 @@ class _Site:
         at ``build-finished`` from what the sitemap lists, so it is not itself in the sitemap,
         and kept out of the pages followed for it. A document of the same name wins: the page
         is then not written, with a warning.
+
+        Why not a document: a document is read before anything is written, while what the page
+        lists is known only from the whole build (the environment after every read, the heads
+        themes render); a document would also need a toctree entry and join the search index.
+        ``handle_page`` gives the page the same template and context as any document.
         """
         builder: Any = app.builder
         pagename = listing.relpath.removesuffix(".html")
