@@ -11,6 +11,7 @@ TIMEZONE = "Europe/Paris"
 DEFAULT_LANG = "en"
 
 PLUGINS = ["sitemap_plugins.pelican"]
+SITEMAP = {"html_page": True}  # output/sitemap.html: the same pages for people, in the theme
 
 # Pages are served at directory-style paths (guide/install/), the same as on the other hosts;
 # their slug is their path under content/pages/.

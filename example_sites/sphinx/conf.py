@@ -5,3 +5,4 @@ project = "Example"
 extensions = ["myst_parser", "sitemap_plugins.sphinx"]
 exclude_patterns = ["_build"]
 html_baseurl = "https://example.org/"
+sitemap_html_page = True  # _build/dirhtml/sitemap/: the same pages for people, in the theme

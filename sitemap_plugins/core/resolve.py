@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from sitemap_plugins.core.git_dates import Undated
-from sitemap_plugins.core.html import head_reason
+from sitemap_plugins.core.html import head_reason, head_title
 from sitemap_plugins.core.lastmod import LastmodRules
 from sitemap_plugins.core.model import Entry, Page, Reason
 from sitemap_plugins.core.options import Options, Rule, check_changefreq, check_priority
@@ -34,12 +34,14 @@ _EXPECTED: Final = "expected false or a mapping of priority, changefreq, lastmod
 
 @dataclass(frozen=True, slots=True)
 class Resolved:
-    """A page's entry, the page it came from (for messages), and where its lastmod came from."""
+    """A page's entry, the page it came from (for messages), where its lastmod came from, and
+    its title (for the page for humans)."""
 
     entry: Entry
     origin: str
     lastmod_from: str
     undated: Undated | None = None
+    title: str | None = None
 
 
 class Resolver:
@@ -90,7 +92,10 @@ class Resolver:
             priority=self.options.priority if priority is None else priority,
             alternates=self._alternates(page),
         )
-        return Resolved(entry, page.origin, decision.origin, decision.undated)
+        title = page.title
+        if title is None and self.options.html_page and page.html is not None:
+            title = head_title(page.html)  # a listing the host gave no title: its own <title>
+        return Resolved(entry, page.origin, decision.origin, decision.undated, title)
 
     def _read_meta(self, page: Page) -> Mapping[str, Any] | None:
         """The page's sitemap metadata as a mapping, or None when it asks to be left out."""

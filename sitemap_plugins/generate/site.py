@@ -140,6 +140,7 @@ class SiteReader:
             sources=(source,),
             updated=_declared(scan.modified),
             encoded=False,
+            title=scan.title,
         )
 
     def _origin(self, file: BuiltFile) -> str:

@@ -20,7 +20,7 @@ HOSTS: dict[str, tuple[Build, str, tuple[str, str, str]]] = {
     "mkdocs": (
         lambda folder: mkdocs_build(folder, "--strict"),
         "site",
-        ("mkdocs.yml", "  - sitemap\n", f"  - sitemap:\n      indexnow_key: {KEY}\n"),
+        ("mkdocs.yml", "  - sitemap:\n", f"  - sitemap:\n      indexnow_key: {KEY}\n"),
     ),
     "sphinx": (
         lambda folder: sphinx_build(folder, folder / "_build" / "dirhtml", "-W"),
