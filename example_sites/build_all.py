@@ -63,6 +63,13 @@ def main() -> int:
     print("\nSitemaps:")
     for host, sitemap in built:
         print(f"  {host:8} {sitemap.relative_to(HERE.parent)}  ({_count(sitemap)} URLs)")
+    print("\nPages for humans (html_page), in each site's theme:")
+    for host, sitemap in built:
+        pages = [sitemap.parent / name for name in ("sitemap.html", "sitemap/index.html")]
+        found = next((page for page in pages if page.is_file()), None)
+        print(f"  {host:8} {found.relative_to(HERE.parent) if found else 'missing'}")
+        if found is None:
+            failed.append(f"{host} (no page for humans)")
     status = _validate([sitemap.parent for _, sitemap in built]) if built else 0
     if failed:
         print(f"build failed: {', '.join(failed)}", file=sys.stderr)

@@ -43,6 +43,7 @@ from sitemap_plugins.core import (
     SitemapError,
     shown,
 )
+from sitemap_plugins.core.human_page import Listing, write_html_page
 
 log = logging.getLogger("mkdocs.plugins.sitemap")
 """Under ``mkdocs``, so that ``mkdocs build --strict`` counts our warnings."""
@@ -91,6 +92,7 @@ class SitemapConfig(Config):  # type: ignore[no-untyped-call]
     news = c.Optional(_CoreOption("news"))
     robots_txt = _CoreOption("robots_txt")
     indexnow_key = c.Optional(_CoreOption("indexnow_key"))
+    html_page = _CoreOption("html_page")
     indent = _CoreOption("indent")
     strict = _CoreOption("strict")
 
@@ -105,6 +107,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._redirected: frozenset[str] = frozenset()
         self._i18n: Any = None
         self._dirs = ("", "")
+        self._nav: Any = None
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         """Defined so that MkDocs keeps this instance across ``serve`` rebuilds (see module)."""
@@ -145,6 +148,10 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         """Whether mkdocs-static-i18n is building a further language inside its post_build."""
         return bool(getattr(self._i18n, "building", False))
 
+    def on_nav(self, nav: Any, /, *, config: MkDocsConfig, files: Files) -> None:
+        if not self._nested_build():
+            self._nav = nav  # the site's navigation, for the page for humans
+
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> None:
         # Every build (one per language with i18n) adds its files; the last post_build writes.
         self._files.extend(file for file in files if file.is_documentation_page())
@@ -169,6 +176,36 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             # MkDocs logs a PluginError as one error line and fails the build (serve goes on).
             raise PluginError(f"sitemap: {error}") from None
         log.info("%s", summary.line())
+        if summary.listing is not None:
+            self._write_listing(summary.listing, config)
+
+    def _write_listing(self, listing: Listing, config: MkDocsConfig) -> None:
+        """The page for humans through the theme's ``main.html``, as MkDocs renders any page:
+        a page object of MkDocs' own with the listing as its content, in MkDocs' own context,
+        so the site's header, navigation and styles frame it. A theme without ``main.html``
+        (or one that fails on a page that has no Markdown source) gets the core's plain page.
+        Written after the sitemap, so it is not one of the pages the sitemap lists.
+
+        Why not a generated Markdown page added in ``on_files``: what it lists is known only
+        once every page is rendered (a theme's ``noindex``, each page's title, the dates), after
+        MkDocs has rendered its pages; a page added early would also join the navigation and
+        the search index, which a list of links has no place in.
+        """
+        try:
+            text = _themed(listing, config, self._nav)
+        except Exception as error:  # a theme's template may fail in any way
+            log.info(
+                "sitemap: %s written plain (the theme could not render it: %s)",
+                listing.relpath,
+                error,
+            )
+            text = None
+        if text is None:
+            text = listing.document(lang=_language(config), site_name=config.site_name)
+        try:
+            write_html_page(Path(config.site_dir), listing.relpath, text)
+        except SitemapError as error:
+            raise PluginError(f"sitemap: {error}") from None
 
     def _seen_or_read(self, file: File) -> Page | LeftOut:
         seen = self._seen.get(_key(file))
@@ -203,6 +240,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             listed_dates=tuple(_post_date(post) for post in getattr(page, "posts", None) or ()),
             html=html,
             article=self._article(file, page),
+            title=_title(page),
         )
 
     def _article(self, file: File, page: MkDocsPage | None) -> Article | None:
@@ -267,3 +305,44 @@ def _post_date(page: object, which: Literal["updated", "created"] = "updated") -
     if isinstance(date, dt.datetime) and not date.utcoffset() and date.time() == dt.time():
         return date.date()
     return date
+
+
+def _title(page: MkDocsPage | None) -> str | None:
+    """The title MkDocs shows for the page (nav title, front matter, first heading)."""
+    try:
+        title = getattr(page, "title", None)
+    except Exception:  # MkDocs 1.6 may compute it from a source it no longer holds
+        return None
+    return str(title) if title else None
+
+
+def _language(config: MkDocsConfig) -> str:
+    theme_language = config.theme.get("language") if config.theme else None
+    return str(theme_language or "en")
+
+
+def _themed(listing: Listing, config: MkDocsConfig, nav: Any) -> str | None:
+    """The listing inside the theme's ``main.html``, or None when the theme has none."""
+    import jinja2
+    from mkdocs.commands.build import get_context
+    from mkdocs.structure.toc import get_toc
+
+    env = config.theme.get_env()
+    try:
+        template = env.get_template("main.html")
+    except jinja2.TemplateNotFound:
+        return None
+    source = listing.relpath[: -len(".html")] + ".md"
+    file = File(source, config.docs_dir, config.site_dir, use_directory_urls=False)
+    page = MkDocsPage("Sitemap", file, config)
+    page.edit_url = None  # there is no source to edit
+    page.content = "<h1>Sitemap</h1>\n" + listing.body()
+    # The sections as the page's table of contents, which themes show beside the content.
+    page.toc = get_toc(
+        [
+            {"level": 2, "id": anchor, "name": title, "children": []}
+            for anchor, title in listing.headings()
+        ]
+    )
+    context = get_context(nav, [], config, page)
+    return str(template.render(context))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitemap_plugins.core.git_dates import DateLookup, FileDates, Undated
+from sitemap_plugins.core.human_page import Listed, Listing, listing
 from sitemap_plugins.core.lastmod import LastmodRules, say_why_undated
 from sitemap_plugins.core.model import Entry, LeftOut, News, Page, Reason
 from sitemap_plugins.core.options import Options, shown
@@ -44,6 +45,8 @@ class Summary:
     videos: int = 0
     news: int | None = None
     news_url: str | None = None
+    listing: Listing | None = None
+    """With the ``html_page`` option, the page for humans to write: what the sitemap lists."""
 
     def line(self) -> str:
         """One line for the build log: URLs, files, what was left out, where lastmod came from,
@@ -239,6 +242,14 @@ class SitemapBuilder:
             summary.videos = sum(len(entry.videos) for entry in entries)
             if news is not None:
                 summary.news = result.news_urls
+            if self.options.html_page:
+                # The pages the sitemap lists, and no other: both always agree.
+                summary.listing = listing(
+                    (Listed(item.entry.loc, item.title, item.entry.lastmod) for item in kept),
+                    scope=scope,
+                    sitemap_relpath=self.options.filename,
+                    style=self.options.lastmod_format,
+                )
         if result.news_top is not None:
             summary.news_url = join_url(output_url, result.news_top, encoded=False)
 
@@ -342,10 +353,11 @@ class SitemapBuilder:
                         articles[entry.loc] = (outcome.origin, outcome.news)
                 spill.add(
                     (entry.loc, outcome.origin),
-                    (entry, outcome.origin, outcome.lastmod_from, outcome.undated),
+                    (entry, outcome.origin, outcome.lastmod_from, outcome.undated, outcome.title),
                 )
+            listed: list[Listed] | None = [] if self.options.html_page else None
             result = write_sitemaps(
-                self._unique(spill.merged(), summary),
+                self._unique(spill.merged(), summary, listed),
                 output_dir,
                 base_url=base_url,
                 options=self.options,
@@ -361,18 +373,29 @@ class SitemapBuilder:
             summary.sitemap_url = join_url(base_url, result.top, encoded=False)
             if self.options.news is not None:
                 summary.news = result.news_urls
+            if listed is not None:
+                summary.listing = listing(
+                    listed,
+                    scope=scope,
+                    sitemap_relpath=self.options.filename,
+                    style=self.options.lastmod_format,
+                )
         else:
             summary.images, summary.videos = None, 0
         if result.news_top is not None:
             summary.news_url = join_url(base_url, result.news_top, encoded=False)
 
-    def _unique(self, items: Iterator[_Spilled], summary: Summary) -> Iterator[Entry]:
+    def _unique(
+        self, items: Iterator[_Spilled], summary: Summary, listed: list[Listed] | None = None
+    ) -> Iterator[Entry]:
         """Sorted entries, each URL once (the first page by origin keeps it, with a warning);
-        once the last is out, the one line per cause of undated pages."""
+        once the last is out, the one line per cause of undated pages. With ``listed``, each
+        entry's URL, title and lastmod are kept there too, for the page for humans (one short
+        record per page: a site that big is not read page by page by a person anyway)."""
         undated: Counter[Undated] = Counter()  # by cause and repository: a few keys at most
         previous: _Spilled | None = None
         for item in items:
-            entry, origin, lastmod_from, why = item
+            entry, origin, lastmod_from, why, title = item
             if previous is not None and entry.loc == previous[0].loc:
                 self.reporter.warning(
                     Code.DUPLICATE,
@@ -386,15 +409,17 @@ class SitemapBuilder:
             summary.videos += len(entry.videos)
             if why is not None:
                 undated[Undated(why.reason, why.root)] += 1
+            if listed is not None:
+                listed.append(Listed(entry.loc, title, entry.lastmod))
             yield entry
         say_why_undated(
             (why for why, count in undated.items() for _ in range(count)), self.reporter
         )
 
 
-_Spilled = tuple[Entry, str, str, "Undated | None"]
+_Spilled = tuple[Entry, str, str, "Undated | None", "str | None"]
 """What a resolved page keeps on its way through the sort: entry, origin, lastmod origin, why
-it has no lastmod."""
+it has no lastmod, title."""
 
 
 def _extensions(entries: list[Entry]) -> set[str]:

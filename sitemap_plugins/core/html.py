@@ -10,6 +10,7 @@ goes on through the body (:func:`read_page`), and only then.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from dataclasses import dataclass
@@ -20,7 +21,15 @@ from typing import Final
 from sitemap_plugins.core.images import main_images
 from sitemap_plugins.core.model import Reason
 
-__all__ = ["HeadScan", "PageRead", "head_of", "head_reason", "read_page", "scan_head"]
+__all__ = [
+    "HeadScan",
+    "PageRead",
+    "head_of",
+    "head_reason",
+    "head_title",
+    "read_page",
+    "scan_head",
+]
 
 _HEAD_END: Final = re.compile(r"</head\s*>", re.IGNORECASE)
 _META_TAG: Final = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
@@ -37,6 +46,7 @@ _DATE_NAMES: Final = (
     "dcterms.modified",
 )
 _BASE_TAG: Final = re.compile(r"<base\b[^>]*>", re.IGNORECASE)
+_TITLE: Final = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
 _CHUNK: Final = 16_384
 _MOST: Final = 1_048_576
 """A head longer than this (inline scripts and styles) is read no further."""
@@ -168,11 +178,13 @@ class HeadScan:
     ``canonical``: the ``href`` of ``<link rel="canonical">``, as written (relative or not).
     ``modified``: a modification date the page declares, as written: JSON-LD ``dateModified``,
     then ``article:modified_time``, ``og:updated_time``, ``last-modified``, ``dcterms.modified``.
+    ``title``: the text of ``<title>``, for the page for humans.
     """
 
     reason: Reason | None = None
     canonical: str | None = None
     modified: str | None = None
+    title: str | None = None
 
 
 def scan_head(page: str | Path) -> HeadScan:
@@ -194,7 +206,7 @@ def scan_head(page: str | Path) -> HeadScan:
         if "canonical" in values.get("rel", "").lower().split() and values.get("href"):
             canonical = values["href"].strip()
             break
-    return HeadScan(_reason(metas), canonical, modified)
+    return HeadScan(_reason(metas), canonical, modified, head_title(head))
 
 
 def _json_ld_modified(head: str) -> str | None:
@@ -227,3 +239,15 @@ def _find_key(data: object, key: str, depth: int = 0) -> str | None:
         if found is not None:
             return found
     return None
+
+
+def head_title(page: str | Path) -> str | None:
+    """The text of the head's ``<title>``, as a browser shows it, or None.
+
+    For the page for humans, when the host gave no title of its own (a generated listing).
+    """
+    found = _TITLE.search(head_of(page))
+    if found is None:
+        return None
+    text = " ".join(html.unescape(re.sub(r"<[^>]*>", "", found.group(1))).split())
+    return text or None

@@ -95,6 +95,9 @@ class Page:
     (``{"en": "guide/", "pt_BR": "pt-br/guide/"}``), and ``default_locale`` names the one for
     ``x-default``; the core writes the ``hreflang`` alternates from them.
 
+    ``title`` is the page's title as the host shows it, for the page for humans
+    (:mod:`~sitemap_plugins.core.human_page`); the XML sitemap has no use for it.
+
     ``html`` is the page as rendered (the text, or the file it was written to): the core reads
     its head for a robots ``noindex`` or a redirect, which themes and plugins add where no host
     API tells, and, with the ``images`` option, its body for the images of its main content.
@@ -115,6 +118,7 @@ class Page:
     html: str | Path | None = None
     encoded: bool = True
     article: Article | None = None
+    title: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.sitemap, Mapping) and not isinstance(self.sitemap, MappingProxyType):

@@ -350,6 +350,12 @@ class Options:
         "IndexNow key: writes {key}.txt holding it at the root of the output directory, so the "
         "deploy carries the file engines check (see sitemap-plugins submit).",
     )
+    html_page: bool = _spec(
+        False,
+        _boolean,
+        "Also write sitemap.html beside the sitemap: the same pages for people, grouped by "
+        "section with their titles and dates, in the site's theme where the host allows.",
+    )
     indent: int = _spec(
         0, _integer(0, 8), "Indent the XML by this many spaces per level (0 writes it compact)."
     )

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from sitemap_plugins.core.git_dates import Undated
-from sitemap_plugins.core.html import PageRead, read_page
+from sitemap_plugins.core.html import PageRead, head_title, read_page
 from sitemap_plugins.core.lastmod import LastmodRules
 from sitemap_plugins.core.model import Entry, News, Page, Reason
 from sitemap_plugins.core.news import news_item
@@ -43,13 +43,15 @@ _EXPECTED: Final = "expected false or a mapping of priority, changefreq, lastmod
 
 @dataclass(frozen=True, slots=True)
 class Resolved:
-    """A page's entry, the page it came from (for messages), and where its lastmod came from."""
+    """A page's entry, the page it came from (for messages), where its lastmod came from, and
+    its title (for the page for humans)."""
 
     entry: Entry
     origin: str
     lastmod_from: str
     undated: Undated | None = None
     news: News | None = None
+    title: str | None = None
 
 
 class Resolver:
@@ -119,7 +121,12 @@ class Resolver:
                 naive_tz=self.naive_tz,
                 warn=functools.partial(self._warn, Code.BAD_NEWS),
             )
-        return Resolved(entry, page.origin, decision.origin, decision.undated, news)
+        title = page.title
+        if title is None and self.options.html_page and page.html is not None:
+            title = head_title(page.html)  # a listing the host gave no title: its own <title>
+        return Resolved(
+            entry, page.origin, decision.origin, decision.undated, news=news, title=title
+        )
 
     def _images(self, page: Page, loc: str, read: PageRead) -> tuple[str, ...]:
         """The page's images as absolute URLs, each once, at most :data:`MAX_IMAGES`."""

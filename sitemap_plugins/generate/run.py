@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, BinaryIO
+from typing import IO, BinaryIO, Final
 
 from sitemap_plugins.core import LeftOut, Page, Reporter, SitemapBuilder, Summary
 from sitemap_plugins.core.git_dates import DateLookup, Undated, Why, run_git
+from sitemap_plugins.core.html import head_of
+from sitemap_plugins.core.human_page import html_page_relpath, write_html_page
 from sitemap_plugins.core.report import Code
 from sitemap_plugins.core.spill import DEFAULT_CHUNK
 from sitemap_plugins.generate.errors import InputError
@@ -26,6 +29,8 @@ from sitemap_plugins.generate.site import BuiltFile, SiteReader, walk_site
 from sitemap_plugins.generate.urllist import url_list_pages
 
 __all__ = ["Progress", "display", "generate_site", "generate_urls"]
+
+_HTML_LANG: Final = re.compile(r"<html\b[^>]*?\blang=[\"']?([A-Za-z0-9-]{1,35})", re.IGNORECASE)
 
 Progress = Callable[[int, "int | None"], None]
 """Called with (pages done, pages in all or None when unknown); -1 done means finished."""
@@ -96,8 +101,28 @@ def generate_site(
     del tracked
     dates = _dates(builder, sources, committed)
     explain = "git" in options.lastmod_sources
-    pages = _pages(reader, walk_site(site_dir), total, dates, builder.reporter, progress, explain)
-    return builder.build_stream(pages, site_dir, dates=dates, chunk=chunk)
+    files = walk_site(site_dir)
+    if options.html_page:
+        # The page for humans of an earlier run is no page of the site.
+        ours = html_page_relpath(options.filename)
+        files = (file for file in files if file.relpath != ours)
+    pages = _pages(reader, files, total, dates, builder.reporter, progress, explain)
+    summary = builder.build_stream(pages, site_dir, dates=dates, chunk=chunk)
+    _write_listing(summary, site_dir, _site_language(site_dir))
+    return summary
+
+
+def _write_listing(summary: Summary, output: Path, lang: str) -> None:
+    """The page for humans, plain: ``generate`` runs after another tool's build and has no
+    theme to render through. Raises the core's PublishError when it cannot be written."""
+    if summary.listing is not None:
+        write_html_page(output, summary.listing.relpath, summary.listing.document(lang=lang))
+
+
+def _site_language(site_dir: Path) -> str:
+    """The ``lang`` of the site's home page, for the plain page to say the same; else English."""
+    found = _HTML_LANG.search(head_of(site_dir / "index.html"))
+    return found.group(1) if found else "en"
 
 
 def _dates(builder: SitemapBuilder, sources: set[Path], committed: set[Path]) -> DateLookup:
@@ -207,7 +232,9 @@ def generate_urls(
             raise InputError(f"{settings.urls}: cannot read: {error.strerror or error}") from None
     try:
         pages = url_list_pages(_lines(stream, label), label, base_url, builder.reporter, counted)
-        return builder.build_stream(pages, output, dates=DateLookup({}, {}), chunk=chunk)
+        summary = builder.build_stream(pages, output, dates=DateLookup({}, {}), chunk=chunk)
+        _write_listing(summary, output, "en")
+        return summary
     finally:
         if stream is not stdin:
             stream.close()

@@ -144,6 +144,7 @@ class SiteReader:
             updated=_declared(scan.modified),
             encoded=False,
             html=file.path if self.images else None,
+            title=scan.title,
         )
 
     def _origin(self, file: BuiltFile) -> str:

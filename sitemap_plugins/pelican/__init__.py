@@ -44,6 +44,7 @@ from sitemap_plugins.core import (
     StrictError,
     folder_under,
 )
+from sitemap_plugins.core.human_page import Listing, write_html_page
 from sitemap_plugins.pelican import subsites
 from sitemap_plugins.pelican.dates import AuthorDates
 from sitemap_plugins.pelican.urls import SiteUrls, clean, served
@@ -91,6 +92,7 @@ def register() -> None:
     signals.initialized.connect(_initialized)
     signals.get_generators.connect(_run_started)
     signals.content_written.connect(_content_written)
+    signals.page_writer_finalized.connect(_page_writer_finalized)
     signals.finalized.connect(_finalized)
 
 
@@ -113,6 +115,12 @@ def _content_written(path: str, context: Mapping[str, Any] | None = None, **_: A
     site = (context or {}).get(_KEY)
     if site is not None:
         site.written(path, context)
+
+
+def _page_writer_finalized(generator: Any, writer: Any = None, **_: Any) -> None:
+    site = generator.settings.get(_KEY)
+    if site is not None:
+        site.page_writer = (generator, writer)
 
 
 def _finalized(pelican: Any) -> None:
@@ -153,6 +161,9 @@ class _Site:
         )
         self.seen: dict[str, Page | LeftOut] = {}
         self.done = False
+        self.settings = settings
+        self.page_writer: tuple[Any, Any] | None = None
+        """Pelican's pages generator and writer of this run, for the page for humans."""
 
     def __reduce__(self) -> tuple[Any, tuple[()]]:
         return (dict, ())  # pickled with Pelican's content cache: nothing of ours is kept
@@ -163,6 +174,7 @@ class _Site:
     def start_run(self) -> None:
         self.seen = {}
         self.done = False
+        self.page_writer = None
         self.author_dates.forget()
         if self.languages is not None:
             self.languages.finished = []
@@ -187,6 +199,8 @@ class _Site:
         self.languages = main.languages
 
     def written(self, path: str, context: Mapping[str, Any]) -> None:
+        if self.done:
+            return  # after the sitemap (the page for humans): not a page it lists
         try:
             rel = Path(path).absolute().relative_to(self.output_path).as_posix()
         except ValueError:
@@ -224,6 +238,60 @@ class _Site:
         except SitemapError as error:
             raise SitemapPublishError(f"sitemap: {error}") from None
         self.builder.reporter.info(summary.line())
+        if summary.listing is not None:
+            self._write_listing(summary.listing)
+
+    def _write_listing(self, listing: Listing) -> None:
+        """The page for humans through the theme's ``page`` template, as Pelican writes a page:
+        a Pelican ``Page`` holding the listing, written by this run's writer with the context
+        every page gets (menu, site name, styles). A theme without a page template gets the
+        core's plain page. Written after the sitemap, so the sitemap does not list it.
+        """
+        text: str | None = None
+        if self.page_writer is not None:
+            generator, writer = self.page_writer
+            try:
+                self._write_themed(listing, generator, writer)
+                return
+            except Exception as error:  # a theme's template may fail in any way
+                logger.info(
+                    "sitemap: %s written plain (the theme could not render it: %s)",
+                    listing.relpath,
+                    error,
+                )
+        text = listing.document(
+            lang=self.default_lang, site_name=str(self.settings.get("SITENAME") or "")
+        )
+        try:
+            write_html_page(self.output_path, listing.relpath, text)
+        except SitemapError as error:
+            raise SitemapPublishError(f"sitemap: {error}") from None
+
+    def _write_themed(self, listing: Listing, generator: Any, writer: Any) -> None:
+        from pelican.contents import Page as PelicanPage
+
+        template = generator.get_template("page")
+        page = PelicanPage(
+            listing.body(),
+            metadata={
+                "title": "Sitemap",
+                "slug": listing.relpath.removesuffix(".html"),
+                "save_as": listing.relpath,
+                "url": listing.relpath,
+                "status": "hidden",
+            },
+            settings=self.settings,
+            context=generator.context,
+        )
+        writer.write_file(
+            listing.relpath,
+            template,
+            generator.context,
+            page=page,
+            relative_urls=self.settings.get("RELATIVE_URLS", False),
+            override_output=True,
+            url=listing.relpath,
+        )
 
     def _describe(self, rel: str, context: Mapping[str, Any]) -> Page | LeftOut:
         """One written file, as the core needs it: Pelican's paths are file names, so a ``%``
@@ -249,6 +317,7 @@ class _Site:
             origin=origin,
             sources=(source,) if source else (),
             sitemap=dict(self.legacy.kind_defaults["indexes"]) or None,
+            title=_listing_title(context),
             listed_dates=tuple(date for date in dates if date is not None),
             listed_sources=tuple(
                 sorted(
@@ -286,6 +355,7 @@ class _Site:
             html=self.output_path / rel,
             encoded=False,
             article=self._article(content) if kind == "articles" else None,
+            title=str(getattr(content, "title", "") or "") or None,
         )
 
     def _article(self, content: Any) -> Article:
@@ -328,6 +398,25 @@ class _Site:
     def _origin(self, path: str | Path) -> str:
         """Paths as the user sees them from the project: ``content/pages/about.md``."""
         return Path(os.path.relpath(path, self.content_path.parent)).as_posix()
+
+
+def _listing_title(context: Mapping[str, Any]) -> str | None:
+    """What a generated page lists, as its title: a tag, category or author, or the direct
+    template's page (``archives``, ``tags``; ``index``, the list of articles, or the folder
+    it is saved in), and its page number."""
+    title = None
+    for key, label in (("tag", "Tag"), ("category", "Category"), ("author", "Author")):
+        if context.get(key) is not None:
+            title = f"{label}: {context[key]}"
+            break
+    name = context.get("page_name")  # the direct template's save_as, without its suffix
+    if title is None and isinstance(name, str):
+        words = [part for part in name.split("/") if part and part != "index"]
+        title = words[-1].replace("_", " ").capitalize() if words else "Articles"
+    number = getattr(context.get("articles_page"), "number", 1)
+    if title is not None and isinstance(number, int) and number > 1:
+        title += f" (page {number})"
+    return title
 
 
 def _served_path(content: Any) -> str:

@@ -38,7 +38,8 @@ from sitemap_plugins.core import (
     SitemapError,
     StrictError,
 )
-from sitemap_plugins.sphinx.extra_pages import ExtraPages
+from sitemap_plugins.core.human_page import Listing
+from sitemap_plugins.sphinx.extra_pages import HUMAN_PAGE_MARK, ExtraPages
 
 logger = logging.getLogger(__name__)
 
@@ -122,6 +123,55 @@ class _Site:
             _fail(app, str(error))
             return
         self.reporter.info(summary.line())
+        if summary.listing is not None:
+            self._write_listing(app, summary.listing)
+
+    def _write_listing(self, app: Sphinx, listing: Listing) -> None:
+        """The page for humans as one more page of the HTML builder, in the theme's
+        ``page.html``: Sphinx's own context (navigation, sidebars, styles, search) with the
+        listing as the body, written where the builder writes a page of that name
+        (``sitemap.html``; ``sitemap/index.html`` with dirhtml, the links adjusted). Rendered
+        at ``build-finished`` from what the sitemap lists, so it is not itself in the sitemap,
+        and kept out of the pages followed for it. A document of the same name wins: the page
+        is then not written, with a warning.
+
+        Why not a document: a document is read before anything is written, while what the page
+        lists is known only from the whole build (the environment after every read, the heads
+        themes render); a document would also need a toctree entry and join the search index.
+        ``handle_page`` gives the page the same template and context as any document.
+        """
+        builder: Any = app.builder
+        pagename = listing.relpath.removesuffix(".html")
+        if pagename in app.env.all_docs:
+            self.reporter.warning(
+                Code.CONFLICT,
+                f"{app.env.doc2path(pagename, False)}: a document already has the name of the "
+                f"sitemap page {listing.relpath}; sitemap_html_page left it as it is",
+            )
+            return
+        # Where the builder writes a page of that name, and so how deep its links start.
+        written = Path(builder.get_outfilename(pagename)).relative_to(app.outdir).as_posix()
+        up = "../" * (written.count("/") - listing.relpath.count("/"))
+        context = {
+            "title": "Sitemap",
+            "body": "<h1>Sitemap</h1>\n" + listing.body(up=up),
+            "sourcename": "",
+            "display_toc": False,
+            "meta": {},
+            "metatags": "",
+            "rellinks": [],
+            "parents": [],
+            HUMAN_PAGE_MARK: True,
+        }
+        try:
+            if not hasattr(builder, "globalcontext"):
+                # Sphinx 7.0-7.1 skip the writing phase when no document is out of date, and
+                # with it what every page's template is given; the page still follows the
+                # sitemap, whose dates may have changed (a commit, a dependency).
+                builder.prepare_writing(set())
+            builder.handle_page(pagename, context, "page.html")
+        except Exception as error:  # a theme's template may fail in any way
+            _fail(app, f"cannot write {listing.relpath}: {error}")
 
     def _written(self, app: Sphinx) -> Iterator[Page | LeftOut]:
         """Every document the builder publishes, then every page it writes beside them."""
@@ -173,6 +223,7 @@ class _Site:
             raise RuntimeError("sitemap_plugins.sphinx: build-finished before config-inited")
         html = Path(builder.get_outfilename(pagename))
         document = pagename in env.all_docs
+        title = env.titles.get(pagename) if document else None
         return Page(
             path=scheme.path(link),
             origin=str(env.doc2path(pagename, False))
@@ -187,6 +238,7 @@ class _Site:
             listed_sources=listed,
             html=html,
             encoded=encoded,
+            title=title.astext() if title is not None else None,
         )
 
 

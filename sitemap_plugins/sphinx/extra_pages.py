@@ -51,6 +51,8 @@ _MODULES_INDEX: Final = "_modules/index"
 _ENV_VIEWCODE: Final = "sitemap_plugins_viewcode"
 """The environment's record, per document, of the viewcode pages its anchors link to."""
 _RECORD_VERSION: Final = 1
+HUMAN_PAGE_MARK: Final = "sitemap_plugins_human_page"
+"""A key in the template context of the page for humans, so that it is not taken for a page."""
 
 ExtraPage = tuple[str, tuple[Path, ...], tuple[Path, ...]]
 """A page to list: its page name, the files that date it, and (a listing's) the files it lists."""
@@ -80,8 +82,11 @@ class ExtraPages:
     def page_context(
         self, app: Sphinx, pagename: str, templatename: str, context: object, doctree: object
     ) -> None:
-        """``html-page-context``: remember every page that is not a document."""
+        """``html-page-context``: remember every page that is not a document (nor our page for
+        humans, which the sitemap does not list)."""
         self.wrote = True
+        if isinstance(context, Mapping) and context.get(HUMAN_PAGE_MARK):
+            return
         if doctree is None and pagename not in app.env.all_docs:
             self.seen[pagename] = templatename
 

@@ -130,6 +130,7 @@ def test_every_option_is_a_flag_and_a_config_key(tmp_path: Path) -> None:
         ),
         "robots_txt": (True, "true"),
         "indexnow_key": ("a1b2c3d4-e5f6", '"a1b2c3d4-e5f6"'),
+        "html_page": (True, "true"),
         "indent": ("2", "2"),
         "strict": (True, "true"),
     }

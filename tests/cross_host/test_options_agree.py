@@ -32,6 +32,7 @@ BAD_VALUES: dict[str, object] = {
     "news": {"name": "The Example"},
     "robots_txt": "yes",
     "indexnow_key": "abcd1234_efgh",  # one character off a key: nearly the whole secret
+    "html_page": "yes",
     "indent": 99,
     "strict": "yes",
 }

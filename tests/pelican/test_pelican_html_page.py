@@ -1,0 +1,94 @@
+"""``SITEMAP = {"html_page": True}``: ``sitemap.html`` through the theme's ``page`` template.
+
+The example site in a git repository with dated commits, built with the real ``pelican``: the
+page lists exactly what the sitemap lists, grouped by section, with each article's and page's
+title (and a title for each listing), the sitemap's dates, in the site's theme (the home page's
+own stylesheets), and looks right in a real headless Chromium.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.pelican.helpers import BASE, example_repo, sitemap
+from tests.support.browser import check_in_browser, sections_in, stylesheets
+from tests.support.gitrepo import GitRepo
+from tests.support.hosts import pelican_build
+
+pytestmark = pytest.mark.pelican
+
+TITLES = {
+    "": "Home",
+    "about/": "About",
+    "archives.html": "Archives",
+    "authors.html": "Authors",
+    "caf%C3%A9/": "Café",
+    "categories.html": "Categories",
+    "cr%C3%A8me-br%C3%BBl%C3%A9e.html": "Crème brûlée",
+    "first-post.html": "First post",
+    "salt-&-pepper.html": "Salt & pepper",
+    "second-post-fr.html": "Deuxième billet",
+    "second-post.html": "Second post",
+    "tags.html": "Tags",
+    "author/example-author.html": "Author: Example Author",
+    "author/example-author/page/2/": "Author: Example Author (page 2)",
+    "blog/": "Blog",
+    "blog/page/2/": "Blog (page 2)",
+    "category/news.html": "Category: News",
+    "category/recipes.html": "Category: Recipes",
+    "guide/configure/": "Configure",
+    "guide/install/": "Install",
+    "reference/options/": "Options",
+    "tag/cooking.html": "Tag: cooking",
+    "tag/python.html": "Tag: python",
+    "tag/sitemaps.html": "Tag: sitemaps",
+}
+"""What the example site publishes, as the page for humans titles it: the content's own title,
+and for a listing what it lists (and its page number)."""
+
+# Theme files by relative links, so that the browser loads the theme's styles over loopback.
+SETTINGS = '\nSITEMAP = {"html_page": True}\nRELATIVE_URLS = True\n'
+
+
+def test_the_page_is_themed_and_lists_the_sitemap(git_repo: GitRepo, tmp_path: Path) -> None:
+    site = example_repo(git_repo, SETTINGS)
+    pelican_build(site)
+    output = site / "output"
+    entries = {BASE + path: entry for path, entry in sitemap(site).items()}
+    titles = {BASE + path: title for path, title in TITLES.items()}
+    assert set(entries) == set(titles)  # the page itself is not in the sitemap
+    text = (output / "sitemap.html").read_text("utf-8")
+    home = (output / "index.html").read_text("utf-8")
+    assert stylesheets(home, BASE)
+    assert stylesheets(home, BASE) <= stylesheets(text, BASE + "sitemap.html")
+    sections = sections_in(text, BASE + "sitemap.html")
+    assert [title for title, _ in sections] == [
+        "Home",
+        "Author",
+        "Blog",
+        "Category",
+        "Guide",
+        "Reference",
+        "Tag",
+    ]
+    items = {item.url: item for _, found in sections for item in found}
+    assert {url: item.title for url, item in items.items()} == titles
+    assert {url: item.datetime for url, item in items.items()} == {
+        url: entry.lastmod for url, entry in entries.items()
+    }
+    check_in_browser(
+        output,
+        "sitemap.html",
+        base_url=BASE,
+        sitemap_relpath="sitemap.xml",
+        titles=titles,
+        shot=tmp_path / "pelican.png",
+    )
+
+
+def test_off_by_default(git_repo: GitRepo) -> None:
+    site = example_repo(git_repo, "\nSITEMAP = {}\n")  # the example turns it on
+    pelican_build(site)
+    assert not (site / "output" / "sitemap.html").exists()

@@ -1,0 +1,122 @@
+"""``sitemap_html_page = True``: ``sitemap.html`` as one more page of the HTML builder.
+
+The example project in a git repository with dated commits, built with the real
+``sphinx-build``: the page lists exactly what the sitemap lists, grouped by section, with each
+document's title and the sitemap's date, in the theme's ``page.html`` (the home page's own
+stylesheets), and looks right in a real headless Chromium.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.sphinx.helpers import BASE_URL, PROJECT_ROOT, page, read_entries, write_project
+from tests.support.browser import check_in_browser, sections_in, stylesheets
+from tests.support.gitrepo import GitRepo
+from tests.support.hosts import sphinx_build
+
+pytestmark = pytest.mark.sphinx
+
+EXAMPLE = PROJECT_ROOT / "example_sites" / "sphinx"
+PAGES = {
+    "": "Home",
+    "guide/install/": "Install",
+    "guide/configure/": "Configure",
+    "reference/options/": "Options",
+    "caf%C3%A9/": "Café",
+    "about/": "About",
+}
+"""The example project's documents in the sitemap (dirhtml paths), as their titles read."""
+
+
+def example(repo: GitRepo) -> Path:
+    shutil.copytree(EXAMPLE, repo.root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("_build"))
+    repo.commit("site", "2024-01-10T09:00:00+00:00")
+    repo.write("guide/configure.rst", repo.path("guide/configure.rst").read_text() + "\nMore.\n")
+    repo.commit("edit configure", "2024-03-05T18:30:00+01:00")
+    return repo.root
+
+
+@pytest.mark.parametrize(
+    ("builder", "theme", "relpath"),
+    [("dirhtml", "alabaster", "sitemap/"), ("html", "classic", "sitemap.html")],
+)
+def test_the_page_is_themed_and_lists_the_sitemap(
+    git_repo: GitRepo, tmp_path: Path, builder: str, theme: str, relpath: str
+) -> None:
+    root = example(git_repo)
+    outdir = root / "_build" / builder
+    args = ("-W", "-D", "sitemap_html_page=1", "-D", f"html_theme={theme}")
+    sphinx_build(root, outdir, *args, builder=builder)
+    sphinx_build(root, outdir, *args, builder=builder)  # incremental: the same page and sitemap
+    entries = read_entries(outdir)
+    if builder == "html":
+        paths = {(p[:-1] if p else "index") + ".html": t for p, t in PAGES.items()}
+    else:
+        paths = PAGES
+    titles = {BASE_URL + path: title for path, title in paths.items()}
+    assert set(entries) == set(titles)  # the page itself is not in the sitemap
+    served = relpath + ("index.html" if relpath.endswith("/") else "")
+    text = (outdir / served).read_text("utf-8")
+    home = (outdir / "index.html").read_text("utf-8")
+    assert stylesheets(home, BASE_URL)
+    assert stylesheets(home, BASE_URL) <= stylesheets(text, BASE_URL + relpath)
+    sections = sections_in(text, BASE_URL + relpath)
+    assert [(title, len(items)) for title, items in sections] == [
+        ("Home", 3),
+        ("Guide", 2),
+        ("Reference", 1),
+    ]
+    items = {item.url: item for _, found in sections for item in found}
+    assert {url: item.title for url, item in items.items()} == titles
+    assert {url: item.datetime for url, item in items.items()} == {
+        url: entry.lastmod for url, entry in entries.items()
+    }
+    configure = BASE_URL + ("guide/configure.html" if builder == "html" else "guide/configure/")
+    assert items[configure].datetime == "2024-03-05T18:30:00+01:00"
+    check_in_browser(
+        outdir,
+        relpath,
+        base_url=BASE_URL,
+        sitemap_relpath="sitemap.xml",
+        titles=titles,
+        shot=tmp_path / f"{builder}.png",
+    )
+
+
+def test_off_by_default(git_repo: GitRepo) -> None:
+    root = example(git_repo)
+    conf = git_repo.path("conf.py")
+    conf.write_text(conf.read_text("utf-8").replace("sitemap_html_page = True", ""), "utf-8")
+    assert "html_page" not in conf.read_text("utf-8")  # the example turns it on
+    sphinx_build(root, root / "_build" / "html", "-W", builder="html")
+    assert not (root / "_build" / "html" / "sitemap.html").exists()
+
+
+def test_a_document_named_sitemap_keeps_its_page(git_repo: GitRepo) -> None:
+    srcdir = write_project(
+        git_repo, {"sitemap.rst": page("Our own map")}, conf_extra="sitemap_html_page = True\n"
+    )
+    git_repo.commit("project", "2024-01-10T09:00:00+00:00")
+    done = sphinx_build(srcdir, srcdir / "_build", builder="html")
+    assert "a document already has the name of the sitemap page sitemap.html" in done.stderr
+    assert "Our own map" in (srcdir / "_build" / "sitemap.html").read_text("utf-8")
+    assert BASE_URL + "sitemap.html" in read_entries(srcdir / "_build")
+
+
+def test_singlehtml_lists_its_one_page(git_repo: GitRepo, tmp_path: Path) -> None:
+    root = example(git_repo)
+    outdir = root / "_build" / "singlehtml"
+    sphinx_build(root, outdir, "-W", builder="singlehtml")
+    assert set(read_entries(outdir)) == {BASE_URL + "index.html"}
+    check_in_browser(
+        outdir,
+        "sitemap.html",
+        base_url=BASE_URL,
+        sitemap_relpath="sitemap.xml",
+        titles={BASE_URL + "index.html": "Home"},
+        shot=tmp_path / "singlehtml.png",
+    )
