@@ -3,11 +3,13 @@
     python benchmarks/run.py            full sizes (most of an hour on 2 cores)
     python benchmarks/run.py --quick    small sizes, a smoke run of every code path
     python benchmarks/run.py --only hosts --hosts sphinx --sizes 100,1000
+    python benchmarks/run.py --only images       what the images option costs
 
 Progress and details go to stderr; stdout holds only the tables, ready to paste into the README.
 The exit status is 1 if a check failed (a date that disagrees with ``git log -1``, a cached pass
 that disagrees with a full one, a sitemap with the wrong number of URLs, writer output that is
-not byte-identical to the raw loop's) or a benchmark could not run at all. A host or plugin that
+not byte-identical to the raw loop's, an image sitemap that does not list exactly the content
+images) or a benchmark could not run at all. A host or plugin that
 is not installed is shown as ``unavailable (reason)`` and does not fail the run; nor does an aim
 that is missed (it is shown as missed). See benchmarks/README.md.
 """
@@ -15,6 +17,7 @@ that is missed (it is shown as missed). See benchmarks/README.md.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib.util
 import os
 import platform
@@ -32,7 +35,7 @@ if TYPE_CHECKING:
     from bench_hosts import Outcome
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCHMARKS = ("lastmod", "writer", "hosts")
+BENCHMARKS = ("lastmod", "writer", "hosts", "images")
 
 
 @dataclass(frozen=True)
@@ -42,10 +45,11 @@ class Sizes:
     urls: int
     pages: tuple[int, ...]
     rounds: int
+    image_pages: int = 1_000
 
 
 FULL = Sizes(files=5_000, commits=20_000, urls=1_000_000, pages=(100, 1_000, 5_000), rounds=3)
-QUICK = Sizes(files=500, commits=2_000, urls=100_000, pages=(30,), rounds=1)
+QUICK = Sizes(files=500, commits=2_000, urls=100_000, pages=(30,), rounds=1, image_pages=30)
 LARGE_SITE = 3_000
 """From this many pages on, a host is measured with two rounds instead of three."""
 
@@ -285,6 +289,37 @@ def _check_listing(run: Run, host: str, mode: str, outcome: Outcome) -> None:
         run.fail(f"{host} {pages} pages, {mode}: our sitemap lists {urls} URLs for {pages} pages")
 
 
+def bench_images(run: Run, sizes: Sizes) -> None:
+    import bench_images
+
+    if importlib.util.find_spec("mkdocs") is None:
+        print("\nImages: unavailable (MkDocs is not installed)")
+        return
+    result = bench_images.run(sizes.image_pages, rounds=sizes.rounds)
+    plain = result.seconds("plain")
+    table(
+        f"Images: a {result.pages:,}-page MkDocs site (readthedocs theme, three images a page), "
+        f"build time / build time of MkDocs alone, median of {result.rounds} paired rounds",
+        ["sitemap", "wall", "CPU", "/ images off, wall (CPU)"],
+        [
+            ["none (MkDocs' own)", f"1.00 ({fmt(plain)} s)", "1.00", "—"],
+            ["ours, images off", fmt(result.ratio("off", "plain")),
+             fmt(result.ratio("off", "plain", cpu=True)), "1.00"],
+            ["ours, `images: true`", fmt(result.ratio("on", "plain")),
+             fmt(result.ratio("on", "plain", cpu=True)),
+             f"{fmt(result.ratio('on', 'off'))} ({fmt(result.ratio('on', 'off', cpu=True))})"],
+        ],
+    )  # fmt: skip
+    print(
+        f"\nThe page read alone, in one process over the {result.pages_read:,} pages written: "
+        f"{fmt(result.read_head * 1000, 3)} ms a page for the head (images off), "
+        f"{fmt(result.read_whole * 1000, 3)} ms for head and body (images on): "
+        f"{fmt(result.read_added_per_1000, 3)} s more per 1,000 pages."
+    )
+    for problem in result.problems:
+        run.fail(f"images: {problem}")
+
+
 def _versions() -> str:
     names = ["sphinx", "sphinx-sitemap", "sphinx-last-updated-by-git", "mkdocs",
              "mkdocs-git-revision-date-localized-plugin", "pelican", "pelican-sitemap"]  # fmt: skip
@@ -324,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = QUICK if args.quick else FULL
     if args.sizes:
         pages = tuple(int(n) for n in args.sizes.split(","))
-        sizes = Sizes(sizes.files, sizes.commits, sizes.urls, pages, sizes.rounds)
+        sizes = dataclasses.replace(sizes, pages=pages)
     hosts = args.hosts.split(",") if args.hosts else list(HOST_TITLES)
     chosen = args.only or list(BENCHMARKS)
     run = Run()
@@ -337,6 +372,8 @@ def main(argv: list[str] | None = None) -> int:
         run.guarded("writer", lambda: bench_writer(run, sizes))
     if "hosts" in chosen:
         run.guarded("hosts", lambda: bench_hosts(run, sizes, hosts))
+    if "images" in chosen:
+        run.guarded("images", lambda: bench_images(run, sizes))
     minutes = (time.perf_counter() - start) / 60
     print(f"\nThe run took {minutes:.0f} min; load average at the end {_load()}.")
     for failure in run.failures:

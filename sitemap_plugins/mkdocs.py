@@ -32,6 +32,7 @@ from mkdocs.utils.meta import get_data
 
 from sitemap_plugins.core import (
     OPTION_SPECS,
+    Article,
     LeftOut,
     LoggingReporter,
     OptionError,
@@ -87,6 +88,8 @@ class SitemapConfig(Config):  # type: ignore[no-untyped-call]
     priority = c.Optional(_CoreOption("priority"))
     rules = _CoreOption("rules")
     exclude = _CoreOption("exclude")
+    images = _CoreOption("images")
+    news = c.Optional(_CoreOption("news"))
     robots_txt = _CoreOption("robots_txt")
     indexnow_key = c.Optional(_CoreOption("indexnow_key"))
     html_page = _CoreOption("html_page")
@@ -236,8 +239,19 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             default_locale=str(getattr(self._i18n, "default_language", "") or "") or None,
             listed_dates=tuple(_post_date(post) for post in getattr(page, "posts", None) or ()),
             html=html,
+            article=self._article(file, page),
             title=_title(page),
         )
+
+    def _article(self, file: File, page: MkDocsPage | None) -> Article | None:
+        """A Material blog post, for the news sitemap: its ``date.created``, its title, and its
+        language when mkdocs-static-i18n built it in another than the default."""
+        created = _post_date(page, "created")
+        if created is None or page is None:
+            return None
+        locale = str(getattr(file, "locale", "") or "")
+        default = str(getattr(self._i18n, "default_language", "") or "")
+        return Article(created, page.title, locale if locale and locale != default else None)
 
     def _translations(self, file: File) -> dict[str, str]:
         """Each language version of the page as mkdocs-static-i18n links them, itself included."""
@@ -274,17 +288,20 @@ def _front_matter(file: File) -> Mapping[str, Any]:
         return {}
 
 
-def _post_date(page: object) -> object:
-    """A Material blog post's own date, ``date.updated`` else ``date.created``, from the dates
-    Material read for the post (``page.config.date``); other pages' ``date`` often means when
-    they were first written, so they have none here.
+def _post_date(page: object, which: Literal["updated", "created"] = "updated") -> object:
+    """A Material blog post's own date, ``date.updated`` else ``date.created`` (or only
+    ``date.created`` when asked), from the dates Material read for the post
+    (``page.config.date``); other pages' ``date`` often means when they were first written, so
+    they have none here.
 
     Material turns a day written without a time into midnight UTC; that is the day written.
     """
     dates = getattr(getattr(page, "config", None), "date", None)
     if not isinstance(dates, Mapping) or "created" not in dates:
         return None
-    date = dates.get("updated") or dates.get("created")
+    date = (
+        dates.get("created") if which == "created" else dates.get("updated") or dates.get("created")
+    )
     if isinstance(date, dt.datetime) and not date.utcoffset() and date.time() == dt.time():
         return date.date()
     return date

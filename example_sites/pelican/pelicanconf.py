@@ -11,7 +11,11 @@ TIMEZONE = "Europe/Paris"
 DEFAULT_LANG = "en"
 
 PLUGINS = ["sitemap_plugins.pelican"]
-SITEMAP = {"html_page": True}  # output/sitemap.html: the same pages for people, in the theme
+SITEMAP = {
+    "images": True,  # list the images of each page's content
+    "html_page": True,  # output/sitemap.html: the same pages for people, in the theme
+}
+STATIC_PATHS = ["images"]
 
 # Pages are served at directory-style paths (guide/install/), the same as on the other hosts;
 # their slug is their path under content/pages/.

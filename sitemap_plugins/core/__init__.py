@@ -1,16 +1,24 @@
 """The host-neutral core: adapters describe what their host wrote and call the builder.
 
 The public names below are all an adapter needs: :class:`Page` and :class:`LeftOut` to describe
-each written file, :class:`SitemapBuilder` to make the sitemap, the options schema
-(:data:`OPTION_SPECS`, :class:`Options`) to declare in the host's config, and the
-:class:`Reporter` interface to map onto the host's logging. Nothing in this package imports a
-host (MkDocs, Sphinx, Pelican).
+each written file (with an :class:`Article` for a dated article, for the news sitemap),
+:class:`SitemapBuilder` to make the sitemap, the options schema (:data:`OPTION_SPECS`,
+:class:`Options`) to declare in the host's config, and the :class:`Reporter` interface to map
+onto the host's logging. Nothing in this package imports a host (MkDocs, Sphinx, Pelican).
 """
 
 from sitemap_plugins.core.build import SitemapBuilder, Summary
 from sitemap_plugins.core.git_dates import FileDates
 from sitemap_plugins.core.languages import LanguageSite, folder_under, join_language_sites
-from sitemap_plugins.core.model import Entry, IndexEntry, Lastmod, LeftOut, Page, Reason
+from sitemap_plugins.core.model import (
+    Article,
+    Entry,
+    IndexEntry,
+    Lastmod,
+    LeftOut,
+    Page,
+    Reason,
+)
 from sitemap_plugins.core.options import (
     OPTION_SPECS,
     OptionError,
@@ -33,6 +41,7 @@ from sitemap_plugins.core.report import (
 
 __all__ = [
     "OPTION_SPECS",
+    "Article",
     "Code",
     "CollectingReporter",
     "Entry",

@@ -19,7 +19,7 @@ from pathlib import Path
 from sitemap_plugins.core.git_dates import DateLookup, FileDates, Undated
 from sitemap_plugins.core.human_page import Listed, Listing, listing
 from sitemap_plugins.core.lastmod import LastmodRules, say_why_undated
-from sitemap_plugins.core.model import Entry, LeftOut, Page, Reason
+from sitemap_plugins.core.model import Entry, LeftOut, News, Page, Reason
 from sitemap_plugins.core.options import Options, shown
 from sitemap_plugins.core.report import Code, Reporter, StrictError
 from sitemap_plugins.core.resolve import Resolved, Resolver
@@ -41,11 +41,16 @@ class Summary:
     left_out: Counter[str] = field(default_factory=Counter)
     lastmod_from: Counter[str] = field(default_factory=Counter)
     warnings: int = 0
+    images: int | None = None
+    videos: int = 0
+    news: int | None = None
+    news_url: str | None = None
     listing: Listing | None = None
     """With the ``html_page`` option, the page for humans to write: what the sitemap lists."""
 
     def line(self) -> str:
-        """One line for the build log: URLs, files, what was left out, where lastmod came from."""
+        """One line for the build log: URLs, files, what was left out, where lastmod came from,
+        and the images, videos and news articles listed when those are on."""
         files = ", ".join(self.files) if self.files else "no file"
         text = f"sitemap: {self.urls} URL{'s' if self.urls != 1 else ''} in {files}"
         if self.left_out:
@@ -54,6 +59,16 @@ class Summary:
         if self.lastmod_from:
             origins = ", ".join(f"{why} {n}" for why, n in sorted(self.lastmod_from.items()))
             text += f"; lastmod from {origins}"
+        if self.images is not None:
+            text += f"; {self.images} image{'s' if self.images != 1 else ''}"
+        if self.videos:
+            text += f"; {self.videos} video{'s' if self.videos != 1 else ''}"
+        if self.news is not None:
+            text += (
+                f"; news: {self.news} article{'s' if self.news != 1 else ''} of the last two days"
+                if self.news
+                else "; news: no article of the last two days, no news sitemap"
+            )
         return text
 
 
@@ -187,10 +202,13 @@ class SitemapBuilder:
         folder = output_url_path.strip("/")
         output_url = join_url(base_url, folder + "/", encoded=False) if folder else base_url
         scope = directory_url(join_url(output_url, self.options.filename, encoded=False))
+        now = self._clock()
         rules = LastmodRules(
-            self.options, self.reporter, self._file_dates(pages), self._clock(), self.naive_tz
+            self.options, self.reporter, self._file_dates(pages), now, self.naive_tz
         )
-        resolver = Resolver(self.options, self.reporter, base_url, scope, rules)
+        resolver = Resolver(
+            self.options, self.reporter, base_url, scope, rules, now=now, naive_tz=self.naive_tz
+        )
         resolved: list[Resolved] = []
         for page in pages:
             outcome = resolver.resolve(page)
@@ -202,6 +220,9 @@ class SitemapBuilder:
         summary.lastmod_from.update(item.lastmod_from for item in kept)
         say_why_undated((item.undated for item in kept), self.reporter)
         entries = [item.entry for item in kept]
+        news = None
+        if self.options.news is not None:
+            news = [Entry(item.entry.loc, news=item.news) for item in kept if item.news]
         self._check_strict()  # decided before a single file is written
         result = write_sitemaps(
             entries,
@@ -209,12 +230,18 @@ class SitemapBuilder:
             base_url=output_url,
             options=self.options,
             reporter=self.reporter,
-            extensions={"xhtml"} if any(entry.alternates for entry in entries) else set(),
+            extensions=_extensions(entries),
             before_publish=self._check_strict,
+            news=news,
         )
         summary.urls, summary.files, summary.top = result.urls, result.files, result.top
         if result.top is not None:
             summary.sitemap_url = join_url(output_url, result.top, encoded=False)
+            if self.options.images:
+                summary.images = sum(len(entry.images) for entry in entries)
+            summary.videos = sum(len(entry.videos) for entry in entries)
+            if news is not None:
+                summary.news = result.news_urls
             if self.options.html_page:
                 # The pages the sitemap lists, and no other: both always agree.
                 summary.listing = listing(
@@ -223,6 +250,8 @@ class SitemapBuilder:
                     sitemap_relpath=self.options.filename,
                     style=self.options.lastmod_format,
                 )
+        if result.news_top is not None:
+            summary.news_url = join_url(output_url, result.news_top, encoded=False)
 
     def _file_dates(self, pages: list[Page]) -> DateLookup:
         """The dates of every file that can date a page, in one lookup for the whole build.
@@ -300,9 +329,13 @@ class SitemapBuilder:
         if base_url is None:
             return
         scope = directory_url(join_url(base_url, self.options.filename, encoded=False))
-        rules = LastmodRules(self.options, self.reporter, dates, self._clock(), self.naive_tz)
-        resolver = Resolver(self.options, self.reporter, base_url, scope, rules)
-        alternates = False
+        now = self._clock()
+        rules = LastmodRules(self.options, self.reporter, dates, now, self.naive_tz)
+        resolver = Resolver(
+            self.options, self.reporter, base_url, scope, rules, now=now, naive_tz=self.naive_tz
+        )
+        used: set[str] = set()  # the extension namespaces the entries use
+        articles: dict[str, tuple[str, News]] = {}  # few: the articles of two days
         with SortedSpill[_Spilled](chunk, spill_dir) as spill:
             for item in written:
                 if isinstance(item, LeftOut):
@@ -313,7 +346,11 @@ class SitemapBuilder:
                     summary.left_out[outcome.value] += 1
                     continue
                 entry = outcome.entry
-                alternates = alternates or bool(entry.alternates)
+                used.update(_extensions([entry]))
+                if outcome.news is not None:
+                    known = articles.get(entry.loc)
+                    if known is None or outcome.origin < known[0]:  # as _unique keeps it
+                        articles[entry.loc] = (outcome.origin, outcome.news)
                 spill.add(
                     (entry.loc, outcome.origin),
                     (entry, outcome.origin, outcome.lastmod_from, outcome.undated, outcome.title),
@@ -325,12 +362,17 @@ class SitemapBuilder:
                 base_url=base_url,
                 options=self.options,
                 reporter=self.reporter,
-                extensions={"xhtml"} if alternates else set(),
+                extensions=used,
                 before_publish=self._check_strict,
+                news=None
+                if self.options.news is None
+                else [Entry(loc, news=articles[loc][1]) for loc in sorted(articles)],
             )
         summary.urls, summary.files, summary.top = result.urls, result.files, result.top
         if result.top is not None:
             summary.sitemap_url = join_url(base_url, result.top, encoded=False)
+            if self.options.news is not None:
+                summary.news = result.news_urls
             if listed is not None:
                 summary.listing = listing(
                     listed,
@@ -338,6 +380,10 @@ class SitemapBuilder:
                     sitemap_relpath=self.options.filename,
                     style=self.options.lastmod_format,
                 )
+        else:
+            summary.images, summary.videos = None, 0
+        if result.news_top is not None:
+            summary.news_url = join_url(base_url, result.news_top, encoded=False)
 
     def _unique(
         self, items: Iterator[_Spilled], summary: Summary, listed: list[Listed] | None = None
@@ -358,6 +404,9 @@ class SitemapBuilder:
                 continue
             previous = item
             summary.lastmod_from[lastmod_from] += 1
+            if self.options.images:
+                summary.images = (summary.images or 0) + len(entry.images)
+            summary.videos += len(entry.videos)
             if why is not None:
                 undated[Undated(why.reason, why.root)] += 1
             if listed is not None:
@@ -371,3 +420,15 @@ class SitemapBuilder:
 _Spilled = tuple[Entry, str, str, "Undated | None", "str | None"]
 """What a resolved page keeps on its way through the sort: entry, origin, lastmod origin, why
 it has no lastmod, title."""
+
+
+def _extensions(entries: list[Entry]) -> set[str]:
+    """The extension namespaces the entries use: declared only then."""
+    used = set()
+    if any(entry.alternates for entry in entries):
+        used.add("xhtml")
+    if any(entry.images for entry in entries):
+        used.add("image")
+    if any(entry.videos for entry in entries):
+        used.add("video")
+    return used

@@ -1,9 +1,11 @@
-"""What a rendered page's ``<head>`` says about whether it belongs in a sitemap.
+"""What a rendered page's ``<head>`` says about whether it belongs in a sitemap, and, when asked,
+which images its body shows.
 
 Hosts render pages we do not control (themes, redirect plugins), so the HTML is the only place a
 ``robots noindex`` meta or a redirect stub shows. This runs on every page of a build, so only
 the head is read (from a file, never more than the head), only its ``<meta>`` tags are looked at,
-and only those that could matter are parsed.
+and only those that could matter are parsed. With the ``images`` option the same single read
+goes on through the body (:func:`read_page`), and only then.
 """
 
 from __future__ import annotations
@@ -16,9 +18,18 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Final
 
+from sitemap_plugins.core.images import main_images
 from sitemap_plugins.core.model import Reason
 
-__all__ = ["HeadScan", "head_of", "head_reason", "head_title", "scan_head"]
+__all__ = [
+    "HeadScan",
+    "PageRead",
+    "head_of",
+    "head_reason",
+    "head_title",
+    "read_page",
+    "scan_head",
+]
 
 _HEAD_END: Final = re.compile(r"</head\s*>", re.IGNORECASE)
 _META_TAG: Final = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
@@ -34,10 +45,13 @@ _DATE_NAMES: Final = (
     "last-modified",
     "dcterms.modified",
 )
+_BASE_TAG: Final = re.compile(r"<base\b[^>]*>", re.IGNORECASE)
 _TITLE: Final = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
 _CHUNK: Final = 16_384
 _MOST: Final = 1_048_576
 """A head longer than this (inline scripts and styles) is read no further."""
+_MOST_PAGE: Final = 16 * 1_048_576
+"""With images on, a page is read up to this many characters; images further down are not seen."""
 
 
 class _MetaAttributes(HTMLParser):
@@ -113,6 +127,47 @@ def _reason(tags: list[dict[str, str]]) -> Reason | None:
 def head_reason(page: str | Path) -> Reason | None:
     """Why a rendered page stays out of the sitemap, from one scan of its head, or None."""
     return _reason(_meta_tags(head_of(page)))
+
+
+@dataclass(frozen=True, slots=True)
+class PageRead:
+    """What one read of a rendered page gives: why it stays out, or the images of its main
+    content (``src`` as written, in page order) and the ``<base href>`` they are relative to."""
+
+    reason: Reason | None = None
+    images: tuple[str, ...] = ()
+    base: str | None = None
+
+
+def read_page(page: str | Path, *, images: bool) -> PageRead:
+    """One read of a rendered page: its head always, its body only with ``images``.
+
+    Without ``images`` this is :func:`head_reason`: the body of a file is never read. With it,
+    the file is read once, whole (up to 16 MiB), and a page its head keeps out is not scanned.
+    """
+    if not images:
+        return PageRead(head_reason(page))
+    if isinstance(page, Path):
+        try:
+            with open(page, encoding="utf-8", errors="replace") as stream:
+                text = stream.read(_MOST_PAGE)
+        except OSError:
+            return PageRead()
+    else:
+        text = page
+    end = _HEAD_END.search(text, 0, _MOST)
+    # Without </head>, the whole text is both (as head_of reads it for the reason).
+    head, body = (text, text) if end is None else (text[: end.start()], text[end.end() :])
+    reason = _reason(_meta_tags(head))
+    if reason is not None:
+        return PageRead(reason)
+    base = None
+    for tag in _BASE_TAG.findall(head):
+        href = _attributes(tag).get("href", "").strip()
+        if href:
+            base = href
+            break
+    return PageRead(None, tuple(main_images(body)), base)
 
 
 @dataclass(frozen=True, slots=True)

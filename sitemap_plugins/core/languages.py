@@ -13,7 +13,9 @@ site:
 - a page that names no translations of its own (an index, an archive, a tag listing) has as its
   language versions the pages at the same place in the other languages' folders: the same
   template, written once per language;
-- ``x-default`` is the main language's version.
+- ``x-default`` is the main language's version;
+- an article (for the news sitemap) of another language's build is in that language: each
+  build takes its own language as the default, so it names none of its own.
 """
 
 from __future__ import annotations
@@ -85,11 +87,19 @@ def join_language_sites(
                 }
             else:
                 translations = places.get((item.path.lstrip("/"), item.encoded), {})
+            article = item.article
+            if (
+                article is not None
+                and article.language is None
+                and site.language != default_language
+            ):
+                article = dataclasses.replace(article, language=site.language)
             page = dataclasses.replace(
                 item,
                 path=under(site.prefix, item.path),
                 translations=translations if len(translations) > 1 else {},
                 default_locale=default_language,
+                article=article,
             )
             moved.append((site.language, page))
     left_out = [item for site in sites for item in site.written if isinstance(item, LeftOut)]

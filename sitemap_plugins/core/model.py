@@ -50,6 +50,22 @@ class LeftOut:
 
 
 @dataclass(frozen=True, slots=True)
+class Article:
+    """What a host knows of a page that is a dated article (a Pelican article, a Material blog
+    post), for the news sitemap: values raw, as the host holds them; the core checks them.
+
+    ``published`` is the date the author gave the article (never one the host filled in by
+    default), ``title`` its title as the host holds it (HTML, such as ``Fresh &amp; new``),
+    ``language`` its own language where the host knows it (a translation's), else None and the
+    ``news`` option's language applies.
+    """
+
+    published: object
+    title: object
+    language: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
     """What an adapter knows about one published page; the core decides everything else.
 
@@ -84,7 +100,10 @@ class Page:
 
     ``html`` is the page as rendered (the text, or the file it was written to): the core reads
     its head for a robots ``noindex`` or a redirect, which themes and plugins add where no host
-    API tells.
+    API tells, and, with the ``images`` option, its body for the images of its main content.
+
+    ``article`` is set for a page the host knows as a dated article (see :class:`Article`),
+    which the ``news`` option lists while it is recent.
     """
 
     path: str
@@ -98,6 +117,7 @@ class Page:
     listed_sources: tuple[Path, ...] = ()
     html: str | Path | None = None
     encoded: bool = True
+    article: Article | None = None
     title: str | None = None
 
     def __post_init__(self) -> None:
@@ -107,13 +127,51 @@ class Page:
             object.__setattr__(self, "translations", MappingProxyType(dict(self.translations)))
 
 
+class Video(NamedTuple):
+    """One ``<video:video>`` (video sitemap 1.1), every value checked; URLs absolute and encoded,
+    texts not yet XML-escaped. Only the tags Google still reads are kept (see
+    :mod:`~sitemap_plugins.core.video`).
+
+    ``restriction`` and ``platform`` are ``(relationship, values)``: ``("allow", ("IE", "GB"))``.
+    """
+
+    thumbnail_loc: str
+    title: str
+    description: str
+    content_loc: str | None = None
+    player_loc: str | None = None
+    duration: int | None = None
+    expiration_date: Lastmod | None = None
+    rating: float | None = None
+    view_count: int | None = None
+    publication_date: Lastmod | None = None
+    tags: tuple[str, ...] = ()
+    family_friendly: bool | None = None
+    restriction: tuple[str, tuple[str, ...]] | None = None
+    requires_subscription: bool | None = None
+    uploader: str | None = None
+    uploader_info: str | None = None
+    platform: tuple[str, tuple[str, ...]] | None = None
+    live: bool | None = None
+
+
+class News(NamedTuple):
+    """One ``<news:news>`` (news sitemap 0.9): the publication, the article's date and title."""
+
+    name: str
+    language: str
+    publication_date: Lastmod
+    title: str
+
+
 class Entry(NamedTuple):
     """One validated ``<url>``: every field is already known to be protocol-valid.
 
     ``loc`` and the alternate URLs are absolute and percent-encoded but not XML-escaped; the
-    renderer escapes. ``images`` holds absolute image URLs (image sitemap 1.1). A named tuple
-    rather than a frozen dataclass: as immutable, and twice as cheap to make, which counts when a
-    site streams a million of them.
+    renderer escapes. ``images`` holds absolute image URLs (image sitemap 1.1), ``videos`` the
+    page's videos (video sitemap 1.1); ``news`` is set only on the entries of the news sitemap.
+    A named tuple rather than a frozen dataclass: as immutable, and twice as cheap to make,
+    which counts when a site streams a million of them.
     """
 
     loc: str
@@ -122,6 +180,8 @@ class Entry(NamedTuple):
     priority: float | None = None
     alternates: tuple[tuple[str, str], ...] = ()
     images: tuple[str, ...] = ()
+    videos: tuple[Video, ...] = ()
+    news: News | None = None
 
 
 class IndexEntry(NamedTuple):

@@ -22,6 +22,9 @@ LASTMOD_SOURCES: Final = ("metadata", "git", "mtime", "build")
 MAX_URLS_PER_FILE: Final = 50_000
 MAX_BYTES_PER_FILE: Final = 52_428_800
 MIN_BYTES_PER_FILE: Final = 1_024
+NEWS_FILENAME: Final = "sitemap-news.xml"
+"""The news sitemap, beside the main one (in the same folder, so under the same scope)."""
+_NEWS_LANGUAGE: Final = re.compile(r"^(zh-cn|zh-tw|[a-z]{2,3})$")
 
 
 class OptionError(ValueError):
@@ -183,6 +186,32 @@ def _lastmod_sources(value: object) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class NewsPublication:
+    """The publication a news sitemap names for every article: Google News' ``name`` (exactly
+    as Google News shows it) and ``language`` (ISO 639, ``zh-cn`` or ``zh-tw`` for Chinese)."""
+
+    name: str
+    language: str
+
+
+def _news(value: object) -> NewsPublication | None:
+    allowed = (
+        "a mapping with 'name' (the publication's name) and 'language' (an ISO 639 code in "
+        "lower case such as en or fra, or zh-cn / zh-tw)"
+    )
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or set(value) != {"name", "language"}:
+        raise _fail(allowed)
+    name, language = value["name"], value["language"]
+    if not isinstance(name, str) or not name.strip():
+        raise _fail(allowed)
+    if not isinstance(language, str) or not _NEWS_LANGUAGE.match(language):
+        raise _fail(allowed)
+    return NewsPublication(name.strip(), language)
+
+
+@dataclass(frozen=True, slots=True)
 class Rule:
     """A pattern rule: pages whose path matches ``pattern`` get these values (first rule wins)."""
 
@@ -299,6 +328,19 @@ class Options:
     exclude: tuple[str, ...] = _spec(
         (), _string_list, "Globs on the page path (served path or source file) to leave out."
     )
+    images: bool = _spec(
+        False,
+        _boolean,
+        "List the images each page shows in its main content (image sitemap 1.1). Reads each "
+        "page's whole HTML instead of its head only.",
+    )
+    # _spec returns a dataclasses.field, as for every option (ruff cannot tell for this type).
+    news: NewsPublication | None = _spec(  # noqa: RUF009
+        None,
+        _news,
+        "Google News: {name, language} of the publication. Articles published in the last "
+        "two days go to sitemap-news.xml, beside the sitemap.",
+    )
     robots_txt: bool = _spec(
         False, _boolean, "Add or update a 'Sitemap:' line in robots.txt in the output directory."
     )
@@ -362,6 +404,13 @@ class Options:
                 prefix + "filename",
                 checked["filename"],
                 f"a name ending in .{fmt} for format {fmt}",
+            )
+        stem = checked["filename"].rpartition("/")[2].rpartition(".")[0]
+        if checked.get("news") is not None and stem == NEWS_FILENAME.rpartition(".")[0]:
+            raise OptionError(
+                prefix + "filename",
+                checked["filename"],
+                f"a name other than {NEWS_FILENAME}'s, which the news option writes",
             )
         return cls(**checked)
 

@@ -54,7 +54,7 @@ from typing import Any, BinaryIO, Final
 from urllib.parse import unquote, urlsplit
 
 from sitemap_plugins.core.report import Code, PublishError, Reporter
-from sitemap_plugins.core.robots import robots_text
+from sitemap_plugins.core.robots import robots_text, robots_without
 
 if sys.platform != "win32":
     import fcntl
@@ -364,9 +364,12 @@ class Publication:
         """Give a complete temporary file its final name, to be put in place at commit."""
         self._staged.append(_Staged(relpath, temp, entry))
 
-    def stage_robots(self, sitemap_url: str) -> None:
+    def stage_robots(self, sitemap_url: str, *more: str, drop: tuple[str, ...] = ()) -> None:
         """Prepare ``robots.txt`` now, so that a file we cannot read stops the build before any
-        sitemap is replaced; it is renamed into place right after the entry points."""
+        sitemap is replaced; it is renamed into place right after the entry points.
+
+        Each sitemap URL gets its ``Sitemap:`` line; a line naming exactly one of the ``drop``
+        URLs (a sitemap this build no longer publishes) goes."""
         path = self.root / "robots.txt"
         try:
             data = path.read_bytes()
@@ -386,7 +389,11 @@ class Publication:
                 path,
                 f"not UTF-8 text (byte 0x{bad:02x} at offset {error.start}); save it as UTF-8",
             ) from None
-        text = robots_text(current, sitemap_url)
+        text = current
+        for url in (sitemap_url, *more):
+            text = robots_text(text, url)
+        for url in drop:
+            text = robots_without(text, url)
         if text == current:
             return
         temp = self.new_file("", "robots.txt")

@@ -31,6 +31,8 @@ class Code(str, enum.Enum):
     EMPTY = "empty"
     CONFLICT = "conflict"
     PUBLISH = "publish"
+    BAD_VIDEO = "video"
+    BAD_NEWS = "news"
 
 
 class Reporter(Protocol):

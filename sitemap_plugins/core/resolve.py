@@ -5,12 +5,17 @@ A page is left out by what its head says (robots ``noindex``, a redirect stub), 
 protocol does not allow. Otherwise its metadata is checked value by value (a bad value is named
 and dropped, the page stays), rules and defaults fill what the page leaves open, its translations
 become ``hreflang`` alternates with itself and ``x-default``, and its lastmod is decided by
-:mod:`~sitemap_plugins.core.lastmod`.
+:mod:`~sitemap_plugins.core.lastmod`. With the ``images`` option the images of its main content
+come from the same read of its HTML (:mod:`~sitemap_plugins.core.images`); its declared videos
+are checked by :mod:`~sitemap_plugins.core.video`, and an article's entry in the news sitemap
+is decided by :mod:`~sitemap_plugins.core.news`.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import fnmatch
+import functools
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -18,18 +23,22 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from sitemap_plugins.core.git_dates import Undated
-from sitemap_plugins.core.html import head_reason, head_title
+from sitemap_plugins.core.html import PageRead, head_title, read_page
 from sitemap_plugins.core.lastmod import LastmodRules
-from sitemap_plugins.core.model import Entry, Page, Reason
+from sitemap_plugins.core.model import Entry, News, Page, Reason
+from sitemap_plugins.core.news import news_item
 from sitemap_plugins.core.options import Options, Rule, check_changefreq, check_priority
 from sitemap_plugins.core.report import Code, Reporter
-from sitemap_plugins.core.urls import MAX_URL_LENGTH, in_scope, join_url
+from sitemap_plugins.core.urls import MAX_URL_LENGTH, in_scope, join_url, resolve_reference
+from sitemap_plugins.core.video import VideoReader
 
-__all__ = ["Resolved", "Resolver"]
+__all__ = ["MAX_IMAGES", "Resolved", "Resolver"]
 
+MAX_IMAGES: Final = 1_000
+"""The image extension's limit per page; the first ones in page order are listed."""
 _HREFLANG: Final = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")
-_META_KEYS: Final = frozenset({"priority", "changefreq", "lastmod", "exclude"})
-_EXPECTED: Final = "expected false or a mapping of priority, changefreq, lastmod, exclude"
+_META_KEYS: Final = frozenset({"priority", "changefreq", "lastmod", "exclude", "video"})
+_EXPECTED: Final = "expected false or a mapping of priority, changefreq, lastmod, exclude, video"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +50,7 @@ class Resolved:
     origin: str
     lastmod_from: str
     undated: Undated | None = None
+    news: News | None = None
     title: str | None = None
 
 
@@ -54,19 +64,26 @@ class Resolver:
         base_url: str,
         scope: str,
         lastmod: LastmodRules,
+        *,
+        now: dt.datetime | None = None,
+        naive_tz: dt.tzinfo = dt.timezone.utc,
     ) -> None:
         self.options = options
         self.reporter = reporter
         self.base_url = base_url
         self.scope = scope
         self.lastmod = lastmod
+        self.now = now or dt.datetime.now(dt.timezone.utc)
+        self.naive_tz = naive_tz
+        self.videos = VideoReader(functools.partial(self._warn, Code.BAD_VIDEO), naive_tz)
 
     def resolve(self, page: Page) -> Resolved | Reason:
         """The page's entry, or the reason it stays out."""
+        read = PageRead()
         if page.html is not None:
-            reason = head_reason(page.html)
-            if reason is not None:
-                return reason
+            read = read_page(page.html, images=self.options.images)
+            if read.reason is not None:
+                return read.reason
         meta = self._read_meta(page)
         if meta is None:
             return Reason.BY_METADATA
@@ -91,11 +108,43 @@ class Resolver:
             changefreq=self.options.changefreq if changefreq is None else changefreq,
             priority=self.options.priority if priority is None else priority,
             alternates=self._alternates(page),
+            images=self._images(page, loc, read),
+            videos=self.videos.read(page.origin, loc, meta.get("video")),
         )
+        news = None
+        if self.options.news is not None and page.article is not None:
+            news = news_item(
+                page.origin,
+                page.article,
+                self.options.news,
+                now=self.now,
+                naive_tz=self.naive_tz,
+                warn=functools.partial(self._warn, Code.BAD_NEWS),
+            )
         title = page.title
         if title is None and self.options.html_page and page.html is not None:
             title = head_title(page.html)  # a listing the host gave no title: its own <title>
-        return Resolved(entry, page.origin, decision.origin, decision.undated, title)
+        return Resolved(
+            entry, page.origin, decision.origin, decision.undated, news=news, title=title
+        )
+
+    def _images(self, page: Page, loc: str, read: PageRead) -> tuple[str, ...]:
+        """The page's images as absolute URLs, each once, at most :data:`MAX_IMAGES`."""
+        if not read.images:
+            return ()
+        base = loc if read.base is None else resolve_reference(loc, read.base) or loc
+        found: dict[str, None] = {}
+        for source in read.images:
+            url = resolve_reference(base, source)
+            if url is not None:
+                found[url] = None
+        if len(found) > MAX_IMAGES:
+            self.reporter.info(
+                f"sitemap: {page.origin}: {len(found):,} images, the first {MAX_IMAGES:,} listed "
+                "(the image sitemap's limit per page)"
+            )
+            return tuple(found)[:MAX_IMAGES]
+        return tuple(found)
 
     def _read_meta(self, page: Page) -> Mapping[str, Any] | None:
         """The page's sitemap metadata as a mapping, or None when it asks to be left out."""

@@ -37,3 +37,15 @@ def robots_text(current: str, sitemap_url: str) -> str:
             result[-1] += "\n"
         result.append(f"Sitemap: {sitemap_url}\n")
     return "".join(result)
+
+
+def robots_without(current: str, sitemap_url: str) -> str:
+    """``current`` without the ``Sitemap:`` lines naming exactly ``sitemap_url``: a sitemap that
+    is no longer published (the news sitemap of a build without recent articles)."""
+    lines = current.splitlines(keepends=True)
+    kept = [
+        line
+        for line in lines
+        if not ((match := _SITEMAP_LINE.match(line)) and match.group(1) == sitemap_url)
+    ]
+    return current if len(kept) == len(lines) else "".join(kept)

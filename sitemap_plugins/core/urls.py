@@ -12,12 +12,13 @@ import posixpath
 import re
 import unicodedata
 from typing import Final
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import quote, urljoin, urlsplit, urlunsplit
 
 MAX_URL_LENGTH: Final = 2_047
 """The protocol says "less than 2,048 characters"."""
 
 _SAFE_PATH: Final = "/!$&'()*+,;=:@-._~%"
+_SAFE_QUERY: Final = _SAFE_PATH + "?"
 _STRAY_PERCENT: Final = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _ALLOWED_BASE: Final = "an absolute http(s) URL such as https://example.org/docs/"
 
@@ -126,3 +127,36 @@ def in_scope(url: str, scope: str) -> bool:
 def directory_url(url: str) -> str:
     """The URL of the directory that holds ``url``."""
     return url[: url.rfind("/") + 1]
+
+
+def resolve_reference(page_url: str, reference: str) -> str | None:
+    """The absolute, encoded URL a link on ``page_url`` points to (an ``<img src>``, a video's
+    thumbnail), or None when it is no http(s) URL a sitemap can list.
+
+    Relative references resolve as a browser resolves them; raw spaces and non-ASCII are
+    percent-encoded once (escapes already there are kept), the host gets its ASCII form, and
+    the fragment goes. A URL with a user name or password, or past the protocol's length, is
+    refused: a sitemap is public.
+    """
+    try:
+        parts = urlsplit(urljoin(page_url, reference.strip()))
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return None
+    if "@" in parts.netloc:
+        return None
+    try:
+        host = ascii_host(parts.hostname)
+        path = encode_path(parts.path or "/")
+        query = quote(
+            _STRAY_PERCENT.sub("%25", parts.query), safe=_SAFE_QUERY, errors="surrogateescape"
+        )
+    except (ValueError, UnicodeError):
+        return None
+    netloc = f"[{host}]" if ":" in host else host
+    if port is not None:
+        netloc += f":{port}"
+    url = urlunsplit((parts.scheme.lower(), netloc, path, query, ""))
+    return url if len(url) <= MAX_URL_LENGTH else None

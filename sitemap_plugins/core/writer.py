@@ -9,11 +9,18 @@ was, and readers never see an index pointing at missing files.
 Shards are named after their content (``sitemap-1-<12 hex digits>.xml``): a new shard then never
 takes the name of one the live index still lists, and identical input still gives identical
 names and bytes.
+
+With the ``news`` option a second set, the news sitemap (``sitemap-news.xml`` beside the
+sitemap, split at 1,000 URLs as Google News asks), is written in the same publication: both sets
+are complete before either is put in place, the record lists both, and both entry points are
+published last. It is a set of its own, not a child of the main index, because its URLs are
+also in the main sitemap and one index tree lists each URL once; ``robots.txt`` names it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import gzip
 import hashlib
@@ -28,7 +35,7 @@ from typing import Final, Protocol
 from sitemap_plugins.core.dates import format_lastmod, sort_key, utc_day
 from sitemap_plugins.core.indexnow import key_file_bytes, key_file_name
 from sitemap_plugins.core.model import Entry, IndexEntry, Lastmod
-from sitemap_plugins.core.options import CHANGEFREQS, Options
+from sitemap_plugins.core.options import CHANGEFREQS, NEWS_FILENAME, Options
 from sitemap_plugins.core.publish import Publication, TempFile
 from sitemap_plugins.core.render import (
     INDEX_CLOSE,
@@ -49,6 +56,8 @@ Row = tuple[str, Lastmod | None, str | None, float | None]
 _DIGITS: Final = 12
 """Hex digits of the content hash in a shard's name: enough that two different shards of the
 same number never share a name."""
+NEWS_URLS_PER_FILE: Final = 1_000
+"""Google News reads at most 1,000 URLs per news sitemap; more go to further files and an index."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +68,8 @@ class WriteResult:
     files: tuple[str, ...]
     urls: int
     shards: int
+    news_top: str | None = None
+    news_urls: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +180,7 @@ def write_sitemaps(
     reporter: Reporter,
     extensions: Iterable[str] = (),
     before_publish: Callable[[], None] | None = None,
+    news: Iterable[Entry] | None = None,
 ) -> WriteResult:
     """Write sorted, validated entries as one sitemap, or as shards plus an index.
 
@@ -177,16 +189,21 @@ def write_sitemaps(
     ``robots_txt`` option, robots.txt is updated in the same publication. ``before_publish`` runs
     once every file is complete and before any is put in place: strict mode raises there, so a
     warning of the writer's own also leaves the previous sitemap as it was.
+
+    ``news`` (with the ``news`` option; sorted entries carrying ``news``) is written as the news
+    sitemap in the same publication. None of them means no news file: the one an earlier build
+    published goes, and so does its ``robots.txt`` line.
     """
     rows = _entry_rows(entries)
-    return _write(rows, output_dir, base_url, options, reporter, extensions, before_publish)
+    return _write(rows, output_dir, base_url, options, reporter, extensions, before_publish, news)
 
 
 def _entry_rows(entries: Iterable[Entry]) -> Iterator[Row | Entry]:
     """Entries as the writer's rows: the first four fields, or the whole entry when it has
-    alternates or images."""
+    alternates, images, videos or news."""
     for entry in entries:
-        yield entry if entry.alternates or entry.images else entry[:4]
+        extended = entry.alternates or entry.images or entry.videos or entry.news
+        yield entry if extended else entry[:4]
 
 
 def write_sitemap_rows(
@@ -221,22 +238,37 @@ def _write(
     reporter: Reporter,
     extensions: Iterable[str],
     before_publish: Callable[[], None] | None,
+    news: Iterable[Entry] | None = None,
 ) -> WriteResult:
     layout = _Layout.from_options(options)
+    news_options = _news_options(options) if news is not None else None
+    news_layout = _Layout.from_options(news_options) if news_options is not None else None
     at_root = options.robots_txt or options.indexnow_key is not None
     folders = (layout.directory, "") if at_root else (layout.directory,)
     label = layout.relpath(layout.stem + layout.suffix)
     with Publication(output_dir, reporter, folders=folders, sitemap=label) as publication:
         publication.folder(layout.directory)
         shards: list[_Shard] = []
+        news_shards: list[_Shard] = []
 
-        def new_file() -> _PendingFile:
+        def new_file(layout: _Layout = layout) -> _PendingFile:
+            label = layout.relpath(layout.stem + layout.suffix)
             return _PendingFile(publication, layout.directory, label, layout.variants)
 
         try:
             urls = _fill_shards(rows, new_file, options, reporter, list(extensions), shards)
+            news_urls = 0
+            if shards and news is not None and news_options and news_layout:
+                news_urls = _fill_shards(
+                    news,
+                    lambda: new_file(news_layout),
+                    news_options,
+                    reporter,
+                    ["news"],
+                    news_shards,
+                )
         except BaseException:
-            for shard in shards:
+            for shard in (*shards, *news_shards):
                 shard.file.discard()
             raise
         if not shards:
@@ -248,13 +280,44 @@ def _write(
             before_publish()
         written = _stage(publication, shards, layout, base_url, options)
         top = written[-len(layout.variants)]  # the first variant of the entry point
+        news_top = None
+        if news_shards and news_options and news_layout:
+            news_written = _stage(publication, news_shards, news_layout, base_url, news_options)
+            news_top = news_written[-len(news_layout.variants)]
+            written += news_written
         if options.robots_txt:
-            publication.stage_robots(join_url(base_url, top, encoded=False))
+            listed = [join_url(base_url, top, encoded=False)]
+            gone: tuple[str, ...] = ()
+            if news_top is not None:
+                listed.append(join_url(base_url, news_top, encoded=False))
+            elif news_options is not None:
+                # The line goes with a news sitemap we published, or one that is not there;
+                # never from under a user's own file of that name.
+                gone = tuple(
+                    join_url(base_url, name, encoded=False)
+                    for name in (news_options.filename, news_options.filename + ".gz")
+                    if name in publication.files or not (output_dir / name).exists()
+                )
+            publication.stage_robots(*listed, drop=gone)
         if options.indexnow_key is not None:
             key = options.indexnow_key
             publication.stage_extra(key_file_name(key), key_file_bytes(key))
         publication.commit()
-    return WriteResult(top, tuple(written), urls, len(shards))
+    return WriteResult(top, tuple(written), urls, len(shards), news_top, news_urls)
+
+
+def _news_options(options: Options) -> Options:
+    """The main options, as they apply to the news sitemap: XML, beside the sitemap, at most
+    1,000 URLs a file."""
+    directory = options.filename.rpartition("/")[0]
+    return dataclasses.replace(
+        options,
+        filename=f"{directory}/{NEWS_FILENAME}" if directory else NEWS_FILENAME,
+        format="xml",
+        urls_per_file=min(options.urls_per_file, NEWS_URLS_PER_FILE),
+        robots_txt=False,
+        news=None,
+    )
 
 
 _PLAIN_LOC: Final = re.compile(r"[!#-%(-;=?-~]*").fullmatch
@@ -379,7 +442,7 @@ def _fill_shards(
     are all cached (:class:`_Fragments`) and that fits in the current shard, or else whole in a
     new one, is rendered with one f-string a row and no other per-row work than tracking the
     newest lastmod by its integer key. Any other chunk (a value not seen yet, a URL to escape,
-    the byte limit reached inside it, an :class:`Entry` with alternates or images) goes row by
+    the byte limit reached inside it, an :class:`Entry` with more than the four fields) goes row by
     row, with every check. Both give the same bytes.
     """
     if options.format != "xml":
@@ -454,7 +517,7 @@ def _fill_shards(
         for row in chunk:
             loc, lastmod, changefreq, priority = _checked_row(row)
             lastmod_part, key = parts.lastmod(lastmod)
-            if len(row) > 4:  # an Entry with alternates or images
+            if len(row) > 4:  # an Entry with alternates, images, videos or news
                 text = render_url(Entry(*row), lastmod_style=style, indent=indent)
             else:
                 text = (

@@ -82,6 +82,7 @@ def generate_site(
         finder=finder,
         keep_index=settings.keep_index_html,
         label=display(site_dir),
+        images=options.images,
     )
     wanted = options.lastmod_sources
     # Asked first, so that a built site git does not track (the usual ignored site/) costs no

@@ -67,7 +67,8 @@ def option_value(spec: OptionSpec, texts: Sequence[str]) -> object:
     """The raw value of a flag given as ``texts`` (each use of it), for the schema to check.
 
     A list flag takes comma-separated items or JSON (``--rules '[{"pattern": "x/*",
-    "exclude": true}]'``), and may be repeated; an empty text is an empty list.
+    "exclude": true}]'``), and may be repeated; an empty text is an empty list. A mapping is
+    JSON too (``--news '{"name": "The Example", "language": "en"}'``).
     """
     kind = option_kind(spec)
     if kind == "list":
@@ -86,6 +87,12 @@ def option_value(spec: OptionSpec, texts: Sequence[str]) -> object:
                 items.extend(item.strip() for item in stripped.split(",") if item.strip())
         return items
     text = texts[-1]
+    if text.strip().startswith("{"):
+        try:
+            mapping: object = json.loads(text)
+        except ValueError as error:
+            raise UsageError(f"{flag_name(spec)}: {text!r} is not valid JSON ({error})") from None
+        return mapping
     if kind == "integer":
         try:
             return int(text.replace("_", "").replace(",", ""))

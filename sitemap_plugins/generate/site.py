@@ -91,7 +91,8 @@ class SiteReader:
     ``finder`` finds a page's source by a layout; without one, or for a page it finds nothing
     for, the HTML file itself is the page's only file (``html_sources`` records which, since a
     built file is dated by git only: its file time is the build's). ``label`` is how messages
-    name the site folder.
+    name the site folder. With ``images`` (the option), each page hands its file to the core,
+    which reads it whole for the images of its main content; without, only heads are read.
     """
 
     def __init__(
@@ -102,12 +103,14 @@ class SiteReader:
         finder: SourceFinder | None = None,
         keep_index: bool = False,
         label: str | None = None,
+        images: bool = False,
     ) -> None:
         self.site_dir = site_dir
         self.base_url = base_url
         self.finder = finder
         self.keep_index = keep_index
         self.label = label if label is not None else str(site_dir)
+        self.images = images
         self.foreign_canonicals: Counter[str] = Counter()
         """Pages left out for a canonical URL on another origin, by that origin."""
 
@@ -140,6 +143,7 @@ class SiteReader:
             sources=(source,),
             updated=_declared(scan.modified),
             encoded=False,
+            html=file.path if self.images else None,
             title=scan.title,
         )
 

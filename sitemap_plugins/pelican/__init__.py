@@ -32,6 +32,7 @@ from pelican.plugins import signals
 
 from sitemap_plugins.compat import pelican_sitemap
 from sitemap_plugins.core import (
+    Article,
     Code,
     LanguageSite,
     LeftOut,
@@ -353,7 +354,18 @@ class _Site:
             default_locale=self.default_lang or None,
             html=self.output_path / rel,
             encoded=False,
+            article=self._article(content) if kind == "articles" else None,
             title=str(getattr(content, "title", "") or "") or None,
+        )
+
+    def _article(self, content: Any) -> Article:
+        """An article, for the news sitemap: the date its author gave it, its title, and its
+        language when it is not the site's default."""
+        lang = str(getattr(content, "lang", "") or "")
+        return Article(
+            self.author_dates.published(content),
+            getattr(content, "title", None),
+            lang if lang and lang != self.default_lang else None,
         )
 
     def _content_url(self, rel: str, content: Any) -> str:

@@ -51,6 +51,13 @@ class AuthorDates:
             )
         return self.known[key]
 
+    def published(self, content: Any) -> object:
+        """``date`` as the author wrote it (an article's publication), or None when Pelican
+        filled it in from ``DEFAULT_DATE``."""
+        if "date" in self._filled_in(content):
+            return None
+        return getattr(content, "date", None) or None
+
     def _filled_in(self, content: Any) -> frozenset[str]:
         default = self.default
         source = getattr(content, "source_path", None)

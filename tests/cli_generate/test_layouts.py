@@ -165,3 +165,24 @@ def test_hand_written_site_as_its_own_source_takes_working_tree_changes(
         "": written(git_repo.log_date("index.html")),
         "about.html": "2024-06-01T00:00:00Z",
     }
+
+
+def test_images_of_each_pages_main_content_with_the_images_option(tmp_path: Path) -> None:
+    """--images lists what each page's main content shows, never its chrome; without it, none."""
+    site = tmp_path / "site"
+    body = (
+        '<header><img src="/logo.png"></header><nav><img src="nav.png"></nav>'
+        '<main><img src="img/a.png"><img src="img/a.png"><img src="data:image/png;base64,AA">'
+        '<img src="https://cdn.example.net/b.jpg"></main>'
+    )
+    write(site / "index.html", page("Home").replace("<h1>Home</h1>", body))
+    write(site / "docs/plain.html", page("Plain"))
+    done = run("generate", site, "--base-url", BASE, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert all(entry.images == () for entry in checked(site, BASE).values())
+    done = run("generate", site, "--base-url", BASE, "--images", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    entries = checked(site, BASE)
+    assert entries[BASE].images == (BASE + "img/a.png", "https://cdn.example.net/b.jpg")
+    assert entries[BASE + "docs/plain.html"].images == ()
+    assert "2 images" in done.stdout + done.stderr

@@ -123,6 +123,11 @@ def test_every_option_is_a_flag_and_a_config_key(tmp_path: Path) -> None:
         "priority": ("0.3", "0.3"),
         "rules": ('[{"pattern": "a/*", "priority": 0.9}]', '[{pattern = "a/*", priority = 0.9}]'),
         "exclude": ("x/*,y/*", '["x/*", "y/*"]'),
+        "images": (True, "true"),
+        "news": (
+            '{"name": "The Example", "language": "en"}',
+            '{name = "The Example", language = "en"}',
+        ),
         "robots_txt": (True, "true"),
         "indexnow_key": ("a1b2c3d4-e5f6", '"a1b2c3d4-e5f6"'),
         "html_page": (True, "true"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from sitemap_plugins.core.model import Entry
+from sitemap_plugins.core.model import Entry, News
 from sitemap_plugins.core.options import Options
 from sitemap_plugins.core.report import CollectingReporter
 from sitemap_plugins.core.writer import write_sitemaps
@@ -40,5 +40,35 @@ def write(out: Path, version: str, **options: object) -> CollectingReporter:
         base_url=BASE,
         options=Options.from_mapping(options),
         reporter=reporter,
+    )
+    return reporter
+
+
+NEWS_OPTION = {"name": "The Example", "language": "en"}
+
+
+def news_entries(version: str) -> list[Entry]:
+    """The recent articles of each build: A has three, B two, and they share none."""
+    picks = {"A": (2, 4, 6), "B": (3, 4)}[version]
+    chosen = [entry for n, entry in enumerate(entries(version)) if n in picks]
+    return [
+        Entry(
+            entry.loc,
+            news=News("The Example", "en", dt.date(2024, 6, 1), f"Story {entry.loc[-3:-1]}"),
+        )
+        for entry in chosen
+    ]
+
+
+def write_news(out: Path, version: str, **options: object) -> CollectingReporter:
+    """Write ``version`` of the site with its news sitemap into ``out``."""
+    reporter = CollectingReporter()
+    write_sitemaps(
+        iter(entries(version)),
+        out,
+        base_url=BASE,
+        options=Options.from_mapping({**options, "news": NEWS_OPTION}),
+        reporter=reporter,
+        news=iter(news_entries(version)),
     )
     return reporter

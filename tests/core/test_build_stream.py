@@ -6,12 +6,14 @@ of a few items forces many) and must come out byte for byte as ``build`` writes 
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from pathlib import Path
 
 import pytest
 
 from sitemap_plugins.core import (
+    Article,
     Code,
     CollectingReporter,
     LeftOut,
@@ -24,7 +26,7 @@ from sitemap_plugins.core import (
 from sitemap_plugins.core.git_dates import DateLookup
 from sitemap_plugins.core.spill import SortedSpill
 from tests.support.gitrepo import GitRepo
-from tests.support.sitemap_checks import check_sitemap_file
+from tests.support.sitemap_checks import check_sitemap_file, read_sitemap
 
 BASE = "https://example.org/docs/"
 
@@ -123,3 +125,62 @@ def test_one_instant_in_two_zones_is_written_in_each_ones_own_offset() -> None:
     assert utc == paris  # the same instant: equal, and alike to a cache
     assert format_lastmod(utc, "datetime") == "2024-01-10T09:00:00Z"
     assert format_lastmod(paris, "datetime") == "2024-01-10T10:00:00+01:00"
+
+
+def test_build_stream_writes_images_videos_and_news_as_build_does(tmp_path: Path) -> None:
+    """Extensions survive the sort on disk: the same urlset namespaces, images and videos, the
+    same news sitemap and robots.txt, the same summary line."""
+    now = dt.datetime(2024, 6, 10, 12, 0, tzinfo=dt.timezone.utc)
+    video = {
+        "thumbnail_loc": "thumb.jpg",
+        "title": "Five minutes",
+        "description": "What it shows.",
+        "content_loc": "https://cdn.example.org/five.mp4",
+    }
+    pages: list[Page | LeftOut] = [
+        Page(
+            path=f"p{number:02d}/",
+            origin=f"docs/p{number:02d}.md",
+            html=f'<div role="main"><img src="../img/{number}.png"><img src="a b.png"></div>',
+            sitemap={"video": [video]} if number % 3 == 0 else None,
+            article=Article(now - dt.timedelta(hours=number), f"Post {number}")
+            if number % 4 == 0
+            else None,
+        )
+        for number in range(30)
+    ]
+    pages.append(Page(path="p04/", origin="docs/zz-duplicate.md", article=Article(now, "Twice")))
+    random.Random(5).shuffle(pages)
+    values = {
+        "base_url": BASE,
+        "urls_per_file": 7,
+        "images": True,
+        "news": {"name": "The Example", "language": "en"},
+        "robots_txt": True,
+    }
+    options = Options.from_mapping(values)
+    whole, streamed = tmp_path / "whole", tmp_path / "streamed"
+    whole.mkdir()
+    streamed.mkdir()
+    first, second = CollectingReporter(), CollectingReporter()
+    summary = SitemapBuilder(options, first, clock=lambda: now).build(pages, whole)
+    streamed_summary = SitemapBuilder(options, second, clock=lambda: now).build_stream(
+        iter(pages), streamed, dates=DateLookup({}, {}), chunk=4, spill_dir=tmp_path
+    )
+
+    names = sorted(path.relative_to(whole).as_posix() for path in whole.rglob("*"))
+    assert names == sorted(path.relative_to(streamed).as_posix() for path in streamed.rglob("*"))
+    for name in names:
+        if (whole / name).is_file():
+            assert (whole / name).read_bytes() == (streamed / name).read_bytes(), name
+    assert streamed_summary.line() == summary.line()
+    assert "; 60 images; 10 videos; news: 8 articles of the last two days" in summary.line()
+    assert streamed_summary.news_url == summary.news_url == BASE + "sitemap-news.xml"
+    assert second.codes() == first.codes() == [Code.DUPLICATE]
+    news = check_sitemap_file(streamed / "sitemap-news.xml", BASE + "sitemap-news.xml")
+    # p00, p04, ..., p28; p04 is the page of docs/p04.md, not its duplicate's.
+    titles = [entry.news["title"] for entry in news if entry.news]
+    assert titles == [f"Post {number}" for number in range(0, 30, 4)]
+    entries = read_sitemap(streamed / "sitemap.xml", site_dir=streamed, base_url=BASE)
+    assert {len(entry.images) for entry in entries} == {2}
+    assert sum(len(entry.videos) for entry in entries) == 10

@@ -6,11 +6,13 @@ protocol checks, XSD, the project's validator, ultimate-sitemap-parser over loop
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
 
 from sitemap_plugins.core import (
+    Article,
     CollectingReporter,
     LanguageSite,
     LeftOut,
@@ -213,3 +215,33 @@ def test_a_build_served_from_its_language_folder(tmp_path: Path) -> None:
     assert all(e.alternates["x-default"] == e.alternates["en"] for e in entries)
     pages_read = parse_with_usp(out, "sitemap.xml", base_url=BASE + "de/")
     assert set(pages_read) == {e.loc for e in entries}
+
+
+def test_an_article_of_a_language_build_is_news_in_that_language(tmp_path: Path) -> None:
+    """Each language's build takes its own language as the default and names none for its
+    articles; joined, a German build's article is German news, an English one the option's."""
+    now = dt.datetime(2024, 6, 10, 12, 0, tzinfo=dt.timezone.utc)
+    sites = [
+        LanguageSite("en", "", (Page("hello.html", "hello.md", article=Article(now, "Hello")),)),
+        LanguageSite(
+            "de",
+            "de/",
+            (
+                Page("hallo.html", "hallo.md", article=Article(now, "Hallo")),
+                Page("hi.html", "hi.md", article=Article(now, "Hi", language="en")),
+            ),
+        ),
+    ]
+    joined = join_language_sites(sites, "en")
+    reporter = CollectingReporter()
+    news = {"name": "The Example", "language": "en"}
+    options = Options.from_mapping({"base_url": BASE, "news": news})
+    SitemapBuilder(options, reporter, clock=lambda: now).build(joined, tmp_path)
+    assert reporter.warnings == []
+    entries = check_sitemap_file(tmp_path / "sitemap-news.xml", BASE + "sitemap-news.xml")
+    languages = {entry.loc: (entry.news or {}).get("language") for entry in entries}
+    assert languages == {
+        BASE + "hello.html": "en",
+        BASE + "de/hallo.html": "de",
+        BASE + "de/hi.html": "en",  # a language the build named stays
+    }

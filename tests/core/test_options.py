@@ -48,6 +48,8 @@ def test_every_option_has_help_and_a_default_that_passes_its_own_check() -> None
         ("rules", [{"pattern": "a/*", "priority": 2}], "0.0 to 1.0"),
         ("rules", [{"glob": "a/*"}], "pattern"),
         ("strict", "yes", "true or false"),
+        ("images", "yes", "true or false"),
+        ("news", {"name": "The Times", "language": "English"}, "ISO 639 code in lower case"),
         ("no_such_option", 1, "one of the options"),
     ],
 )

@@ -55,6 +55,7 @@ class Built:
     site_dir: Path
     rows: dict[str, Row]
     left_out: dict[str, int]  # the summary line's reasons, word for word, and their counts
+    images: dict[str, tuple[str, ...]]  # the images listed, by page path
 
 
 @pytest.fixture(scope="module")
@@ -80,11 +81,14 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Built]:
         sitemap = folder / output / "sitemap.xml"
         entries = check_sitemap_file(sitemap, BASE + "sitemap.xml")
         rows = {}
+        images = {}
         for entry in entries:
             assert entry.loc.startswith(BASE)
             path = entry.loc[len(BASE) :]
             rows[path] = (path, entry.lastmod, entry.priority, entry.changefreq)
-        results[host] = Built(folder / output, rows, _left_out(hosts.output(done)))
+            images[path] = entry.images
+        log = hosts.output(done)
+        results[host] = Built(folder / output, rows, _left_out(log), images)
     return results
 
 
@@ -146,3 +150,16 @@ def test_an_independent_parser_reads_each_host_alike(built: dict[str, Built]) ->
         }
     assert seen["mkdocs"] == seen["sphinx"] == seen["pelican"]
     assert len(seen["mkdocs"]) == len(SHARED)
+
+
+def test_hosts_list_the_same_image_of_the_shared_page(built: dict[str, Built]) -> None:
+    """Each example shows one image on guide/install (each host serves it at its own place):
+    listed there and only there, at a URL that serves the file, and read back by usp."""
+    for host, site in built.items():
+        [image] = site.images["guide/install/"]
+        assert image.startswith(BASE), host
+        assert image.endswith("/where-it-goes.svg"), host
+        assert (site.site_dir / image[len(BASE) :]).is_file(), host
+        assert {path for path, found in site.images.items() if found} == {"guide/install/"}
+        pages = parse_with_usp(site.site_dir, "sitemap.xml", base_url=BASE)
+        assert pages[BASE + "guide/install/"].images == (image,), host

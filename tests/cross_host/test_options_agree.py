@@ -28,6 +28,8 @@ BAD_VALUES: dict[str, object] = {
     "priority": 1.5,
     "rules": [{"glob": "blog/*"}],
     "exclude": 42,
+    "images": "yes",
+    "news": {"name": "The Example"},
     "robots_txt": "yes",
     "indexnow_key": "abcd1234_efgh",  # one character off a key: nearly the whole secret
     "html_page": "yes",

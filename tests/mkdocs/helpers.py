@@ -35,6 +35,7 @@ BUILD_ABORT = r"^Aborted with a BuildError!$"
 COMMITS = {
     "docs/index.md": "2024-01-10T09:00:00+00:00",
     "docs/guide/install.md": "2024-02-11T09:00:00+00:00",
+    "docs/images/where-it-goes.svg": "2024-02-11T09:00:00+00:00",  # shown by guide/install
     "docs/guide/configure.md": "2024-03-12T09:00:00+00:00",
     "docs/reference/options.md": "2024-04-13T09:00:00+00:00",
     "docs/café.md": "2024-06-14T09:00:00+00:00",

@@ -85,6 +85,9 @@ def test_example_site_lists_every_page_with_its_git_date(
     assert (install.priority, install.changefreq) == ("0.8", "monthly")
     assert (options.priority, options.changefreq) == (None, "weekly")
     assert (configure.priority, configure.changefreq) == (None, None)
+    assert install.images == (BASE + "images/where-it-goes.svg",)  # the example's one image
+    assert (site / "images" / "where-it-goes.svg").is_file()
+    assert all(entry.images == () for entry in entries.values() if entry is not install)
     [line] = summary_lines(caplog)
     assert "6 URLs" in line
     assert "404 page" in line

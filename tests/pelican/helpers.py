@@ -27,6 +27,7 @@ BASE = "https://example.org/"
 COMMITS = {
     "content/pages/index.md": "2024-01-10T09:00:00+00:00",
     "content/pages/guide/install.md": "2024-02-11T09:00:00+00:00",
+    "content/images/where-it-goes.svg": "2024-02-11T09:00:00+00:00",  # shown by guide/install
     "content/pages/guide/configure.md": "2024-03-12T09:00:00+00:00",
     "content/pages/reference/options.md": "2024-04-13T09:00:00+00:00",
     "content/pages/café.md": "2024-06-14T09:00:00+00:00",

@@ -98,6 +98,8 @@ def test_example_site_metadata_and_translations(git_repo: GitRepo) -> None:
     entries = sitemap(site)
     install = entries["guide/install/"]
     assert (install.priority, install.changefreq) == ("0.8", "monthly")
+    assert install.images == (BASE + "images/where-it-goes.svg",)  # the example's one image
+    assert (site / "output" / "images" / "where-it-goes.svg").is_file()
     assert entries["reference/options/"].changefreq == "weekly"
     assert entries["guide/configure/"].priority is None  # nothing configured: nothing written
     group = {

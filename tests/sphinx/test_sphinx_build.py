@@ -50,6 +50,8 @@ def test_example_site_lists_each_page_with_its_metadata_and_git_date(
     }
     install = entries[BASE_URL + "guide/install/"]
     assert (install.priority, install.changefreq) == ("0.8", "monthly")
+    assert install.images == (BASE_URL + "_images/where-it-goes.svg",)  # the example's image
+    assert (outdir / "_images" / "where-it-goes.svg").is_file()
     assert entries[BASE_URL + "reference/options/"].changefreq == "weekly"  # MyST front matter
     assert entries[BASE_URL + "about/"].lastmod == "2024-05-01"
     assert entries[BASE_URL + "guide/configure/"].lastmod == "2024-03-05T18:30:00+01:00"

@@ -42,6 +42,8 @@ from tests.support.sitemap_checks import (
 BASE = "https://example.org/docs/"
 XHTML = 'xmlns:xhtml="http://www.w3.org/1999/xhtml"'
 IMAGE = 'xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"'
+VIDEO = 'xmlns:video="http://www.google.com/schemas/sitemap-video/1.1"'
+NEWS = 'xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"'
 needs_schemas = pytest.mark.skipif(xsd_dir() is None, reason=str(schema_skip_reason()))
 
 
@@ -93,6 +95,33 @@ def write(path: Path, text: str, *, gz: bool = False) -> Path:
 def alternates(*pairs: tuple[str, str]) -> str:
     return "".join(
         f'<xhtml:link rel="alternate" hreflang="{lang}" href="{href}"/>' for lang, href in pairs
+    )
+
+
+def video(
+    *,
+    thumbnail: str | None = f"{BASE}img/t.jpg",
+    title: str | None = "A &amp; B",
+    content: str | None = f"{BASE}v.mp4",
+) -> str:
+    """A ``<video:video>`` with the required children, minus those given as None."""
+    parts = [
+        f"<video:thumbnail_loc>{thumbnail}</video:thumbnail_loc>" if thumbnail else "",
+        f"<video:title>{title}</video:title>" if title else "",
+        "<video:description>What it shows</video:description>",
+        f"<video:content_loc>{content}</video:content_loc>" if content else "",
+    ]
+    return "<video:video>" + "".join(parts) + "</video:video>"
+
+
+def news(*, title: str | None = "Launch &lt;today&gt;", date: str = "2024-05-01") -> str:
+    """A ``<news:news>`` with every required child, minus a title given as None."""
+    return (
+        "<news:news><news:publication><news:name>The Example</news:name>"
+        "<news:language>en</news:language></news:publication>"
+        f"<news:publication_date>{date}</news:publication_date>"
+        + (f"<news:title>{title}</news:title>" if title else "")
+        + "</news:news>"
     )
 
 
@@ -151,6 +180,58 @@ def test_good_urlset_passes_and_reads_back(tmp_path: Path) -> None:
     assert entries[1].images == (BASE + "img/a.png",)
     assert entries[3].priority == "0.25"
     assert len(set(entries)) == 4  # hashable despite the alternates mapping
+
+
+GOOD_MEDIA = urlset(
+    url(
+        BASE + "a/",
+        extra=f"<image:image><image:loc>{BASE}img/a.png</image:loc></image:image>"
+        + video()
+        + news(date="2024-05-01T10:00:00+02:00"),
+    ),
+    namespaces=f"{IMAGE} {VIDEO} {NEWS}",
+)
+
+
+def test_images_videos_and_news_pass_and_read_back(tmp_path: Path) -> None:
+    path = write(tmp_path / "sitemap.xml", GOOD_MEDIA)
+
+    assert protocol_problems(path, BASE + "sitemap.xml") == []
+    if xsd_dir() is not None:
+        validate_xsd(path)
+    [entry] = check_sitemap_file(path, BASE + "sitemap.xml")
+    assert entry.images == (BASE + "img/a.png",)
+    assert entry.videos == (
+        {
+            "thumbnail_loc": BASE + "img/t.jpg",
+            "title": "A & B",
+            "description": "What it shows",
+            "content_loc": BASE + "v.mp4",
+        },
+    )
+    assert entry.news == {
+        "name": "The Example",
+        "language": "en",
+        "publication_date": "2024-05-01T10:00:00+02:00",
+        "title": "Launch <today>",
+    }
+    [page] = parse_with_usp(tmp_path, "sitemap.xml", base_url=BASE).values()
+    assert page.images == (BASE + "img/a.png",)
+    assert page.news == (
+        "The Example",
+        "en",
+        dt.datetime(2024, 5, 1, 10, tzinfo=dt.timezone(dt.timedelta(hours=2))),
+        "Launch <today>",
+    )
+
+
+def test_more_than_1000_news_in_one_file_is_caught(tmp_path: Path) -> None:
+    locs = sorted(f"{BASE}n{number}/" for number in range(1_001))
+    path = write(
+        tmp_path / "sitemap-news.xml",
+        urlset(*(url(loc, extra=news()) for loc in locs), namespaces=NEWS),
+    )
+    assert protocol_problems(path) == ["1,001 news:news in one file, more than 1,000"]
 
 
 def test_gzip_is_transparent(tmp_path: Path) -> None:
@@ -280,6 +361,36 @@ BAD_URLSETS = {
     "relative alternate": (
         urlset(url(OK, extra=alternates(("en", OK), ("fr", "fr/a/"))), namespaces=XHTML),
         "alternate href 'fr/a/' is not an absolute",
+        False,
+    ),
+    "video without content or player": (
+        urlset(url(OK, extra=video(content=None)), namespaces=VIDEO),
+        "without video:content_loc or video:player_loc",
+        False,  # both are optional to the XSD; Google requires one
+    ),
+    "video without title": (
+        urlset(url(OK, extra=video(title=None)), namespaces=VIDEO),
+        "without video:title",
+        True,
+    ),
+    "relative video thumbnail": (
+        urlset(url(OK, extra=video(thumbnail="thumb.jpg")), namespaces=VIDEO),
+        "video:thumbnail_loc 'thumb.jpg' is not an absolute",
+        False,  # xsd:anyURI takes a relative reference
+    ),
+    "video content at the page's own URL": (
+        urlset(url(OK, extra=video(content=OK)), namespaces=VIDEO),
+        "video:content_loc is the page's own URL",
+        False,
+    ),
+    "news without title": (
+        urlset(url(OK, extra=news(title=None)), namespaces=NEWS),
+        "news:news without news:title",
+        True,
+    ),
+    "news date without time zone": (
+        urlset(url(OK, extra=news(date="2024-05-01T10:00:00")), namespaces=NEWS),
+        "news:publication_date",
         False,
     ),
     "undeclared extension namespace": (

@@ -67,7 +67,8 @@ class PageInfo:
     so a date-only value becomes a *naive* midnight, and a timestamp keeps its own offset (``Z``
     becomes UTC). ``priority`` is a ``Decimal`` and is ``Decimal("0.5")`` when the element is absent
     (usp cannot tell "absent" from "0.5"). ``changefreq`` is the lower-cased enum value, or None.
-    ``sitemap_url`` is the file the page was found in.
+    ``sitemap_url`` is the file the page was found in. ``images`` are the image locs usp read;
+    ``news`` is usp's news story as (publication name, language, publication date, title).
     """
 
     loc: str
@@ -76,6 +77,8 @@ class PageInfo:
     changefreq: str | None
     alternates: tuple[tuple[str, str], ...]
     sitemap_url: str
+    images: tuple[str, ...] = ()
+    news: tuple[str | None, str | None, dt.datetime, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -289,6 +292,7 @@ def _pages(
                 failures.append(
                     f"usp found {page.url} twice ({pages[page.url].sitemap_url}, {sm.url})"
                 )
+            story = page.news_story
             pages[page.url] = PageInfo(
                 loc=page.url,
                 lastmod=page.last_modified,
@@ -296,6 +300,15 @@ def _pages(
                 changefreq=page.change_frequency.value if page.change_frequency else None,
                 alternates=tuple(page.alternates or ()),
                 sitemap_url=sm.url,
+                images=tuple(image.loc for image in page.images or ()),
+                news=None
+                if story is None
+                else (
+                    story.publication_name,
+                    story.publication_language,
+                    story.publish_date,
+                    story.title,
+                ),
             )
     if strict and collector.messages:
         failures += [f"usp logged: {message}" for message in collector.messages]

@@ -19,10 +19,13 @@ __all__ = [
     "MAX_BYTES",
     "MAX_IMAGES_PER_URL",
     "MAX_LOC_LENGTH",
+    "MAX_NEWS_PER_FILE",
     "MAX_REPORTED",
     "MAX_URLS",
+    "NEWS_NS",
     "SITEMAP_NS",
     "SM",
+    "VIDEO_NS",
     "XHTML_NS",
     "SitemapRef",
     "UrlEntry",
@@ -30,20 +33,27 @@ __all__ = [
     "content_kind",
     "file_kind",
     "is_gzip",
+    "local_name",
     "name_kind",
+    "news_values",
     "read_uncompressed",
     "root_tag",
+    "video_values",
 ]
 
 SITEMAP_NS: Final = "http://www.sitemaps.org/schemas/sitemap/0.9"
 LEGACY_NS: Final = "http://www.google.com/schemas/sitemap/0.84"
 XHTML_NS: Final = "http://www.w3.org/1999/xhtml"
 IMAGE_NS: Final = "http://www.google.com/schemas/sitemap-image/1.1"
+VIDEO_NS: Final = "http://www.google.com/schemas/sitemap-video/1.1"
+NEWS_NS: Final = "http://www.google.com/schemas/sitemap-news/0.9"
 MAX_URLS: Final = 50_000
 MAX_BYTES: Final = 52_428_800
 MAX_LOC_LENGTH: Final = 2_047
 """sitemaps.org: "less than 2,048 characters"."""
 MAX_IMAGES_PER_URL: Final = 1_000
+MAX_NEWS_PER_FILE: Final = 1_000
+"""Google News reads at most 1,000 news:news per sitemap file."""
 CHANGEFREQS: Final = frozenset(
     {"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}
 )
@@ -59,7 +69,9 @@ class UrlEntry:
 
     Values are the element texts, unconverted, so a test can compare them with what it
     configured (``priority="0.8"``, ``lastmod="2024-05-01"``). ``alternates`` maps hreflang to
-    href; it takes no part in hashing, so entries can still go into sets.
+    href; it takes no part in hashing, so entries can still go into sets. ``videos`` holds each
+    ``video:video`` as tag name to text (a repeated tag joined with ``|``, an attribute as
+    ``tag@attribute``), ``news`` the ``news:news`` as name, language, publication_date, title.
     """
 
     loc: str
@@ -68,6 +80,39 @@ class UrlEntry:
     priority: str | None = None
     alternates: dict[str, str] = field(default_factory=dict, hash=False)
     images: tuple[str, ...] = ()
+    videos: tuple[dict[str, str], ...] = field(default=(), hash=False)
+    news: dict[str, str] | None = field(default=None, hash=False)
+
+
+def local_name(tag: str) -> str:
+    """``{namespace}name`` without its namespace."""
+    return tag.rpartition("}")[2]
+
+
+def video_values(video: ET.Element) -> dict[str, str]:
+    """A ``video:video`` as tag name to text; a repeated tag joined with ``|``, an attribute
+    as ``tag@attribute``."""
+    values: dict[str, str] = {}
+    for child in video:
+        name = local_name(str(child.tag))
+        text = (child.text or "").strip()
+        values[name] = f"{values[name]}|{text}" if name in values else text
+        for attribute, value in child.attrib.items():
+            values[f"{name}@{attribute}"] = value
+    return values
+
+
+def news_values(news: ET.Element | None) -> dict[str, str] | None:
+    """A ``news:news`` as its four values, or None when there is none."""
+    if news is None:
+        return None
+    n = f"{{{NEWS_NS}}}"
+    return {
+        "name": (news.findtext(f"{n}publication/{n}name") or "").strip(),
+        "language": (news.findtext(f"{n}publication/{n}language") or "").strip(),
+        "publication_date": (news.findtext(f"{n}publication_date") or "").strip(),
+        "title": (news.findtext(f"{n}title") or "").strip(),
+    }
 
 
 @dataclass(frozen=True)

@@ -33,10 +33,13 @@ from tests.support.sitemap_checks.model import (
     MAX_BYTES,
     MAX_IMAGES_PER_URL,
     MAX_LOC_LENGTH,
+    MAX_NEWS_PER_FILE,
     MAX_REPORTED,
     MAX_URLS,
+    NEWS_NS,
     SITEMAP_NS,
     SM,
+    VIDEO_NS,
     XHTML_NS,
     SitemapRef,
     UrlEntry,
@@ -44,7 +47,9 @@ from tests.support.sitemap_checks.model import (
     content_kind,
     is_gzip,
     name_kind,
+    news_values,
     read_uncompressed,
+    video_values,
 )
 
 __all__ = ["assert_validates", "format_problems", "protocol_problems", "validator_errors"]
@@ -225,6 +230,9 @@ def _check_urlset(root: ET.Element, problems: list[str]) -> list[UrlEntry]:
         entry = _check_url(url, number, problems)
         if entry is not None:
             entries.append(entry)
+    news = sum(entry.news is not None for entry in entries)
+    if news > MAX_NEWS_PER_FILE:
+        problems.append(f"{news:,} news:news in one file, more than {MAX_NEWS_PER_FILE:,}")
     return entries
 
 
@@ -297,7 +305,54 @@ def _check_url(url: ET.Element, number: int, problems: list[str]) -> UrlEntry | 
             continue
         problems += [f"{where}: {message}" for message in _url_problems(image_loc, "image:loc")]
         image_locs.append(image_loc)
-    return UrlEntry(loc, lastmod, changefreq, priority, alternates, tuple(image_locs))
+    videos = url.findall(f"{{{VIDEO_NS}}}video")
+    for video in videos:
+        _check_video(video, where, loc, problems)
+    for news in url.findall(f"{{{NEWS_NS}}}news"):
+        _check_news(news, where, problems)
+    return UrlEntry(
+        loc,
+        lastmod,
+        changefreq,
+        priority,
+        alternates,
+        tuple(image_locs),
+        tuple(video_values(video) for video in videos),
+        news_values(url.find(f"{{{NEWS_NS}}}news")),
+    )
+
+
+def _check_video(video: ET.Element, where: str, loc: str, problems: list[str]) -> None:
+    """Google's rules for a video: the three required children, a content or player URL (not
+    the page's own), absolute URLs, dates as W3C."""
+    values = video_values(video)
+    for name in ("thumbnail_loc", "title", "description"):
+        if not values.get(name, "").strip():
+            problems.append(f"{where}: video:video without video:{name}")
+    if "content_loc" not in values and "player_loc" not in values:
+        problems.append(f"{where}: video:video without video:content_loc or video:player_loc")
+    for name in ("thumbnail_loc", "content_loc", "player_loc"):
+        if name in values:
+            problems += [f"{where}: {m}" for m in _url_problems(values[name], f"video:{name}")]
+    for name in ("content_loc", "player_loc"):
+        if values.get(name) == loc:
+            problems.append(f"{where}: video:{name} is the page's own URL")
+    for name in ("publication_date", "expiration_date"):
+        if name in values:
+            message = _lastmod_problem(values[name])
+            if message:
+                problems.append(f"{where}: video:{name}: {message}")
+
+
+def _check_news(news: ET.Element, where: str, problems: list[str]) -> None:
+    values = news_values(news) or {}
+    for name in ("name", "language", "publication_date", "title"):
+        if not values.get(name, "").strip():
+            problems.append(f"{where}: news:news without news:{name}")
+    if values.get("publication_date"):
+        message = _lastmod_problem(values["publication_date"])
+        if message:
+            problems.append(f"{where}: news:publication_date: {message}")
 
 
 def _check_index(root: ET.Element, problems: list[str]) -> list[SitemapRef]:

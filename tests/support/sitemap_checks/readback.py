@@ -11,15 +11,19 @@ from pathlib import Path
 
 from tests.support.sitemap_checks.model import (
     IMAGE_NS,
+    NEWS_NS,
     SM,
+    VIDEO_NS,
     XHTML_NS,
     SitemapRef,
     UrlEntry,
     child_path,
     content_kind,
     file_kind,
+    news_values,
     read_uncompressed,
     root_tag,
+    video_values,
 )
 from tests.support.sitemap_checks.protocol import assert_validates
 
@@ -95,6 +99,8 @@ def read_entries(
                 priority=_stripped(url.findtext(f"{SM}priority")),
                 alternates=alternates,
                 images=images,
+                videos=tuple(video_values(v) for v in url.findall(f"{{{VIDEO_NS}}}video")),
+                news=news_values(url.find(f"{{{NEWS_NS}}}news")),
             )
         )
     return entries
