@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -36,7 +35,7 @@ from sitemap_plugins.generate import (
     option_value,
     resolve_settings,
 )
-from sitemap_plugins.generate.console import ConsoleReporter, ProgressBar
+from sitemap_plugins.generate.console import ConsoleReporter, ProgressBar, StatusLine
 from sitemap_plugins.index import DEFAULT_GLOB, VERSIONS_FILE, IndexResult, build_index
 from sitemap_plugins.indexnow import DEFAULT_ENDPOINT, IndexNowClient, PlanError
 from sitemap_plugins.indexnow import plan as submit_plan
@@ -155,7 +154,7 @@ def _add_validate(commands: Any) -> None:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    progress = _Progress(sys.stderr)
+    progress = StatusLine(sys.stderr)
     try:
         report = validate(
             args.targets, base_url=args.base_url, timeout=args.timeout, progress=progress
@@ -367,7 +366,7 @@ def _add_index(commands: Any) -> None:
 
 
 def _index(args: argparse.Namespace) -> int:
-    progress = _Progress(sys.stderr, verb="reading")
+    progress = StatusLine(sys.stderr, verb="reading")
     try:
         result = build_index(
             Path(args.folder),
@@ -467,7 +466,7 @@ def _add_submit(commands: Any) -> None:
 
 
 def _submit(args: argparse.Namespace) -> int:
-    progress = _Progress(sys.stderr, verb="reading")
+    progress = StatusLine(sys.stderr, verb="reading")
     try:
         found = submit_plan(
             args.sitemap,
@@ -499,7 +498,7 @@ def _submit(args: argparse.Namespace) -> int:
     client = IndexNowClient(
         args.endpoint, timeout=args.timeout, log=lambda line: print(line, flush=True)
     )
-    progress = _Progress(sys.stderr, verb="sending")
+    progress = StatusLine(sys.stderr, verb="sending")
     try:
         sent = submit_send(
             found, client, key=args.key, check_key_file=args.check_key, timeout=args.timeout,
@@ -606,32 +605,3 @@ def _write_json(report: Report, stream: TextIO) -> None:
     json.dump(document, stream, indent=2, ensure_ascii=False)
     stream.write("\n")
     stream.flush()
-
-
-class _Progress:
-    """One self-erasing status line on a terminal; nothing at all in a CI log or a pipe."""
-
-    def __init__(self, stream: TextIO, *, verb: str = "checking") -> None:
-        self._stream = stream
-        self._verb = verb
-        self._enabled = stream.isatty()
-        self._shown = False
-        self._count = 0
-
-    def __call__(self, label: str) -> None:
-        self._count += 1
-        if not self._enabled:
-            return
-        width = max(20, shutil.get_terminal_size().columns - 1)
-        line = f"{self._verb} #{self._count}: {label}"
-        if len(line) > width:
-            line = line[: width - 3] + "..."
-        self._stream.write("\r\x1b[K" + line)
-        self._stream.flush()
-        self._shown = True
-
-    def clear(self) -> None:
-        if self._shown:
-            self._stream.write("\r\x1b[K")
-            self._stream.flush()
-            self._shown = False

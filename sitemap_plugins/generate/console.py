@@ -13,19 +13,45 @@ from typing import Final, TextIO
 
 from sitemap_plugins.core.report import Code
 
-__all__ = ["ConsoleReporter", "ProgressBar"]
+__all__ = ["ConsoleReporter", "ProgressBar", "StatusLine"]
 
 _INTERVAL: Final = 0.1
 
 
-class ProgressBar:
+class _TerminalLine:
+    """One line redrawn in place on a terminal and erased when done; nothing at all in a CI
+    log or a pipe."""
+
+    def __init__(self, stream: TextIO, *, enabled: bool | None = None) -> None:
+        self._stream = stream
+        self._enabled = stream.isatty() if enabled is None else enabled
+        self._shown = False
+
+    def _draw(self, line: str) -> None:
+        width = self._room()
+        if len(line) > width:
+            line = line[: width - 3] + "..."
+        self._stream.write("\r\x1b[K" + line)
+        self._stream.flush()
+        self._shown = True
+
+    def _room(self) -> int:
+        """The terminal's width, less the last column (writing there wraps on some terminals)."""
+        return max(20, shutil.get_terminal_size().columns - 1)
+
+    def clear(self) -> None:
+        if self._shown:
+            self._stream.write("\r\x1b[K")
+            self._stream.flush()
+            self._shown = False
+
+
+class ProgressBar(_TerminalLine):
     """``[#####.....] 1,234/5,000 pages`` on a terminal; nothing elsewhere."""
 
     def __init__(self, stream: TextIO, noun: str = "pages", *, enabled: bool | None = None) -> None:
-        self._stream = stream
+        super().__init__(stream, enabled=enabled)
         self._noun = noun
-        self._enabled = stream.isatty() if enabled is None else enabled
-        self._shown = False
         self._last = 0.0
 
     def __call__(self, done: int, total: int | None) -> None:
@@ -38,23 +64,27 @@ class ProgressBar:
         if now - self._last < _INTERVAL and (total is None or done < total):
             return
         self._last = now
-        width = max(20, shutil.get_terminal_size().columns - 1)
         if total:
             count = f" {done:,}/{total:,} {self._noun}"
-            room = max(10, min(40, width - len(count) - 2))
+            room = max(10, min(40, self._room() - len(count) - 2))
             filled = room * min(done, total) // total
-            line = "[" + "#" * filled + "." * (room - filled) + "]" + count
+            self._draw("[" + "#" * filled + "." * (room - filled) + "]" + count)
         else:
-            line = f"{done:,} {self._noun}"
-        self._stream.write("\r\x1b[K" + line[:width])
-        self._stream.flush()
-        self._shown = True
+            self._draw(f"{done:,} {self._noun}")
 
-    def clear(self) -> None:
-        if self._shown:
-            self._stream.write("\r\x1b[K")
-            self._stream.flush()
-            self._shown = False
+
+class StatusLine(_TerminalLine):
+    """``checking #3: https://example.org/sitemap-2.xml``: what a command is at, on a terminal."""
+
+    def __init__(self, stream: TextIO, *, verb: str = "checking") -> None:
+        super().__init__(stream)
+        self._verb = verb
+        self._count = 0
+
+    def __call__(self, label: str) -> None:
+        self._count += 1
+        if self._enabled:
+            self._draw(f"{self._verb} #{self._count}: {label}")
 
 
 class ConsoleReporter:
