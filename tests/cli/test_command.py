@@ -51,6 +51,31 @@ def run(*args: str | Path, cwd: Path, module: bool = False) -> subprocess.Comple
     )
 
 
+def run_on_a_terminal(*args: str | Path, cwd: Path) -> tuple[int, str, str]:
+    """``python -m sitemap_plugins ARGS`` with stderr on a pseudo-terminal: the exit status,
+    what the terminal showed and stdout."""
+    primary, secondary = os.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "sitemap_plugins", *map(str, args)],
+            cwd=cwd, env=ENV, stdout=subprocess.PIPE, stderr=secondary, timeout=120,
+            check=False,
+        )  # fmt: skip
+        os.close(secondary)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(primary, 4096)
+            except OSError:  # Linux reports the closed terminal as EIO
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(primary)
+    return done.returncode, shown.decode(), done.stdout.decode()
+
+
 def parsed_lines(stdout: str) -> tuple[list[tuple[str, int | None, str]], re.Match[str]]:
     """The findings ``(source, line, code)`` and the summary match of a text report."""
     lines = stdout.splitlines()
@@ -223,33 +248,10 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal (POSIX)")
 def test_progress_only_on_a_terminal(site: Path) -> None:
-    primary, secondary = os.openpty()
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "sitemap_plugins", "validate", "sitemap.xml"],
-            cwd=site,
-            env=ENV,
-            stdout=subprocess.PIPE,
-            stderr=secondary,
-            timeout=120,
-            check=False,
-        )
-        os.close(secondary)
-        shown = b""
-        while True:
-            try:
-                chunk = os.read(primary, 4096)
-            except OSError:  # Linux reports the closed terminal as EIO
-                break
-            if not chunk:
-                break
-            shown += chunk
-    finally:
-        os.close(primary)
-    assert done.returncode == 0
-    text = shown.decode()
+    status, text, stdout = run_on_a_terminal("validate", "sitemap.xml", cwd=site)
+    assert status == 0
     for number, name in enumerate(["sitemap.xml", "sitemap-1.xml", "sitemap-2.xml"], 1):
         assert f"checking #{number}: " in text
         assert name in text
     assert text.endswith("\r\x1b[K")  # the status line is erased before the report
-    assert "checking" not in done.stdout.decode()
+    assert "checking" not in stdout

@@ -7,15 +7,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 from sitemap_plugins.index import INDEX_RECORD, Level, build_index
-from tests.cli.test_command import ENV, run
+from tests.cli.test_command import run, run_on_a_terminal
 from tests.indexnow.sites import build, write_many
 from tests.support.sitemap_checks import SITEMAP_NS as SM
 from tests.support.sitemap_checks import check_sitemap_file
@@ -288,30 +286,11 @@ def test_a_child_outside_the_index_folder_is_refused(tmp_path: Path) -> None:
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal (POSIX)")
 def test_progress_only_on_a_terminal(tmp_path: Path) -> None:
     versions(tmp_path / "site")
-    primary, secondary = os.openpty()
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "sitemap_plugins", "index", "site", "--base-url", BASE],
-            cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=secondary, timeout=120,
-            check=False,
-        )  # fmt: skip
-        os.close(secondary)
-        shown = b""
-        while True:
-            try:
-                chunk = os.read(primary, 4096)
-            except OSError:  # Linux reports the closed terminal as EIO
-                break
-            if not chunk:
-                break
-            shown += chunk
-    finally:
-        os.close(primary)
-    assert done.returncode == 0
-    text = shown.decode()
+    status, text, stdout = run_on_a_terminal("index", "site", "--base-url", BASE, cwd=tmp_path)
+    assert status == 0
     for number, name in enumerate(["1.0/sitemap.xml", "2.0/sitemap.xml", "latest/sitemap.xml"], 1):
         assert f"reading #{number}: {name}" in text
     assert text.endswith("\r\x1b[K")
-    assert "reading #" not in done.stdout.decode()
+    assert "reading #" not in stdout
     plain = run("index", "site", "--base-url", BASE, cwd=tmp_path)
     assert plain.stderr == ""
