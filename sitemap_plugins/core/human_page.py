@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import glob
 import html
 import os
 import posixpath
@@ -192,12 +193,16 @@ def write_html_page(output_dir: Path, relpath: str, text: str) -> Path:
     """Write the page whole or not at all, with the mode any page gets (the umask decides).
 
     Raises :class:`~.report.PublishError` naming the file when it cannot be written; the page
-    that was there stays as it was.
+    that was there stays as it was. A build killed between writing and renaming leaves its
+    temporary file (``.sitemap.html.<pid>.tmp``) in the served folder: the next one removes it.
     """
     target = output_dir / relpath
     temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
+        for left in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
+            if left.name[len(target.name) + 2 : -4].isdigit():
+                left.unlink(missing_ok=True)
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
         with os.fdopen(os.open(temp, flags, 0o666), "wb") as stream:
             stream.write(text.encode("utf-8"))

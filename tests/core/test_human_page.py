@@ -8,7 +8,6 @@ Chromium (skipped, with what to install, where none is found).
 from __future__ import annotations
 
 import datetime as dt
-import os
 import stat
 from html.parser import HTMLParser
 from pathlib import Path
@@ -28,6 +27,7 @@ from sitemap_plugins.core.html import head_title
 from sitemap_plugins.core.human_page import Listed, listing, write_html_page
 from tests.support.browser import anchors_in, check_in_browser
 from tests.support.gitrepo import GitRepo
+from tests.support.publishing import expected_mode, umask
 from tests.support.sitemap_checks import read_sitemap
 
 BASE = "https://example.org/docs/"
@@ -215,19 +215,27 @@ def test_the_page_goes_beside_a_sitemap_in_a_folder_and_links_from_there() -> No
     ]
 
 
-def test_written_whole_with_the_umask_and_a_clear_error(tmp_path: Path) -> None:
-    old = os.umask(0o022)
-    try:
+@pytest.mark.parametrize("mask", [0o022, 0o027, 0o077])
+def test_written_whole_with_the_umask_and_a_clear_error(tmp_path: Path, mask: int) -> None:
+    with umask(mask):
         target = write_html_page(tmp_path, "sub/sitemap.html", "<p>é</p>")
-    finally:
-        os.umask(old)
     assert target.read_text("utf-8") == "<p>é</p>"
-    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+    assert stat.S_IMODE(target.stat().st_mode) == expected_mode(mask)
     assert [p.name for p in target.parent.iterdir()] == ["sitemap.html"]
     (tmp_path / "blocked" / "sitemap.html").mkdir(parents=True)  # a folder in the way
     with pytest.raises(PublishError, match=r"^cannot write .*blocked/sitemap\.html: "):
         write_html_page(tmp_path, "blocked/sitemap.html", "x")
     assert list((tmp_path / "blocked").iterdir()) == [tmp_path / "blocked" / "sitemap.html"]
+
+
+def test_a_killed_builds_temporary_page_is_removed_by_the_next(tmp_path: Path) -> None:
+    """What a build killed between writing and renaming leaves; a user's look-alike stays."""
+    left = tmp_path / ".sitemap.html.4242.tmp"
+    left.write_text("half a page", "utf-8")
+    users = tmp_path / ".sitemap.html.notes.tmp"
+    users.write_text("mine", "utf-8")
+    write_html_page(tmp_path, "sitemap.html", "<p>whole</p>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [users.name, "sitemap.html"]
 
 
 def test_the_plain_page_in_a_real_browser(site: GitRepo, tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import gzip
-import os
 import shutil
 import signal
 import subprocess
@@ -25,6 +24,7 @@ from sitemap_plugins.core import (
 )
 from tests.core.publish_site import BASE as SITE_BASE
 from tests.core.publish_site import SPLIT, write_news
+from tests.support.hosts import child_env
 from tests.support.publishing import (
     RECORD,
     recorded_files,
@@ -39,7 +39,6 @@ from tests.support.sitemap_checks import (
     read_sitemap,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
 BASE = "https://example.org/blog/"
 NOW = dt.datetime(2024, 6, 10, 12, 0, tzinfo=dt.timezone.utc)
 NEWS = {"name": "The Example Times", "language": "en"}
@@ -279,10 +278,9 @@ ENTRY_POINTS = ["sitemap.xml", "sitemap.xml.gz", "sitemap-news.xml", "sitemap-ne
 
 def news_child(version: str, out: Path, **env: str) -> subprocess.CompletedProcess[str]:
     """Publish ``version`` with its news sitemap into ``out`` in a child process."""
-    environ = {**os.environ, "PYTHONPATH": str(ROOT), **env}
     return subprocess.run(
         [sys.executable, "-c", NEWS_CHILD, version, str(out)],
-        env=environ,
+        env=child_env(env),
         capture_output=True,
         text=True,
         check=False,
