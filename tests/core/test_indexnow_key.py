@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import stat
 from pathlib import Path
 
@@ -11,6 +10,7 @@ import pytest
 
 from sitemap_plugins.core import CollectingReporter, OptionError, Options, Page, SitemapBuilder
 from sitemap_plugins.core.indexnow import masked
+from tests.support.publishing import expected_mode, umask
 
 KEY = "a1b2c3d4-e5f6"
 BASE = "https://example.org/"
@@ -23,15 +23,13 @@ def build(folder: Path, **options: object) -> None:
     assert builder.build(pages, folder).urls == 2
 
 
-def test_the_key_file_is_written_at_the_root_with_the_umask_mode(tmp_path: Path) -> None:
-    old = os.umask(0o027)
-    try:
+@pytest.mark.parametrize("mask", [0o022, 0o027, 0o077])
+def test_the_key_file_is_written_at_the_root_with_the_umask_mode(tmp_path: Path, mask: int) -> None:
+    with umask(mask):
         build(tmp_path, indexnow_key=KEY, filename="docs/sitemap.xml")
-    finally:
-        os.umask(old)
     key_file = tmp_path / f"{KEY}.txt"
     assert key_file.read_bytes() == KEY.encode()
-    assert stat.S_IMODE(key_file.stat().st_mode) == 0o640
+    assert stat.S_IMODE(key_file.stat().st_mode) == expected_mode(mask)
     assert (tmp_path / "docs" / "sitemap.xml").is_file()
     assert not [p.name for p in tmp_path.rglob(".sitemap-plugins-*.tmp")]
 
