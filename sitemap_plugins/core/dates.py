@@ -83,8 +83,3 @@ def sort_key(value: Lastmod) -> dt.datetime:
     if isinstance(value, dt.datetime):
         return value
     return dt.datetime(value.year, value.month, value.day, tzinfo=dt.timezone.utc)
-
-
-def newest(values: list[Lastmod]) -> Lastmod | None:
-    """The latest of several dates, or None when there are none."""
-    return max(values, key=sort_key) if values else None

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Final
 
 from sitemap_plugins.core.dates import parse_lastmod
-from sitemap_plugins.core.lastmod import CLOCK_SKEW
+from sitemap_plugins.core.lastmod import is_future
 from sitemap_plugins.core.model import Article, News
 from sitemap_plugins.core.options import NewsPublication
 from sitemap_plugins.core.render import xml_clean
@@ -64,7 +64,7 @@ def news_item(
         if isinstance(published, dt.datetime)
         else dt.datetime.combine(published, dt.time(), naive_tz)
     )
-    if instant > now + CLOCK_SKEW or instant <= now - WINDOW:
+    if is_future(instant, now) or instant <= now - WINDOW:
         return None
     title = _plain_text(article.title) if isinstance(article.title, str) else ""
     if not title:

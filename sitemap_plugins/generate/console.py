@@ -93,10 +93,8 @@ class ConsoleReporter:
     def __init__(self, stream: TextIO, bar: ProgressBar | None = None) -> None:
         self._stream = stream
         self._bar = bar
-        self.warnings = 0
 
     def warning(self, code: Code, message: str) -> None:
-        self.warnings += 1
         self._line(f"warning: {message}")
 
     def info(self, message: str) -> None:

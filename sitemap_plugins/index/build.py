@@ -380,7 +380,7 @@ class _Run:
             self.result.note(Level.WARNING, where, f"{finding.code}: {finding.message}")
         if listing.kind != "index":
             entry = IndexEntry(child.url, _as_lastmod(listing.newest))
-            self.result.note(Level.INFO, str(child.path), _listed(listing, entry))
+            self.result.note(Level.INFO, str(child.path), _listed(listing))
             return [entry]
         entries = []
         for grandchild in listing.children:
@@ -520,7 +520,7 @@ def _alias_reason(child: _Child, kept: _Child, versions: Sequence[Version]) -> s
     return f"the same file as {kept.relpath} (an alias: a link to it or a copy)"
 
 
-def _listed(listing: Listing, entry: IndexEntry) -> str:
+def _listed(listing: Listing) -> str:
     urls = f"{listing.entries:,} URL{'' if listing.entries == 1 else 's'}"
     newest = f", newest lastmod {listing.newest}" if listing.newest else ", no lastmod"
     return f"listed ({urls}{newest})"

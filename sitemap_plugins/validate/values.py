@@ -303,12 +303,6 @@ def date_problems(text: str, what: str, *, now: dt.datetime | None) -> list[Prob
     return problems
 
 
-def day_of(text: str) -> str | None:
-    """The calendar day a valid lastmod names, as written (for the same-day warning)."""
-    value = text.strip()
-    return value[:10] if _XSD_DATE.match(value) else None
-
-
 @functools.lru_cache(maxsize=4096)
 def instant_of(text: str) -> dt.datetime | None:
     """The instant a valid lastmod names (a plain date: its start in UTC), for comparisons."""

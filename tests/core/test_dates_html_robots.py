@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_plugins.core.dates import as_written, format_lastmod, newest, parse_lastmod
+from sitemap_plugins.core.dates import as_written, format_lastmod, parse_lastmod, sort_key
 from sitemap_plugins.core.html import HeadScan, head_of, head_reason, scan_head
 from sitemap_plugins.core.model import Reason
 from sitemap_plugins.core.robots import robots_text
@@ -48,11 +48,11 @@ def test_format_lastmod_date_is_the_utc_day_of_an_instant() -> None:
     assert format_lastmod(dt.date(2024, 5, 1), "datetime") == "2024-05-01"
 
 
-def test_newest_orders_dates_and_datetimes_together() -> None:
+def test_sort_key_orders_dates_and_datetimes_together() -> None:
     day = dt.date(2024, 5, 2)
     stamp = dt.datetime(2024, 5, 1, 23, tzinfo=UTC)
-    assert newest([stamp, day]) == day
-    assert newest([]) is None
+    assert max([stamp, day], key=sort_key) == day
+    assert max([day, stamp], key=sort_key) == day
 
 
 @pytest.mark.parametrize(
