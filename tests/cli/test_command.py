@@ -11,7 +11,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,61 +18,13 @@ import pytest
 from sitemap_plugins import __version__
 from sitemap_plugins.validate import Report, validate
 from tests.cli.helpers import BASE, index, urlset, write
-from tests.support.hosts import child_env
+from tests.support.console_script import ENV, SCRIPT, run, run_on_a_terminal
 
-SCRIPT = Path(sys.executable).parent / (
-    "sitemap-plugins.exe" if os.name == "nt" else "sitemap-plugins"
-)
 FINDING = re.compile(r"^(?P<source>.+?)(?::(?P<line>\d+))?: (?P<code>[REW]\d{3}): (?P<message>.+)$")
 SUMMARY = re.compile(
     r"^(?:All checks passed: |Found (?P<problems>.+) in )(?P<files>[\d,]+) files?"
     r"(?:, | \()(?P<urls>[\d,]+) URLs?\)?\.$"
 )
-# No proxy; the sitemap_plugins this process tests, also for ``python -m sitemap_plugins``.
-ENV = child_env(base={k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")})
-
-
-def run(*args: str | Path, cwd: Path, module: bool = False) -> subprocess.CompletedProcess[str]:
-    if module:
-        command = [sys.executable, "-m", "sitemap_plugins"]
-    else:
-        if not SCRIPT.exists():
-            pytest.fail(f"{SCRIPT} is missing: install the project (pip install .) to test it")
-        command = [str(SCRIPT)]
-    return subprocess.run(
-        [*command, *map(str, args)],
-        cwd=cwd,
-        env=ENV,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-
-
-def run_on_a_terminal(*args: str | Path, cwd: Path) -> tuple[int, str, str]:
-    """``python -m sitemap_plugins ARGS`` with stderr on a pseudo-terminal: the exit status,
-    what the terminal showed and stdout."""
-    primary, secondary = os.openpty()
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "sitemap_plugins", *map(str, args)],
-            cwd=cwd, env=ENV, stdout=subprocess.PIPE, stderr=secondary, timeout=120,
-            check=False,
-        )  # fmt: skip
-        os.close(secondary)
-        shown = b""
-        while True:
-            try:
-                chunk = os.read(primary, 4096)
-            except OSError:  # Linux reports the closed terminal as EIO
-                break
-            if not chunk:
-                break
-            shown += chunk
-    finally:
-        os.close(primary)
-    return done.returncode, shown.decode(), done.stdout.decode()
 
 
 def parsed_lines(stdout: str) -> tuple[list[tuple[str, int | None, str]], re.Match[str]]:

@@ -7,21 +7,13 @@ hold ``generate`` to what such a head says, and to the git history of the source
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.support.hosts import child_env
+from tests.support.console_script import ENV, SCRIPT
 from tests.support.sitemap_checks import UrlEntry, check_sitemap_file, parse_with_usp
-
-SCRIPT = Path(sys.executable).parent / (
-    "sitemap-plugins.exe" if os.name == "nt" else "sitemap-plugins"
-)
-ENV = child_env(base={k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")})
-"""The environment of every run: the same ``sitemap_plugins`` as this process (see hosts)."""
 
 
 def run(

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.index import INDEX_RECORD, Level, build_index
-from tests.cli.test_command import run, run_on_a_terminal
 from tests.indexnow.sites import build, write_many
+from tests.support.console_script import run, run_on_a_terminal
 from tests.support.sitemap_checks import SITEMAP_NS as SM
 from tests.support.sitemap_checks import check_sitemap_file
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_command import run
 from tests.sphinx.helpers import page, write_project
+from tests.support.console_script import run
 from tests.support.gitrepo import GitRepo, git_env
 from tests.support.hosts import child_env, mkdocs_build, sphinx_build
 from tests.support.sitemap_checks import (

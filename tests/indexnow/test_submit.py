@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.indexnow import IndexNowClient, RetryPolicy, SubmitError
-from tests.cli.test_command import ENV, run
 from tests.indexnow.servers import Endpoint, indexnow_endpoint, serve_folder
 from tests.indexnow.sites import KEY, build, write_many
+from tests.support.console_script import ENV, run
 
 OLD = {"": "2024-05-01", "a/": "2024-05-02", "b/": "2024-05-03", "gone/": "2024-05-04"}
 NEW = {"": "2024-05-01", "a/": "2024-06-02", "b/": "2024-05-03", "new/": None}
