@@ -137,16 +137,19 @@ class PageRead:
     reason: Reason | None = None
     images: tuple[str, ...] = ()
     base: str | None = None
+    title: str | None = None
 
 
-def read_page(page: str | Path, *, images: bool) -> PageRead:
+def read_page(page: str | Path, *, images: bool, title: bool = False) -> PageRead:
     """One read of a rendered page: its head always, its body only with ``images``.
 
     Without ``images`` this is :func:`head_reason`: the body of a file is never read. With it,
     the file is read once, whole (up to 16 MiB), and a page its head keeps out is not scanned.
+    With ``title``, the head's ``<title>`` comes from that same read.
     """
     if not images:
-        return PageRead(head_reason(page))
+        head = head_of(page)
+        return PageRead(_reason(_meta_tags(head)), title=head_title(head) if title else None)
     if isinstance(page, Path):
         try:
             with open(page, encoding="utf-8", errors="replace") as stream:
@@ -161,13 +164,14 @@ def read_page(page: str | Path, *, images: bool) -> PageRead:
     reason = _reason(_meta_tags(head))
     if reason is not None:
         return PageRead(reason)
+    found_title = head_title(head) if title else None
     base = None
     for tag in _BASE_TAG.findall(head):
         href = _attributes(tag).get("href", "").strip()
         if href:
             base = href
             break
-    return PageRead(None, tuple(main_images(body)), base)
+    return PageRead(None, tuple(main_images(body)), base, found_title)
 
 
 @dataclass(frozen=True, slots=True)

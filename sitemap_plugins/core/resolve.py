@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from sitemap_plugins.core.git_dates import Undated
-from sitemap_plugins.core.html import PageRead, head_title, read_page
+from sitemap_plugins.core.html import PageRead, read_page
 from sitemap_plugins.core.lastmod import LastmodRules
 from sitemap_plugins.core.model import Entry, News, Page, Reason
 from sitemap_plugins.core.news import news_item
@@ -81,7 +81,8 @@ class Resolver:
         """The page's entry, or the reason it stays out."""
         read = PageRead()
         if page.html is not None:
-            read = read_page(page.html, images=self.options.images)
+            wants_title = self.options.html_page and page.title is None
+            read = read_page(page.html, images=self.options.images, title=wants_title)
             if read.reason is not None:
                 return read.reason
         meta = self._read_meta(page)
@@ -121,9 +122,8 @@ class Resolver:
                 naive_tz=self.naive_tz,
                 warn=functools.partial(self._warn, Code.BAD_NEWS),
             )
-        title = page.title
-        if title is None and self.options.html_page and page.html is not None:
-            title = head_title(page.html)  # a listing the host gave no title: its own <title>
+        # A listing the host gave no title keeps its own <title>, read with the head above.
+        title = page.title if page.title is not None else read.title
         return Resolved(
             entry, page.origin, decision.origin, decision.undated, news=news, title=title
         )
