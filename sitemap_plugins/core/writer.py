@@ -306,6 +306,12 @@ def _write(
     return WriteResult(top, tuple(written), urls, len(shards), news_top, news_urls)
 
 
+def _same_offset(value: dt.datetime, tz: dt.tzinfo) -> bool:
+    """Whether ``value`` is written as a time in ``tz`` is: the text depends on the offset
+    alone, and each parsed date carries a time zone object of its own, equal offsets or not."""
+    return value.utcoffset() == tz.utcoffset(value)
+
+
 def _news_options(options: Options) -> Options:
     """The main options, as they apply to the news sitemap: XML, beside the sitemap, at most
     1,000 URLs a file."""
@@ -477,8 +483,13 @@ def _fill_shards(
             try:
                 for loc, lastmod, changefreq, priority in chunk:  # type: ignore[misc]
                     lastmod_part, key, tz = lastmods[lastmod]
-                    if tz is not None and lastmod.tzinfo is not tz:  # type: ignore[union-attr]
-                        raise KeyError(lastmod)  # an equal instant in another offset
+                    # An equal instant in another offset is written otherwise: row by row.
+                    if (
+                        tz is not None
+                        and lastmod.tzinfo is not tz  # type: ignore[union-attr]
+                        and not _same_offset(lastmod, tz)  # type: ignore[arg-type]
+                    ):
+                        raise KeyError(lastmod)
                     append(
                         f"{url_open}{loc}{loc_close}{lastmod_part}"
                         f"{changefreqs[changefreq]}{priorities[priority]}{url_close}"
