@@ -137,6 +137,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                 / ".cache"
                 / "sitemap-plugins",
             )
+        self._builder.start(Path(config.docs_dir))
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> None:
         # No longer a template, the theme's sitemap.xml would be copied as a static file.

@@ -122,6 +122,13 @@ class SitemapBuilder:
         self.naive_tz = naive_tz
         self._clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
 
+    def start(self, source_dir: Path) -> None:
+        """Call when the host has read its configuration: the history pass of the sources'
+        repository then runs while the host renders, instead of after it. Optional, and never a
+        different answer: :meth:`build` uses the pass when it fits and runs its own otherwise."""
+        if "git" in self.options.lastmod_sources:
+            self.file_dates.start(source_dir)
+
     def build(
         self,
         written: Iterable[Page | LeftOut],

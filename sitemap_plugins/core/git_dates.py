@@ -19,21 +19,31 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, NamedTuple
 
+from sitemap_plugins.core.git_background import BackgroundGit, git_env
 from sitemap_plugins.core.git_cache import HistoryCache, StoredWalk
 from sitemap_plugins.core.git_history import Commit, last_changes, log_args, parse_log, reachable
 from sitemap_plugins.core.report import Code, Reporter
 
-__all__ = ["DateLookup", "FileDate", "FileDates", "GitRunner", "Undated", "Why", "run_git"]
+__all__ = [
+    "DateLookup",
+    "FileDate",
+    "FileDates",
+    "GitRunner",
+    "GitStarter",
+    "Undated",
+    "Why",
+    "run_git",
+]
 
 FileDate = tuple[dt.datetime, str]
 """An aware datetime, and where it came from: ``"git"`` or ``"mtime"``."""
 
 GitRunner = Callable[[Sequence[str], Path], "subprocess.CompletedProcess[bytes]"]
 """Runs ``git <args>`` in a directory; injectable so callers can count or trace git processes."""
+GitStarter = Callable[[Sequence[str], Path], BackgroundGit]
+"""Starts ``git <args>`` in a directory in the background (:meth:`FileDates.start`)."""
 
 _File = tuple[str, str]  # (resolved directory, file name): files are keyed without their own link
-# Variables that would make git look at another repository than the one found from the file.
-_REPO_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
 # A fetch must fail rather than hang a CI build: no prompt, and a stalled transfer is given up.
 # Only commits and trees are read (blob ids come from trees), so no old file contents are
 # fetched where the server allows it; a server that does not simply sends everything.
@@ -45,12 +55,9 @@ _FETCH_ARGS = (
 
 
 def run_git(args: Sequence[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    """Run git the way :class:`FileDates` needs: C locale, no optional locks, no repo overrides."""
-    env = {key: value for key, value in os.environ.items() if key not in _REPO_ENV}
-    env.update(GIT_OPTIONAL_LOCKS="0", LC_ALL="C", GIT_TERMINAL_PROMPT="0", GIT_FLUSH="0")
-    env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+    """Run git the way :class:`FileDates` needs (see :func:`.git_background.git_env`)."""
     return subprocess.run(
-        ["git", *args], cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+        ["git", *args], cwd=cwd, env=git_env(), stdin=subprocess.DEVNULL, capture_output=True,
         check=False,
     )  # fmt: skip
 
@@ -90,6 +97,17 @@ class DateLookup(NamedTuple):
     undated: dict[Path, Undated]
 
 
+class _Plan(NamedTuple):
+    """A history pass to run: ``git log REVISIONS`` for ``paths``, its commits added to the
+    ``old`` ones of a stored walk (None: a full pass)."""
+
+    head: str
+    boundary: frozenset[bytes]
+    paths: frozenset[str]
+    revisions: tuple[str, ...]
+    old: list[Commit] | None
+
+
 @dataclass
 class _Repo:
     """What one repository says about the files asked for, before mtimes are read."""
@@ -123,6 +141,7 @@ class FileDates:
         fetch_history: bool = False,
         cache_dir: Path | None = None,
         runner: GitRunner | None = None,
+        starter: GitStarter | None = None,
     ) -> None:
         if git_date not in ("committer", "author"):
             raise ValueError(f"git_date must be 'committer' or 'author', not {git_date!r}")
@@ -130,10 +149,64 @@ class FileDates:
         self._format = "%cI" if git_date == "committer" else "%aI"
         self._fetch_history = fetch_history
         self._run = runner or run_git
+        # A caller tracing git through its runner sees the background processes only if it
+        # traces them too.
+        self._start_git = starter or (BackgroundGit if runner is None else None)
         self._cache = HistoryCache(cache_dir)
         self._walks: dict[Path, StoredWalk] = {}
+        self._started: dict[Path, tuple[_Plan, BackgroundGit]] = {}
         self._fetched: set[Path] = set()  # repositories whose history was fetched, or tried
         self._first_parent_diffs = True  # cleared once git turns out to predate 2.31
+
+    def start(self, folder: Path) -> None:
+        """Begin the history pass of the repository holding ``folder`` now, in a git process that
+        runs while the host renders (see :mod:`.git_background`). :meth:`lookup` takes it when it
+        is a pass it can use and otherwise runs its own, so the answers never differ.
+
+        The files are those the last build asked about (the stored walk), or on a first build
+        every file git tracks under ``folder``. Nothing starts for a repository whose stored walk
+        already answers at HEAD, for a shallow clone whose history is to be fetched first, or
+        when git fails: the lookup then does what it always does, and reports what went wrong.
+        """
+        start_git = self._start_git
+        if start_git is None:
+            return
+        try:
+            self._start(Path(os.path.realpath(folder)), start_git)
+        except OSError:
+            return
+
+    def _start(self, folder: Path, start_git: GitStarter) -> None:
+        probe = self._probe(folder, quiet=True)
+        if probe is None:
+            return
+        top, shallow_file = probe
+        if top in self._started or (
+            shallow_file is not None and self._fetch_history and top not in self._fetched
+        ):
+            return
+        boundary = self._boundary(top, shallow_file, quiet=True)
+        head = self._git(top, ["rev-parse", "-q", "--verify", "HEAD^{commit}"], quiet=True)
+        if boundary is None or not head:
+            return
+        walk = self._walks.get(top) or self._cache.load(top, self._format)
+        if walk is not None and walk.boundary == boundary:
+            wanted = walk.paths
+        else:
+            where = os.path.relpath(folder, top)
+            listed = self._git(
+                top,
+                ["-c", "core.quotepath=off", "--literal-pathspecs", "ls-files", "-z", "--", where],
+                quiet=True,
+            )
+            wanted = frozenset(os.fsdecode(name) for name in (listed or b"").split(b"\0") if name)
+        if not wanted:
+            return
+        plan = self._plan(top, head.strip().decode(), boundary, wanted)
+        if isinstance(plan, StoredWalk):
+            self._walks[top] = plan
+            return
+        self._started[top] = (plan, start_git(self._log_args(plan.revisions, plan.paths), top))
 
     def lookup(
         self,
@@ -281,10 +354,10 @@ class FileDates:
                     repo.outcome[file] = Undated(Why.NOT_TRACKED, top)
         return repo.outcome
 
-    def _probe(self, root: Path) -> tuple[Path, Path | None] | None:
+    def _probe(self, root: Path, *, quiet: bool = False) -> tuple[Path, Path | None] | None:
         """The work tree's top, and its ``shallow`` file when the clone is shallow."""
         args = ["rev-parse", "--show-toplevel", "--is-shallow-repository", "--git-path", "shallow"]
-        out = self._git(root, args)
+        out = self._git(root, args, quiet=quiet)
         if out is None:
             return None
         lines = out.split(b"\n")
@@ -294,7 +367,9 @@ class FileDates:
         shallow = Path(os.fsdecode(lines[2])) if len(lines) > 2 else Path(".git/shallow")
         return top, shallow if shallow.is_absolute() else root / shallow
 
-    def _boundary(self, top: Path, shallow_file: Path | None) -> frozenset[bytes] | None:
+    def _boundary(
+        self, top: Path, shallow_file: Path | None, *, quiet: bool = False
+    ) -> frozenset[bytes] | None:
         """The commits of a shallow clone whose parents are missing (None if git failed).
 
         git lists every cut commit in its ``shallow`` file, and also a true root commit when the
@@ -309,7 +384,9 @@ class FileDates:
         if not listed:
             return frozenset()
         out = self._git(
-            top, ["show", "-s", "--pretty=raw", "--no-color", *map(os.fsdecode, listed)]
+            top,
+            ["show", "-s", "--pretty=raw", "--no-color", *map(os.fsdecode, listed)],
+            quiet=quiet,
         )
         if out is None:
             return None
@@ -345,37 +422,68 @@ class FileDates:
         read (``git log HEAD ^OLD``, which also covers a rebase or a switch to another branch,
         since the old commits stay valid history) and every chain is followed again. A new
         file, a changed shallow boundary, or an old HEAD git no longer has: one full pass.
+        A pass :meth:`start` began is taken when it is the one this needs, or one over more
+        files (which answers each file as a pass over fewer would).
         """
         if head is None or not wanted:
             return None
+        started = self._started.pop(top, None)
+        if started is not None:
+            plan, git = started
+            if plan.head == head and plan.boundary == boundary and wanted <= plan.paths:
+                walk = self._run_plan(top, plan, git)
+                if walk is not None:
+                    return walk
+            else:
+                git.cancel()
+        plan_or_walk = self._plan(top, head, boundary, wanted)
+        if isinstance(plan_or_walk, StoredWalk):
+            self._walks[top] = plan_or_walk
+            return plan_or_walk
+        return self._run_plan(top, plan_or_walk, None)
+
+    def _plan(
+        self, top: Path, head: str, boundary: frozenset[bytes], wanted: frozenset[str]
+    ) -> StoredWalk | _Plan:
+        """The stored walk when it answers ``wanted`` at ``head``, else the pass to run."""
         walk = self._walks.get(top) or self._cache.load(top, self._format)
         usable = walk is not None and walk.boundary == boundary
         if walk is not None and usable and wanted <= walk.paths:
             if walk.head == head:
-                self._walks[top] = walk
                 return walk
             # The new commits must be diffed as the stored ones were: -m if git was old then.
             self._first_parent_diffs &= walk.first_parent_diffs
             old = walk.commits
             if old is None:
                 old = self._cache.load_commits(top, self._format, walk.head)
-            new = (
-                None
-                if old is None
-                else self._log(top, [head, f"^{walk.head}"], walk.paths, quiet=True)
-            )
-            if (
-                old is not None
-                and new is not None
-                and self._first_parent_diffs == walk.first_parent_diffs
-            ):
-                walk = self._answer(head, boundary, walk.paths, new + old)
-                return self._keep(top, walk)
+            if old is not None and self._first_parent_diffs == walk.first_parent_diffs:
+                return _Plan(head, boundary, walk.paths, (head, f"^{walk.head}"), old)
         paths = wanted | walk.paths if walk is not None and usable else wanted
-        commits = self._log(top, [head], paths, quiet=False)
+        return _Plan(head, boundary, paths, (head,), None)
+
+    def _run_plan(self, top: Path, plan: _Plan, started: BackgroundGit | None) -> StoredWalk | None:
+        """Carry out ``plan``, from the output of the git process :meth:`start` ran for it if
+        there is one; a pass that only adds commits falls back to a full one if it fails."""
+        done = started.result() if started is not None else None
+        commits: list[Commit] | None = None
+        if (
+            done is not None
+            and done.returncode == 0
+            and done.args[1:] == self._log_args(plan.revisions, plan.paths)
+        ):
+            commits = parse_log(done.stdout, plan.paths)
+        else:  # not started, or failed: run it here, where a failure is reported
+            commits = self._log(top, list(plan.revisions), plan.paths, quiet=plan.old is not None)
+        if plan.old is not None:
+            if commits is not None:
+                return self._keep(
+                    top, self._answer(plan.head, plan.boundary, plan.paths, commits + plan.old)
+                )
+            full = _Plan(plan.head, plan.boundary, plan.paths, (plan.head,), None)
+            return self._run_plan(top, full, None)
         if commits is None:
             return None
-        return self._keep(top, self._answer(head, boundary, paths, commits))
+        return self._keep(top, self._answer(plan.head, plan.boundary, plan.paths, commits))
 
     def _keep(self, top: Path, walk: StoredWalk) -> StoredWalk:
         self._walks[top] = walk
@@ -399,22 +507,19 @@ class FileDates:
     ) -> list[Commit] | None:
         """Parsed commits of ``revisions``; None if git failed (warned unless ``quiet``)."""
 
-        def args() -> list[str]:
-            return log_args(
-                revisions,
-                paths,
-                first_parent_diffs=self._first_parent_diffs,
-                date_format=self._format,
-            )
-
-        proc = self._run(args(), top)
+        proc = self._run(self._log_args(revisions, paths), top)
         if proc.returncode != 0 and self._first_parent_diffs and b"diff-merges" in proc.stderr:
             self._first_parent_diffs = False  # git < 2.31: use -m from now on
-            proc = self._run(args(), top)
+            proc = self._run(self._log_args(revisions, paths), top)
         if quiet and proc.returncode != 0:
             return None
         out = self._checked(top, "log", proc)
         return None if out is None else parse_log(out, paths)
+
+    def _log_args(self, revisions: Sequence[str], paths: frozenset[str]) -> list[str]:
+        return log_args(
+            revisions, paths, first_parent_diffs=self._first_parent_diffs, date_format=self._format
+        )
 
     def _untracked(self, top: Path, names: list[str]) -> set[str] | None:
         """Which of ``names`` are untracked files git does not ignore (None if git failed).
@@ -434,10 +539,14 @@ class FileDates:
             found.update(os.fsdecode(name) for name in out.split(b"\0") if name)
         return found
 
-    def _git(self, cwd: Path, args: list[str]) -> bytes | None:
-        """Run git; on failure warn (unless it is merely not a repository) and return None."""
+    def _git(self, cwd: Path, args: list[str], *, quiet: bool = False) -> bytes | None:
+        """Run git; on failure warn (unless it is merely not a repository, or ``quiet``) and
+        return None."""
+        proc = self._run(args, cwd)
+        if quiet:
+            return proc.stdout if proc.returncode == 0 else None
         command = next(arg for arg in args if not arg.startswith("-") and "=" not in arg)
-        return self._checked(cwd, command, self._run(args, cwd))
+        return self._checked(cwd, command, proc)
 
     def _checked(
         self, cwd: Path, command: str, proc: subprocess.CompletedProcess[bytes]

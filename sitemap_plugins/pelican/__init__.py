@@ -172,6 +172,7 @@ class _Site:
         return f"<sitemap_plugins.pelican site writing to {self.output_path}>"
 
     def start_run(self) -> None:
+        self.builder.start(self.content_path)
         self.seen = {}
         self.done = False
         self.page_writer = None

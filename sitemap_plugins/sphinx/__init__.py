@@ -92,9 +92,16 @@ class _Site:
         except OptionError as error:
             raise ConfigError(str(error)) from None
 
-    def build_finished(self, app: Sphinx, exception: Exception | None) -> None:
-        if exception is not None or self.options is None or not _is_website(app.builder):
-            return
+    def builder_inited(self, app: Sphinx) -> None:
+        """Start the history pass now, so that git reads it while Sphinx reads and writes."""
+        builder = self._core_builder(app)
+        if builder is not None:
+            builder.start(Path(app.srcdir))
+
+    def _core_builder(self, app: Sphinx) -> SitemapBuilder | None:
+        """The core builder for this application's options, for a builder that writes a site."""
+        if self.options is None or not _is_website(app.builder):
+            return None
         if self.builder is None or self.builder.options != self.options:
             self.builder = SitemapBuilder(
                 self.options,
@@ -102,8 +109,14 @@ class _Site:
                 base_url_setting="html_baseurl in conf.py",
                 cache_dir=Path(app.doctreedir) / "sitemap-plugins",
             )
+        return self.builder
+
+    def build_finished(self, app: Sphinx, exception: Exception | None) -> None:
+        builder = self._core_builder(app) if exception is None else None
+        if builder is None:
+            return
         try:
-            summary = self.builder.build(
+            summary = builder.build(
                 list(self._written(app)),
                 Path(app.outdir),
                 host_base_urls=[
@@ -352,6 +365,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     raw_config = getattr(app.config, "_raw_config", {})
     site = _Site(str(raw_config.get("language") or ""))
     app.connect("config-inited", site.config_inited)
+    app.connect("builder-inited", site.builder_inited)
     site.extra.connect(app)
     app.connect("build-finished", site.build_finished)
     return {

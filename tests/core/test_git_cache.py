@@ -28,11 +28,24 @@ def old_git(request: pytest.FixtureRequest) -> bool:
     return bool(request.param == "separate")
 
 
-def build(repo: GitRepo, cache: Path, old_git: bool) -> tuple[dict[str, str], Recorder]:
-    """One build's dates for every tracked file, from a fresh instance sharing ``cache``."""
+@pytest.fixture(params=["at the lookup", "started early"])
+def started(request: pytest.FixtureRequest) -> bool:
+    """Whether the build starts the pass when the host reads its config, as the adapters do."""
+    return bool(request.param == "started early")
+
+
+def build(
+    repo: GitRepo, cache: Path, old_git: bool, *, started: bool = False
+) -> tuple[dict[str, str], Recorder]:
+    """One build's dates for every tracked file, from a fresh instance sharing ``cache``;
+    ``started``: the pass was begun for ``docs/`` (README.md is outside it) before the lookup."""
     recorder = Recorder(old_git=old_git)
     reporter = CollectingReporter()
-    dates = FileDates(reporter, cache_dir=cache, runner=recorder)
+    dates = FileDates(
+        reporter, cache_dir=cache, runner=recorder, starter=recorder.start if started else None
+    )
+    if started:
+        dates.start(repo.path("docs"))
     names = repo.tracked_files()
     found = dates.lookup([repo.path(name) for name in names])
     assert reporter.warnings == []
@@ -44,7 +57,9 @@ def truth(repo: GitRepo) -> dict[str, str]:
 
 
 def incremental(recorder: Recorder) -> bool:
-    return any(arg.startswith("^") for args in recorder.calls for arg in args)
+    """Whether a log of the new commits only (``HEAD ^OLD``) ran, at the lookup or early."""
+    ran = recorder.calls + (recorder.started if recorder.count("log") == 0 else [])
+    return any(arg.startswith("^") for args in ran for arg in args)
 
 
 def test_same_head_reads_no_history_and_a_moved_head_only_the_new_commits(
@@ -76,7 +91,7 @@ def test_same_head_reads_no_history_and_a_moved_head_only_the_new_commits(
 
 @pytest.mark.parametrize("seed", range(4))
 def test_cached_dates_equal_a_full_pass_as_history_moves(
-    tmp_path: Path, old_git: bool, seed: int
+    tmp_path: Path, old_git: bool, started: bool, seed: int
 ) -> None:
     repo = GitRepo(tmp_path / "repo")
     random_history(repo, seed)
@@ -85,10 +100,12 @@ def test_cached_dates_equal_a_full_pass_as_history_moves(
     clock = dt.datetime(2025, 1, 1, tzinfo=dt.timezone.utc)
     moves: list[str] = []
     used_incremental = False
+    used_started = False
     for step in range(14):
-        dates, recorder = build(repo, cache, old_git)
+        dates, recorder = build(repo, cache, old_git, started=started)
         assert dates == truth(repo), (seed, moves)
         used_incremental |= incremental(recorder)
+        used_started |= bool(recorder.started) and recorder.count("log") == 0
         clock += dt.timedelta(hours=rng.randint(1, 40))
         branches = repo.git("branch", "--format=%(refname:short)").split()
         move = rng.choice(["commit", "commit", "switch", "merge", "rebase", "reset", "amend"])
@@ -124,6 +141,35 @@ def test_cached_dates_equal_a_full_pass_as_history_moves(
                 env={"GIT_COMMITTER_DATE": clock.isoformat()},
             )
     assert used_incremental
+    # A pass begun early was taken (with old git, from the second build: the first one asked
+    # for --diff-merges, was refused, and the lookup ran its own with -m).
+    assert used_started == started
+
+
+def test_a_pass_started_early_is_the_one_the_lookup_takes(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    for name in ("a.md", "b.md"):
+        repo.write(f"docs/{name}", name)
+    repo.commit("add", D1)
+    cache = tmp_path / "cache"
+    first, recorder = build(repo, cache, False, started=True)
+    assert first == truth(repo)
+    assert (len(recorder.started), recorder.count("log")) == (1, 0)  # git ran while "rendering"
+    again, recorder = build(repo, cache, False, started=True)
+    assert again == first
+    assert (recorder.started, recorder.count("log")) == ([], 0)  # same HEAD: nothing to start
+    repo.write("docs/b.md", "edited")
+    repo.commit("edit b", D2)
+    moved, recorder = build(repo, cache, False, started=True)
+    assert moved == truth(repo)
+    assert (len(recorder.started), recorder.count("log")) == (1, 0)
+    assert any(arg == f"^{repo.git('rev-parse', 'HEAD~1').strip()}" for arg in recorder.started[0])
+    # A file outside the started pass (README.md, outside docs/): the lookup runs its own.
+    repo.write("README.md", "read me")
+    repo.commit("readme", D3)
+    outside, recorder = build(repo, cache, False, started=True)
+    assert outside == truth(repo)
+    assert (len(recorder.started), recorder.count("log")) == (1, 1)
 
 
 def test_an_old_head_git_no_longer_has_means_one_full_pass(tmp_path: Path, old_git: bool) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from sitemap_plugins.core.git_background import BackgroundGit
 from sitemap_plugins.core.git_dates import FileDates, Undated, Why, run_git
 from sitemap_plugins.core.report import Code, CollectingReporter
 from tests.support.gitrepo import GitRepo, git_env, have_git
@@ -41,6 +42,7 @@ class Recorder:
     def __init__(self, *, old_git: bool = False) -> None:
         self.old_git = old_git
         self.calls: list[list[str]] = []
+        self.started: list[list[str]] = []
         self.refused = 0
 
     def __call__(self, args: Sequence[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
@@ -50,6 +52,14 @@ class Recorder:
             return subprocess.CompletedProcess(["git", *args], 128, b"", message)
         self.calls.append(list(args))
         return run_git(args, cwd)
+
+    def start(self, args: Sequence[str], cwd: Path) -> BackgroundGit:
+        """Start git in the background, as :meth:`FileDates.start` does, recorded in ``started``.
+        Old git refuses ``--diff-merges`` here too: the process fails, as that git's would."""
+        self.started.append(list(args))
+        if self.old_git and any(arg.startswith("--diff-merges") for arg in args):
+            return BackgroundGit(["--diff-merges-is-unknown-to-this-git"], cwd)
+        return BackgroundGit(args, cwd)
 
     def count(self, command: str) -> int:
         """How many times ``git <command>`` ran (global options such as ``-c x=y`` skipped)."""

@@ -1,0 +1,85 @@
+"""A git command that runs while the host renders, for a history pass started before it is needed.
+
+A clean build's history pass is mostly git's own time (``git log`` over every commit); started
+when the host reads its configuration, it runs on another core while the host renders, and the
+build only waits for what is left of it at the end. Its output goes to an unnamed temporary file
+rather than a pipe: nobody reads it before the end, and a full pipe would stop git.
+
+A process, not a thread: Sphinx forks its parallel workers (``-j``), and a fork taken while a
+thread of ours held a lock could hang the worker.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = ["BackgroundGit", "git_env"]
+
+_REPO_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
+"""Variables that would make git look at another repository than the one found from the file."""
+
+
+def git_env() -> dict[str, str]:
+    """The environment every git process of ours runs in: C locale, no optional locks, no
+    prompt, no repository overrides."""
+    env = {key: value for key, value in os.environ.items() if key not in _REPO_ENV}
+    env.update(GIT_OPTIONAL_LOCKS="0", LC_ALL="C", GIT_TERMINAL_PROMPT="0", GIT_FLUSH="0")
+    env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+    return env
+
+
+class BackgroundGit:
+    """``git <args>`` started now; :meth:`result` waits for it, :meth:`cancel` stops it."""
+
+    def __init__(self, args: Sequence[str], cwd: Path) -> None:
+        self.args = list(args)
+        self._out = tempfile.TemporaryFile()  # noqa: SIM115 (closed in result/cancel)
+        self._err = tempfile.TemporaryFile()  # noqa: SIM115
+        try:
+            self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
+                ["git", *self.args], cwd=cwd, env=git_env(), stdin=subprocess.DEVNULL,
+                stdout=self._out, stderr=self._err,
+            )  # fmt: skip
+        except OSError:
+            self._close()
+            raise
+
+    def result(self) -> subprocess.CompletedProcess[bytes] | None:
+        """What git printed, as :func:`subprocess.run` gives it; None once cancelled."""
+        proc = self._proc
+        if proc is None:
+            return None
+        try:
+            returncode = proc.wait()
+            self._out.seek(0)
+            self._err.seek(0)
+            out, err = self._out.read(), self._err.read()
+        except OSError:
+            return None
+        finally:
+            self._proc = None
+            self._close()
+        return subprocess.CompletedProcess(["git", *self.args], returncode, out, err)
+
+    def cancel(self) -> None:
+        """Stop git if it still runs (its output is no longer wanted)."""
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            with contextlib.suppress(OSError):
+                proc.kill()
+                proc.wait()
+        self._close()
+
+    def _close(self) -> None:
+        self._out.close()
+        self._err.close()
+
+    def __del__(self) -> None:
+        # A build that fails before asking for the dates leaves no git process behind.
+        with contextlib.suppress(Exception):
+            self.cancel()
