@@ -21,6 +21,7 @@ from sitemap_plugins.core.human_page import Listed, Listing, listing
 from sitemap_plugins.core.lastmod import LastmodRules, say_why_undated
 from sitemap_plugins.core.model import Entry, LeftOut, News, Page, Reason
 from sitemap_plugins.core.options import Options, shown
+from sitemap_plugins.core.page_reads import PageReads
 from sitemap_plugins.core.report import Code, Reporter, StrictError
 from sitemap_plugins.core.resolve import Resolved, Resolver
 from sitemap_plugins.core.spill import DEFAULT_CHUNK, SortedSpill
@@ -111,6 +112,7 @@ class SitemapBuilder:
         clock: Callable[[], dt.datetime] | None = None,
     ) -> None:
         self.options = options
+        self.cache_dir = cache_dir
         self.reporter = _CountingReporter(reporter)
         self.file_dates = file_dates or FileDates(
             self.reporter,
@@ -213,8 +215,16 @@ class SitemapBuilder:
         rules = LastmodRules(
             self.options, self.reporter, self._file_dates(pages), now, self.naive_tz
         )
+        reads = PageReads(self.cache_dir, output_dir)
         resolver = Resolver(
-            self.options, self.reporter, base_url, scope, rules, now=now, naive_tz=self.naive_tz
+            self.options,
+            self.reporter,
+            base_url,
+            scope,
+            rules,
+            now=now,
+            naive_tz=self.naive_tz,
+            read=reads.read,
         )
         resolved: list[Resolved] = []
         for page in pages:
@@ -223,6 +233,7 @@ class SitemapBuilder:
                 summary.left_out[outcome.value] += 1
             else:
                 resolved.append(outcome)
+        reads.save()
         kept = self._deduplicate(resolved)
         summary.lastmod_from.update(item.lastmod_from for item in kept)
         say_why_undated((item.undated for item in kept), self.reporter)

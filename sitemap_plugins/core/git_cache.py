@@ -11,15 +11,13 @@ commits behind them (read only when HEAD has moved), each naming the HEAD it bel
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from sitemap_plugins.core.cache_file import write_json
 from sitemap_plugins.core.git_history import Commit
 
 __all__ = ["HistoryCache", "StoredWalk"]
@@ -104,7 +102,7 @@ class HistoryCache:
                  {name: change.decode() for name, change in c.changes.items()}]
                 for c in walk.commits
             ]  # fmt: skip
-            if not _write(files[1], {**common, "commits": commits}):
+            if not write_json(files[1], {**common, "commits": commits}):
                 return
         answers = {
             "boundary": sorted(sha.decode() for sha in walk.boundary),
@@ -112,7 +110,7 @@ class HistoryCache:
             "answers": {path: list(answer) for path, answer in sorted(walk.answers.items())},
             "first_parent_diffs": walk.first_parent_diffs,
         }
-        _write(files[0], {**common, **answers})
+        write_json(files[0], {**common, **answers})
 
 
 def _read(path: Path, top: Path, date_format: str) -> Any:
@@ -121,27 +119,6 @@ def _read(path: Path, top: Path, date_format: str) -> Any:
     if (data["version"], data["top"], data["format"]) != (_VERSION, str(top), date_format):
         raise ValueError("another pass")
     return data
-
-
-def _write(path: Path, data: object) -> bool:
-    """Write atomically (a reader sees the old file or the new one); False if it failed."""
-    temp: Path | None = None
-    try:
-        text = json.dumps(data, separators=(",", ":"))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, name = tempfile.mkstemp(dir=path.parent, prefix=".git-history-", suffix=".tmp")
-        temp = Path(name)
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        temp.replace(path)
-        temp = None
-        return True
-    except (OSError, ValueError):
-        return False
-    finally:
-        if temp is not None:
-            with contextlib.suppress(OSError):
-                temp.unlink()
 
 
 def _commit(item: Any) -> Commit:

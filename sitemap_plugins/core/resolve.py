@@ -67,7 +67,11 @@ class Resolver:
         *,
         now: dt.datetime | None = None,
         naive_tz: dt.tzinfo = dt.timezone.utc,
+        read: Callable[..., PageRead] = read_page,
     ) -> None:
+        """``read`` reads a rendered page as :func:`.html.read_page` does (a build passes
+        :meth:`.page_reads.PageReads.read`, which skips pages unchanged since its last build)."""
+        self.read = read
         self.options = options
         self.reporter = reporter
         self.base_url = base_url
@@ -82,7 +86,7 @@ class Resolver:
         read = PageRead()
         if page.html is not None:
             wants_title = self.options.html_page and page.title is None
-            read = read_page(page.html, images=self.options.images, title=wants_title)
+            read = self.read(page.html, images=self.options.images, title=wants_title)
             if read.reason is not None:
                 return read.reason
         meta = self._read_meta(page)

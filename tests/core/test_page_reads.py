@@ -1,0 +1,101 @@
+"""Page reads kept from the last build: a page file as it was is not read again, any other is."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sitemap_plugins.core.html import PageRead, read_page
+from sitemap_plugins.core.model import Reason
+from sitemap_plugins.core.page_reads import PageReads
+
+NOINDEX = '<html><head><meta name="robots" content="noindex"><title>A</title></head><body>'
+INDEXED = '<html><head><meta name="robots" content="index,ok"><title>B</title></head><body>'
+IMAGES = '<html><head><title>C</title></head><body><main><img src="a.png"></main></body></html>'
+AN_HOUR_AGO = 3_600_000_000_000
+
+
+def write(path: Path, text: str, *, mtime_ns: int | None = None) -> None:
+    """Write a page; ``mtime_ns`` sets its time (a page the last build wrote, long done)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    if mtime_ns is not None:
+        os.utime(path, ns=(mtime_ns, mtime_ns))
+
+
+def old_time(path: Path) -> int:
+    return path.stat().st_mtime_ns - AN_HOUR_AGO
+
+
+def build(cache: Path, site: Path, pages: list[Path], **flags: bool) -> list[PageRead]:
+    """One build's reads, from a fresh instance, as a new build process would make it."""
+    reads = PageReads(cache, site)
+    found = [
+        reads.read(page, images=flags.get("images", False), title=flags.get("title", False))
+        for page in pages
+    ]
+    reads.save()
+    return found
+
+
+def test_reads_equal_fresh_reads_and_a_rewritten_page_is_read_again(tmp_path: Path) -> None:
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    a, b, c = site / "a.html", site / "b.html", site / "c.html"
+    for page, text in ((a, NOINDEX), (b, INDEXED), (c, IMAGES)):
+        write(page, text)
+        os.utime(page, ns=(old_time(page), old_time(page)))
+    for flags in ({}, {"title": True}, {"images": True}, {"images": True, "title": True}):
+        for _ in range(2):  # the second build answers from what the first one kept
+            assert build(cache, site, [a, b, c], **flags) == [
+                read_page(page, images=flags.get("images", False), title=flags.get("title", False))
+                for page in (a, b, c)
+            ]
+    assert build(cache, site, [a])[0].reason is Reason.NOINDEX
+    write(a, INDEXED)  # rewritten by the next build: another size and time
+    os.utime(a, ns=(old_time(a), old_time(a)))
+    assert build(cache, site, [a])[0].reason is None
+
+
+def test_a_page_of_the_same_size_and_time_is_not_read_again(tmp_path: Path) -> None:
+    """What the cache trusts, shown by the one change it cannot see (which no host makes)."""
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    page = site / "a.html"
+    write(page, NOINDEX)
+    stamp = old_time(page)
+    os.utime(page, ns=(stamp, stamp))
+    assert build(cache, site, [page])[0].reason is Reason.NOINDEX
+    same_size = NOINDEX.replace('content="noindex"', 'content="indexed"')
+    assert len(same_size) == len(NOINDEX)
+    write(page, same_size, mtime_ns=stamp)
+    assert build(cache, site, [page])[0].reason is Reason.NOINDEX  # not read: kept answer
+    write(page, same_size, mtime_ns=stamp + 1)
+    assert build(cache, site, [page])[0].reason is None  # one nanosecond later: read
+
+
+def test_a_page_written_just_now_is_read_again_next_time(tmp_path: Path) -> None:
+    """A file this fresh could still change within its file system's clock tick."""
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    page = site / "a.html"
+    write(page, NOINDEX)  # time: now
+    stamp = page.stat().st_mtime_ns
+    assert build(cache, site, [page])[0].reason is Reason.NOINDEX
+    write(page, NOINDEX.replace('content="noindex"', 'content="indexed"'), mtime_ns=stamp)
+    assert build(cache, site, [page])[0].reason is None
+
+
+def test_a_broken_cache_or_another_site_costs_reads_only(tmp_path: Path) -> None:
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    page = site / "a.html"
+    write(page, NOINDEX)
+    os.utime(page, ns=(old_time(page), old_time(page)))
+    build(cache, site, [page])
+    [stored] = cache.glob("pages-*.json")
+    for broken in ("", "{", '{"version": 1}', '{"version": 1, "output": 3, "pages": []}', "[]"):
+        stored.write_text(broken, encoding="utf-8")
+        assert build(cache, site, [page])[0].reason is Reason.NOINDEX
+    other = tmp_path / "other"
+    write(other / "a.html", INDEXED)
+    os.utime(other / "a.html", ns=(old_time(page), old_time(page)))
+    assert build(cache, other, [other / "a.html"])[0].reason is None
+    assert len(list(cache.glob("pages-*.json"))) == 2  # one per output folder
+    assert build(None, site, [page])[0].reason is Reason.NOINDEX  # no cache place: plain reads
