@@ -21,6 +21,10 @@ _SAFE_PATH: Final = "/!$&'()*+,;=:@-._~%"
 _SAFE_QUERY: Final = _SAFE_PATH + "?"
 _STRAY_PERCENT: Final = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _ALLOWED_BASE: Final = "an absolute http(s) URL such as https://example.org/docs/"
+_PLAIN_PATH: Final = re.compile(r"[A-Za-z0-9._~!$&'()*+,;=:@/-]*")
+"""A path that encoding leaves as it is: no ``%``, nothing outside the path's safe characters."""
+_MOVES: Final = re.compile(r"(^|/)\.\.?(/|$)|//")
+"""A ``.`` or ``..`` segment, or an empty one inside the path: resolving the path changes it."""
 
 
 def encode_path(path: str, *, encoded: bool = True) -> str:
@@ -100,6 +104,13 @@ def join_url(base_url: str, path: str, *, encoded: bool = True) -> str:
     Dot segments are resolved so that ``../`` cannot silently leave the site; the caller checks
     the result with :func:`in_scope`.
     """
+    plain = path.lstrip("/")
+    if base_url.endswith("/") and _PLAIN_PATH.fullmatch(plain) and not _MOVES.search(plain):
+        return base_url + plain  # what _joined gives such a path, without parsing anything
+    return _joined(base_url, plain, encoded=encoded)
+
+
+def _joined(base_url: str, path: str, *, encoded: bool) -> str:
     relative = encode_path(path.lstrip("/"), encoded=encoded)
     keep_slash = relative.endswith("/") or relative in ("", ".")
     base_path = urlsplit(base_url).path
@@ -116,6 +127,12 @@ def in_scope(url: str, scope: str) -> bool:
     The protocol confines a sitemap at ``/docs/sitemap.xml`` to URLs under ``/docs/`` on the same
     scheme and host.
     """
+    if scope.endswith("/") and url.startswith(scope):
+        return True  # same scheme, host and folder, as written: the common case, without parsing
+    return _in_folder(url, scope)
+
+
+def _in_folder(url: str, scope: str) -> bool:
     u, s = urlsplit(url), urlsplit(scope)
     return (
         u.scheme.lower() == s.scheme.lower()

@@ -234,14 +234,20 @@ class _Site:
         scheme = self.scheme
         if scheme is None:  # config-inited always comes first
             raise RuntimeError("sitemap_plugins.sphinx: build-finished before config-inited")
-        html = Path(builder.get_outfilename(pagename))
+        html = _as_path(builder.get_outfilename(pagename))
         document = pagename in env.all_docs
         title = env.titles.get(pagename) if document else None
+        if not document:
+            origin = html.relative_to(app.outdir).as_posix()
+        else:  # the source's path under the source folder, as Sphinx names documents
+            own = str(sources[0]) if sources else ""
+            folder = str(app.srcdir).rstrip(os.sep) + os.sep
+            origin = (
+                own[len(folder) :] if own.startswith(folder) else str(env.doc2path(pagename, False))
+            )
         return Page(
             path=scheme.path(link),
-            origin=str(env.doc2path(pagename, False))
-            if document
-            else html.relative_to(app.outdir).as_posix(),
+            origin=origin,
             sources=sources,
             sitemap=_field_value(env.metadata.get(pagename, {}).get("sitemap"))
             if document
@@ -293,9 +299,17 @@ def _field_value(value: object) -> Any:
 
 def _sources(env: Any, docname: str, srcdir: Path) -> tuple[Path, ...]:
     """The document's source, then what it includes (include, literalinclude, autodoc...)."""
-    own = Path(env.doc2path(docname))
-    dependencies = sorted(str(dep) for dep in env.dependencies.get(docname, ()))
-    return (own, *(Path(os.path.normpath(srcdir / dep)) for dep in dependencies))
+    own = _as_path(env.doc2path(docname))
+    dependencies = env.dependencies.get(docname)
+    if not dependencies:
+        return (own,)
+    listed = sorted(str(dep) for dep in dependencies)
+    return (own, *(Path(os.path.normpath(srcdir / dep)) for dep in listed))
+
+
+def _as_path(path: str | Path) -> Path:
+    """Sphinx 7.2 and later hand out paths as ``Path`` already: not parsed again, per page."""
+    return path if isinstance(path, Path) else Path(path)
 
 
 class _Catalogs:

@@ -5,8 +5,18 @@ from __future__ import annotations
 from urllib.parse import unquote
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from sitemap_plugins.core.urls import check_base_url, encode_path, in_scope, join_url
+from sitemap_plugins.core.urls import (
+    _in_folder,
+    _joined,
+    check_base_url,
+    directory_url,
+    encode_path,
+    in_scope,
+    join_url,
+)
 
 
 @pytest.mark.parametrize(
@@ -120,3 +130,20 @@ def test_in_a_raw_path_every_percent_is_a_percent_sign(raw: str, encoded: str) -
     assert unquote(encoded) == raw  # a server decodes it back to the file name
     base = "https://example.org/docs/"
     assert join_url(base, raw, encoded=False) == base + encoded
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    base=st.sampled_from(
+        ["https://example.org/", "https://example.org/docs/", "http://h:8080/a%20b/", "https://h/x"]
+    ),
+    path=st.text(alphabet="ab./%~-_:@!$&'()*+,;=?#é /", max_size=14),
+    encoded=st.booleans(),
+)
+def test_the_short_way_to_a_url_is_the_long_way(base: str, path: str, encoded: bool) -> None:
+    """Most pages' paths need no encoding and no resolving: their URL is taken the short way,
+    which must be exactly what encoding and resolving give."""
+    assert join_url(base, path, encoded=encoded) == _joined(base, path, encoded=encoded)
+    url = _joined(base, path, encoded=encoded)
+    scope = directory_url(base)
+    assert in_scope(url, scope) == _in_folder(url, scope)

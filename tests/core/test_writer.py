@@ -12,7 +12,7 @@ import pytest
 
 from sitemap_plugins.core.model import Entry
 from sitemap_plugins.core.options import MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE, Options
-from sitemap_plugins.core.render import URLSET_CLOSE, render_url, urlset_open
+from sitemap_plugins.core.render import URLSET_CLOSE, render_url, urlset_open, xml_clean, xml_escape
 from sitemap_plugins.core.report import Code, CollectingReporter
 from sitemap_plugins.core.writer import write_sitemaps
 from tests.support.sitemap_checks import check_sitemap_file, read_index, read_sitemap
@@ -333,3 +333,27 @@ def test_a_discarded_gzip_write_leaves_nothing_open(tmp_path: Path) -> None:
             write(tmp_path, failing(), gzip="both")
         gc.collect()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_exactly_the_characters_xml_cannot_carry_are_dropped() -> None:
+    """Every code point, against XML 1.0's Char production as the specification words it."""
+
+    def is_char(code: int) -> bool:
+        return (
+            code in (0x9, 0xA, 0xD)
+            or 0x20 <= code <= 0xD7FF
+            or 0xE000 <= code <= 0xFFFD
+            or 0x10000 <= code <= 0x10FFFF
+        )
+
+    every = "".join(map(chr, range(0x110000)))
+    assert xml_clean(every) == "".join(chr(c) for c in range(0x110000) if is_char(c))
+    assert xml_escape(every) == xml_clean(every).translate(
+        {
+            ord("&"): "&amp;",
+            ord("<"): "&lt;",
+            ord(">"): "&gt;",
+            ord('"'): "&quot;",
+            ord("'"): "&apos;",
+        }
+    )
