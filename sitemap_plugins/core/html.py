@@ -32,6 +32,7 @@ __all__ = [
 ]
 
 _HEAD_END: Final = re.compile(r"</head\s*>", re.IGNORECASE)
+_HEAD_END_BYTES: Final = re.compile(rb"</head\s*>", re.IGNORECASE)
 _META_TAG: Final = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
 _RELEVANT: Final = re.compile(r"robots|bot\b|refresh", re.IGNORECASE)
 _ROBOTS_NAMES: Final = frozenset({"robots", "googlebot", "bingbot"})
@@ -76,22 +77,26 @@ def head_of(page: str | Path) -> str:
     if isinstance(page, str):
         end = _HEAD_END.search(page)
         return page if end is None else page[: end.start()]
-    parts: list[str] = []
+    parts: list[bytes] = []
     try:
-        with open(page, encoding="utf-8", errors="replace") as stream:
-            read, tail = 0, ""
+        # Bytes, decoded once at the end: opening a text stream costs more than reading a head.
+        with open(page, "rb") as stream:
+            read, tail = 0, b""
             while read < _MOST:
                 chunk = stream.read(_CHUNK)
                 if not chunk:
                     break
                 parts.append(chunk)
                 read += len(chunk)
-                if _HEAD_END.search(tail + chunk):  # also when </head> spans two pieces
+                if _HEAD_END_BYTES.search(tail + chunk):  # also when </head> spans two pieces
                     break
                 tail = chunk[-16:]
     except OSError:
         return ""
-    return head_of("".join(parts))
+    text = b"".join(parts).decode("utf-8", "replace")
+    if "\r" in text:  # as a text stream reads it
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return head_of(text)
 
 
 def _attributes(tag: str) -> dict[str, str]:

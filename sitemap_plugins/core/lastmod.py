@@ -135,10 +135,15 @@ class LastmodRules:
                 continue  # the item's own page says what is wrong with it
         dates = self.files.dates
         listed += [dates[path] for path in page.listed_sources if path in dates]
-        listed = [item for item in listed if not is_future(item[0], self.now)]
         if not listed:
             return None
-        return Decision(*max(listed, key=lambda item: sort_key(item[0])))
+        newest = max(listed, key=lambda item: sort_key(item[0]))
+        if is_future(newest[0], self.now):  # rare: only then is every item looked at
+            listed = [item for item in listed if not is_future(item[0], self.now)]
+            if not listed:
+                return None
+            newest = max(listed, key=lambda item: sort_key(item[0]))
+        return Decision(*newest)
 
     def _future(self, page: Page, value: Lastmod, origin: str) -> bool:
         if not is_future(value, self.now):

@@ -159,7 +159,8 @@ class _Site:
             cache_dir=_cache_dir(settings, self.content_path),
             naive_tz=_timezone(settings),
         )
-        self.seen: dict[str, Page | LeftOut] = {}
+        self.contexts: dict[str, Mapping[str, Any]] = {}
+        """Each file this run wrote, with the context Pelican wrote it with."""
         self.done = False
         self.settings = settings
         self.page_writer: tuple[Any, Any] | None = None
@@ -173,7 +174,7 @@ class _Site:
 
     def start_run(self) -> None:
         self.builder.start(self.content_path)
-        self.seen = {}
+        self.contexts = {}
         self.done = False
         self.page_writer = None
         self.author_dates.forget()
@@ -202,21 +203,24 @@ class _Site:
     def written(self, path: str, context: Mapping[str, Any]) -> None:
         if self.done:
             return  # after the sitemap (the page for humans): not a page it lists
-        try:
-            rel = Path(path).absolute().relative_to(self.output_path).as_posix()
-        except ValueError:
+        rel = _under(path, self.output_path)
+        if rel is None:
             return  # written outside the site
-        self.seen[rel] = self._describe(rel, context)
+        # Only kept here: described all at once when the run ends, where it costs a fraction
+        # of what it costs between two pages' rendering (whose work pushed ours out of the
+        # caches). Pelican gives each file its own context, and the contents stay as they are.
+        self.contexts[rel] = context
 
     def finish(self) -> None:
         """Write the sitemap once per run; an extra copy of the handler finds it done."""
         if self.done:
             return
         self.done = True
+        described = {rel: self._describe(rel, context) for rel, context in self.contexts.items()}
         if self.main is not None and self.main.languages is not None:  # an i18n subsite
-            own = LanguageSite(self.default_lang, self.folder, tuple(self.seen.values()))
+            own = LanguageSite(self.default_lang, self.folder, tuple(described.values()))
             self.main.languages.finished.append(own)
-            self.seen = {}
+            self.contexts = {}
             return
         if self.incumbent:
             self.builder.reporter.warning(
@@ -224,7 +228,7 @@ class _Site:
                 f"pelican-sitemap is active too ({', '.join(self.incumbent)} in PLUGINS) and "
                 "writes its own sitemap over the same file; remove it from PLUGINS",
             )
-        written, self.seen = list(self.seen.values()), {}
+        written, self.contexts = list(described.values()), {}
         if self.languages is not None:
             written = self.languages.join(written)
         try:
@@ -297,16 +301,14 @@ class _Site:
     def _describe(self, rel: str, context: Mapping[str, Any]) -> Page | LeftOut:
         """One written file, as the core needs it: Pelican's paths are file names, so a ``%``
         in them is a percent sign (``encoded=False``)."""
-        origin = self._origin(self.output_path / rel)
         if posixpath.splitext(rel)[1].lower() not in _PAGE_SUFFIXES:
-            return LeftOut(Reason.NOT_A_PAGE, origin)
+            return LeftOut(Reason.NOT_A_PAGE, self._origin(self.output_path / rel))
         if _NOT_FOUND.search(rel):
-            return LeftOut(Reason.NOT_FOUND_PAGE, origin)
+            return LeftOut(Reason.NOT_FOUND_PAGE, self._origin(self.output_path / rel))
         content = context.get("article") or context.get("page")
-        if getattr(content, "save_as", None) != rel:
-            content = None
-        if content is not None:
+        if content is not None and getattr(content, "save_as", None) == rel:
             return self._content(rel, content, "articles" if "article" in context else "pages")
+        origin = self._origin(self.output_path / rel)  # not a content: named by its file
         path = clean(self.urls.of(rel, context))
         if self.legacy.excluded(path):
             return LeftOut(Reason.BY_CONFIG, origin)
@@ -398,7 +400,22 @@ class _Site:
 
     def _origin(self, path: str | Path) -> str:
         """Paths as the user sees them from the project: ``content/pages/about.md``."""
+        inside = _under(path, self.content_path.parent)
+        if inside is not None:
+            return inside
         return Path(os.path.relpath(path, self.content_path.parent)).as_posix()
+
+
+def _under(path: str | Path, folder: Path) -> str | None:
+    """``path`` relative to ``folder`` with ``/`` separators, or None when it is not inside.
+
+    Strings, not pathlib: this runs for every file Pelican writes.
+    """
+    absolute = os.path.abspath(path)  # noqa: PTH100
+    prefix = os.path.join(folder, "")  # noqa: PTH118
+    if not absolute.startswith(prefix):
+        return None
+    return absolute[len(prefix) :].replace(os.sep, "/")
 
 
 def _listing_title(context: Mapping[str, Any]) -> str | None:
