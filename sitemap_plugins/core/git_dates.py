@@ -44,6 +44,12 @@ GitStarter = Callable[[Sequence[str], Path], BackgroundGit]
 """Starts ``git <args>`` in a directory in the background (:meth:`FileDates.start`)."""
 
 _File = tuple[str, str]  # (resolved directory, file name): files are keyed without their own link
+_STATUS: Final = (
+    "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=no", "--no-renames",
+    "--ignore-submodules=all",
+)  # fmt: skip
+"""HEAD, and the tracked files with uncommitted changes (an untracked one is asked about alone)."""
+_PROBE: Final = ("rev-parse", "--show-toplevel", "--is-shallow-repository", "--git-path", "shallow")
 # A fetch must fail rather than hang a CI build: no prompt, and a stalled transfer is given up.
 # Only commits and trees are read (blob ids come from trees), so no old file contents are
 # fetched where the server allows it; a server that does not simply sends everything.
@@ -155,6 +161,7 @@ class FileDates:
         self._cache = HistoryCache(cache_dir)
         self._walks: dict[Path, StoredWalk] = {}
         self._started: dict[Path, tuple[_Plan, BackgroundGit]] = {}
+        self._early: dict[Path, tuple[_Probe, BackgroundGit]] = {}  # probe and status, by top
         self._fetched: set[Path] = set()  # repositories whose history was fetched, or tried
         self._first_parent_diffs = True  # cleared once git turns out to predate 2.31
 
@@ -177,16 +184,20 @@ class FileDates:
             return
 
     def _start(self, folder: Path, start_git: GitStarter) -> None:
-        probe = self._probe(folder, quiet=True)
-        if probe is None:
+        out = self._git(folder, [*_PROBE, "HEAD"], quiet=True)  # fails before the first commit
+        if out is None:
             return
-        top, shallow_file = probe
-        if top in self._started or (
-            shallow_file is not None and self._fetch_history and top not in self._fetched
-        ):
+        top, shallow_file = probe = _parse_probe(out, folder)
+        lines = out.split(b"\n")
+        head = lines[3].strip() if len(lines) > 3 else b""
+        for earlier in (self._early.pop(top, None), self._started.pop(top, None)):
+            if earlier is not None:
+                earlier[1].cancel()  # started by an earlier build and never used: stale now
+        if shallow_file is not None and self._fetch_history and top not in self._fetched:
             return
+        # What the working tree holds is read with the sources, as the host reads them.
+        self._early[top] = (probe, start_git(list(_STATUS), top))
         boundary = self._boundary(top, shallow_file, quiet=True)
-        head = self._git(top, ["rev-parse", "-q", "--verify", "HEAD^{commit}"], quiet=True)
         if boundary is None or not head:
             return
         walk = self._walks.get(top) or self._cache.load(top, self._format)
@@ -202,7 +213,7 @@ class FileDates:
             wanted = frozenset(os.fsdecode(name) for name in (listed or b"").split(b"\0") if name)
         if not wanted:
             return
-        plan = self._plan(top, head.strip().decode(), boundary, wanted)
+        plan = self._plan(top, head.decode(), boundary, wanted)
         if isinstance(plan, StoredWalk):
             self._walks[top] = plan
             return
@@ -287,7 +298,9 @@ class FileDates:
 
     def _ask_repo(self, root: Path, files: list[_File]) -> dict[_File, _Outcome]:
         failed: dict[_File, _Outcome] = dict.fromkeys(files, Undated(Why.GIT_FAILED, root))
-        probe = self._probe(root)
+        probe, early_status = self._early.pop(root, (None, None))
+        if probe is None:
+            probe = self._probe(root)
         if probe is None:
             return failed
         top, shallow_file = probe
@@ -302,11 +315,10 @@ class FileDates:
         boundary = self._boundary(top, shallow_file)
         if boundary is None:
             return failed
-        status = self._git(
-            top,
-            ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=no",
-             "--no-renames", "--ignore-submodules=all"],
-        )  # fmt: skip
+        done = early_status.result() if early_status is not None else None
+        status = done.stdout if done is not None and done.returncode == 0 else None
+        if status is None:  # not started, or failed: run here, where a failure is reported
+            status = self._git(top, list(_STATUS))
         if status is None:
             return failed
         head, dirty = _parse_status(status)
@@ -354,18 +366,10 @@ class FileDates:
                     repo.outcome[file] = Undated(Why.NOT_TRACKED, top)
         return repo.outcome
 
-    def _probe(self, root: Path, *, quiet: bool = False) -> tuple[Path, Path | None] | None:
+    def _probe(self, root: Path, *, quiet: bool = False) -> _Probe | None:
         """The work tree's top, and its ``shallow`` file when the clone is shallow."""
-        args = ["rev-parse", "--show-toplevel", "--is-shallow-repository", "--git-path", "shallow"]
-        out = self._git(root, args, quiet=quiet)
-        if out is None:
-            return None
-        lines = out.split(b"\n")
-        top = Path(os.path.realpath(os.fsdecode(lines[0])))
-        if lines[1:2] != [b"true"]:
-            return top, None
-        shallow = Path(os.fsdecode(lines[2])) if len(lines) > 2 else Path(".git/shallow")
-        return top, shallow if shallow.is_absolute() else root / shallow
+        out = self._git(root, list(_PROBE), quiet=quiet)
+        return None if out is None else _parse_probe(out, root)
 
     def _boundary(
         self, top: Path, shallow_file: Path | None, *, quiet: bool = False
@@ -602,6 +606,21 @@ class _Scope:
         return self.folder is not None and (
             file[0] == self.folder or file[0].startswith(self.folder.rstrip(os.sep) + os.sep)
         )
+
+
+_Probe = tuple[Path, "Path | None"]
+"""A work tree's top, and its ``shallow`` file when the clone is shallow."""
+
+
+def _parse_probe(out: bytes, cwd: Path) -> _Probe:
+    """What ``git rev-parse`` said for :data:`_PROBE`, run in ``cwd`` (its paths are relative
+    to it). git prints the shallow file's path only for a shallow clone."""
+    lines = out.split(b"\n")
+    top = Path(os.path.realpath(os.fsdecode(lines[0])))
+    if lines[1:2] != [b"true"]:
+        return top, None
+    shallow = Path(os.fsdecode(lines[2])) if len(lines) > 2 else Path(".git/shallow")
+    return top, shallow if shallow.is_absolute() else cwd / shallow
 
 
 def _source_date_epoch() -> int | None:

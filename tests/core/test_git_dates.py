@@ -61,10 +61,11 @@ class Recorder:
             return BackgroundGit(["--diff-merges-is-unknown-to-this-git"], cwd)
         return BackgroundGit(args, cwd)
 
-    def count(self, command: str) -> int:
-        """How many times ``git <command>`` ran (global options such as ``-c x=y`` skipped)."""
+    def count(self, command: str, *, started: bool = False) -> int:
+        """How many times ``git <command>`` ran (global options such as ``-c x=y`` skipped),
+        or with ``started``, was started in the background."""
         total = 0
-        for args in self.calls:
+        for args in self.started if started else self.calls:
             words = iter(args)
             for word in words:
                 if word == "-c":
