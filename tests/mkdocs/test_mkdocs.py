@@ -32,6 +32,7 @@ from tests.mkdocs.helpers import (
     summary_lines,
     write_config,
 )
+from tests.support.git_trace import GitTrace
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import mkdocs_build
 from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp
@@ -384,3 +385,24 @@ def test_example_site_builds_from_its_folder_with_the_cli(tmp_path: Path) -> Non
     # date the author wrote is written, and --strict passes (an info line, not a warning).
     dated = {loc: entry.lastmod for loc, entry in entries.items() if entry.lastmod}
     assert dated == {BASE + "about/": "2024-05-01"}
+
+
+def test_the_history_pass_starts_with_the_build_and_is_the_only_one(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """git reads the history while MkDocs renders (started at on_config, the build's first git
+    command), and the sitemap takes that pass: one git log and one git status a build, and no
+    log at all the next time, at the same HEAD."""
+    root = example_repo(git_repo)
+    trace = GitTrace(tmp_path / "trace")
+    mkdocs_build(root, env=trace.env)
+    first = sitemap(root / "site")
+    assert first[BASE + "caf%C3%A9/"].lastmod == "2024-06-14T09:00:00Z"
+    assert first[BASE + "guide/configure/"].lastmod == "2024-03-12T09:00:00Z"
+    started = trace.commands()[0]
+    assert (started[0], started[-1]) == ("rev-parse", "HEAD"), trace.commands()
+    assert (trace.count("log"), trace.count("status")) == (1, 1), trace.commands()
+    trace.clear()
+    mkdocs_build(root, env=trace.env)
+    assert sitemap(root / "site") == first
+    assert (trace.count("log"), trace.count("status")) == (0, 1), trace.commands()

@@ -13,6 +13,7 @@ import logging
 import os
 import shutil
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +29,7 @@ from tests.pelican.helpers import (
     sitemap,
     summary,
 )
+from tests.support.git_trace import GitTrace
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import pelican_build
 from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp, read_index
@@ -525,3 +527,23 @@ def test_page_translations_get_bcp47_hreflang_and_x_default(git_repo: GitRepo) -
     assert entries["pages/about.html"].alternates == group
     assert entries["pages/about-pt_BR.html"].alternates == group
     assert "pages/about-de.html" not in entries
+
+
+def test_the_history_pass_starts_with_the_build_and_is_the_only_one(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """git reads the history while Pelican reads and writes (started with the run, the build's
+    first git command), and the sitemap takes that pass: one git log and one git status a
+    build, and no log at all the next time, at the same HEAD."""
+    site = example_repo(git_repo)
+    trace = GitTrace(tmp_path / "trace")
+    pelican_build(site, env=trace.env)
+    first = sitemap(site)
+    assert first["caf%C3%A9/"].lastmod == "2024-06-14T09:00:00Z"
+    started = trace.commands()[0]
+    assert (started[0], started[-1]) == ("rev-parse", "HEAD"), trace.commands()
+    assert (trace.count("log"), trace.count("status")) == (1, 1), trace.commands()
+    trace.clear()
+    pelican_build(site, env=trace.env)
+    assert sitemap(site) == first
+    assert (trace.count("log"), trace.count("status")) == (0, 1), trace.commands()

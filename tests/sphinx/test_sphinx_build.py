@@ -14,6 +14,7 @@ from tests.sphinx.helpers import (
     read_entries,
     write_project,
 )
+from tests.support.git_trace import GitTrace
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import sphinx_build
 from tests.support.sitemap_checks import parse_with_usp
@@ -297,3 +298,27 @@ def test_locales_give_hreflang_alternates_with_x_default(git_repo: GitRepo, tmp_
     assert (
         translated[BASE_URL + "ja/guide/"].alternates == entries[BASE_URL + "en/guide/"].alternates
     )
+
+
+def test_the_history_pass_starts_with_the_build_and_is_the_only_one(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """git reads the history while Sphinx reads and writes (started at builder-inited, the
+    build's first git command), and the sitemap takes that pass: one git log and one git status
+    a build, and no log at all for an incremental build at the same HEAD."""
+    shutil.copytree(
+        EXAMPLE, git_repo.root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("_build")
+    )
+    git_repo.commit("site", "2024-01-10T09:00:00+00:00")
+    trace = GitTrace(tmp_path / "trace")
+    sphinx_build(git_repo.root, Path("_build/html"), "-W", builder="html", env=trace.env)
+    outdir = git_repo.root / "_build" / "html"
+    first = read_entries(outdir)
+    assert first[BASE_URL + "caf%C3%A9.html"].lastmod == "2024-01-10T09:00:00Z"
+    started = trace.commands()[0]
+    assert (started[0], started[-1]) == ("rev-parse", "HEAD"), trace.commands()
+    assert (trace.count("log"), trace.count("status")) == (1, 1), trace.commands()
+    trace.clear()
+    sphinx_build(git_repo.root, Path("_build/html"), "-W", builder="html", env=trace.env)
+    assert read_entries(outdir) == first
+    assert (trace.count("log"), trace.count("status")) == (0, 1), trace.commands()
