@@ -258,7 +258,8 @@ def bench_hosts(run: Run, sizes: Sizes, hosts: Sequence[str]) -> None:
         title = HOST_TITLES[host]
         table(
             f"{title}: build time / build time with no sitemap, median of "
-            f"{sizes.rounds} paired rounds ({min(sizes.rounds, 2)} from {LARGE_SITE:,} pages)",
+            f"{sizes.rounds} paired rounds ({min(sizes.rounds, 2)} from {LARGE_SITE:,} pages; "
+            f"{bench_hosts.INCREMENTAL_ROUNDS} times as many for the incremental builds)",
             ["pages / commits", "build", labels["none"], labels["incumbent"], "ours",
              "ours / incumbent", "URLs listed (incumbent / ours)", "aim"],
             rows,
