@@ -112,6 +112,8 @@ class _Plan(NamedTuple):
     paths: frozenset[str]
     revisions: tuple[str, ...]
     old: list[Commit] | None
+    first_parent_diffs: bool = True
+    """How the old commits' merges were diffed: the new ones must be diffed alike."""
 
 
 @dataclass
@@ -202,6 +204,7 @@ class FileDates:
             return
         walk = self._walks.get(top) or self._cache.load(top, self._format)
         if walk is not None and walk.boundary == boundary:
+            self._walks[top] = walk  # loaded once: the plan below and the lookup start from it
             wanted = walk.paths
         else:
             where = os.path.relpath(folder, top)
@@ -461,7 +464,8 @@ class FileDates:
             if old is None:
                 old = self._cache.load_commits(top, self._format, walk.head)
             if old is not None and self._first_parent_diffs == walk.first_parent_diffs:
-                return _Plan(head, boundary, walk.paths, (head, f"^{walk.head}"), old)
+                revisions = (head, f"^{walk.head}")
+                return _Plan(head, boundary, walk.paths, revisions, old, walk.first_parent_diffs)
         paths = wanted | walk.paths if walk is not None and usable else wanted
         return _Plan(head, boundary, paths, (head,), None)
 
@@ -479,7 +483,9 @@ class FileDates:
         else:  # not started, or failed: run it here, where a failure is reported
             commits = self._log(top, list(plan.revisions), plan.paths, quiet=plan.old is not None)
         if plan.old is not None:
-            if commits is not None:
+            # git older than 2.31 refused --diff-merges just now: these commits were diffed
+            # with -m, unlike the old ones, so only a full pass gives true answers.
+            if commits is not None and self._first_parent_diffs == plan.first_parent_diffs:
                 return self._keep(
                     top, self._answer(plan.head, plan.boundary, plan.paths, commits + plan.old)
                 )

@@ -179,6 +179,27 @@ def test_a_pass_started_early_is_the_one_the_lookup_takes(tmp_path: Path) -> Non
     assert ran(recorder, "log") == (1, 1)
 
 
+@pytest.mark.parametrize("started", [False, True], ids=["at the lookup", "started early"])
+def test_a_git_older_than_the_stored_pass_means_one_full_pass(
+    tmp_path: Path, started: bool
+) -> None:
+    """The stored commits' merges were diffed against their first parent; a git too old for
+    that (before 2.31) diffs the new ones otherwise, so they cannot be added to the old ones."""
+    repo = GitRepo(tmp_path / "repo")
+    random_history(repo, 3)
+    cache = tmp_path / "cache"
+    first, _ = build(repo, cache, old_git=False, started=started)
+    assert first == truth(repo)
+    repo.write("docs/index.md", "after the downgrade\n")
+    repo.commit("edit", "2026-01-01T00:00:00+00:00")
+    second, recorder = build(repo, cache, old_git=True, started=started)
+    assert second == truth(repo)
+    assert recorder.refused  # git said it does not know --diff-merges...
+    logs = [args for args in recorder.calls if "log" in args and "-m" in args]
+    assert logs
+    assert not any(arg.startswith("^") for arg in logs[-1])  # ...so the last pass was a full one
+
+
 def test_an_old_head_git_no_longer_has_means_one_full_pass(tmp_path: Path, old_git: bool) -> None:
     repo = GitRepo(tmp_path / "repo")
     repo.write("docs/a.md", "1")
