@@ -236,7 +236,9 @@ class _Site:
             raise RuntimeError("sitemap_plugins.sphinx: build-finished before config-inited")
         html = _as_path(builder.get_outfilename(pagename))
         document = pagename in env.all_docs
-        title = env.titles.get(pagename) if document else None
+        # Only the page for humans shows titles: not made into text for nothing.
+        wants_title = document and self.options is not None and self.options.html_page
+        title = env.titles.get(pagename) if wants_title else None
         if not document:
             origin = html.relative_to(app.outdir).as_posix()
         else:  # the source's path under the source folder, as Sphinx names documents
