@@ -22,6 +22,7 @@ from sitemap_plugins.core.images import main_images
 from sitemap_plugins.core.model import Reason
 
 __all__ = [
+    "NOTHING_READ",
     "HeadScan",
     "PageRead",
     "head_of",
@@ -145,6 +146,10 @@ class PageRead:
     title: str | None = None
 
 
+NOTHING_READ: Final = PageRead()
+"""What most pages' reads say: nothing to leave them out for, no image, base or title."""
+
+
 def read_page(page: str | Path, *, images: bool, title: bool = False) -> PageRead:
     """One read of a rendered page: its head always, its body only with ``images``.
 
@@ -160,7 +165,7 @@ def read_page(page: str | Path, *, images: bool, title: bool = False) -> PageRea
             with open(page, encoding="utf-8", errors="replace") as stream:
                 text = stream.read(_MOST_PAGE)
         except OSError:
-            return PageRead()
+            return NOTHING_READ
     else:
         text = page
     end = _HEAD_END.search(text, 0, _MOST)

@@ -112,8 +112,13 @@ class LastmodRules:
         another file of the page changed after that, the page's date is still exact.
         """
         dates, undated = self.files.dates, self.files.undated
-        known = [dates[path] for path in page.sources if path in dates]
-        missing = [undated[path] for path in page.sources if path in undated]
+        sources = page.sources
+        if len(sources) == 1:  # most pages: one source, dated
+            dated = dates.get(sources[0])
+            if dated is not None:
+                return dated, None
+        known = [dates[path] for path in sources if path in dates]
+        missing = [undated[path] for path in sources if path in undated]
         bounds = [item.bound for item in missing if item.bound is not None]
         if known:
             date, origin = max(known, key=lambda item: sort_key(item[0]))

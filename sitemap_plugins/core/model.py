@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 Lastmod = dt.date | dt.datetime
 """A modification time: an aware ``datetime``, or a plain ``date`` when only that is known."""
@@ -124,7 +124,12 @@ class Page:
         if isinstance(self.sitemap, Mapping) and not isinstance(self.sitemap, MappingProxyType):
             object.__setattr__(self, "sitemap", MappingProxyType(dict(self.sitemap)))
         if not isinstance(self.translations, MappingProxyType):
-            object.__setattr__(self, "translations", MappingProxyType(dict(self.translations)))
+            copied = MappingProxyType(dict(self.translations)) if self.translations else _NONE
+            object.__setattr__(self, "translations", copied)
+
+
+_NONE: Final[Mapping[str, str]] = MappingProxyType({})
+"""No translations: most pages' value, shared."""
 
 
 class Video(NamedTuple):

@@ -12,12 +12,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any, Final
 
 from sitemap_plugins.core.cache_file import write_json
-from sitemap_plugins.core.html import PageRead, read_page
+from sitemap_plugins.core.html import NOTHING_READ, PageRead, read_page
 from sitemap_plugins.core.model import Reason
 
 __all__ = ["PageReads"]
@@ -36,6 +37,10 @@ class PageReads:
         self._output = str(output_dir.absolute())
         self._old: dict[str, list[Any]] = {}
         self._new: dict[str, list[Any]] = {}
+        # Older than this, a page's file may be remembered. Taken once, before any read: a
+        # page written during the build is then judged as if read at the start, which only
+        # ever remembers less.
+        self._settled_ns = time.time_ns() - _RACY_NS
         if directory is None:
             return
         key = self._output.encode("utf-8", "surrogateescape")
@@ -49,11 +54,11 @@ class PageReads:
         """:func:`.html.read_page`, from the last read when the file is as it was then."""
         if self._file is None or not isinstance(page, Path):
             return read_page(page, images=images, title=title)
+        name = str(page)
         try:
-            info = page.stat()
+            info = os.stat(name)  # noqa: PTH116 - per page, every build: no second Path
         except OSError:
             return read_page(page, images=images, title=title)
-        name = str(page)
         stamp = [info.st_size, info.st_mtime_ns, images, title]
         old = self._old.get(name)
         if old is not None and old[:4] == stamp:
@@ -62,7 +67,7 @@ class PageReads:
                 self._new[name] = old
                 return found
         found = read_page(page, images=images, title=title)
-        if info.st_mtime_ns < time.time_ns() - _RACY_NS:
+        if info.st_mtime_ns < self._settled_ns:
             reason = None if found.reason is None else found.reason.name
             self._new[name] = [*stamp, reason, list(found.images), found.base, found.title]
         return found
@@ -76,6 +81,8 @@ class PageReads:
 
 def _page_read(stored: list[Any]) -> PageRead:
     reason, images, base, title = stored
+    if reason is None and not images and base is None and title is None:
+        return NOTHING_READ  # what most pages say: one shared value
     return PageRead(
         None if reason is None else Reason[reason],
         tuple(str(image) for image in images),

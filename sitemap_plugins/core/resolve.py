@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from sitemap_plugins.core.git_dates import Undated
-from sitemap_plugins.core.html import PageRead, read_page
+from sitemap_plugins.core.html import NOTHING_READ, PageRead, read_page
 from sitemap_plugins.core.lastmod import LastmodRules
 from sitemap_plugins.core.model import Entry, News, Page, Reason
 from sitemap_plugins.core.news import news_item
@@ -83,7 +83,7 @@ class Resolver:
 
     def resolve(self, page: Page) -> Resolved | Reason:
         """The page's entry, or the reason it stays out."""
-        read = PageRead()
+        read = NOTHING_READ
         if page.html is not None:
             wants_title = self.options.html_page and page.title is None
             read = self.read(page.html, images=self.options.images, title=wants_title)
@@ -92,12 +92,15 @@ class Resolver:
         meta = self._read_meta(page)
         if meta is None:
             return Reason.BY_METADATA
-        names = (page.path.lstrip("/"), page.origin)
-        if any(fnmatch.fnmatchcase(n, glob) for glob in self.options.exclude for n in names):
-            return Reason.BY_CONFIG
-        rule = _first_rule(self.options.rules, names)
-        if rule is not None and rule.exclude:
-            return Reason.BY_RULE
+        options = self.options
+        rule = None
+        if options.exclude or options.rules:  # most sites set neither: no names made
+            names = (page.path.lstrip("/"), page.origin)
+            if any(fnmatch.fnmatchcase(n, glob) for glob in options.exclude for n in names):
+                return Reason.BY_CONFIG
+            rule = _first_rule(options.rules, names)
+            if rule is not None and rule.exclude:
+                return Reason.BY_RULE
         loc = self._url(page, page.path, "URL")
         if loc is None:
             return Reason.BAD_URL
