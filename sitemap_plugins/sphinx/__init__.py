@@ -14,11 +14,13 @@ The adapter says which pages exist, their URLs as Sphinx links them, their files
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
 from sphinx.application import Sphinx
+from sphinx.builders.dirhtml import DirectoryHTMLBuilder
+from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.config import Config
 from sphinx.errors import ConfigError, ExtensionError
 from sphinx.util import logging
@@ -190,15 +192,18 @@ class _Site:
         """Every document the builder publishes, then every page it writes beside them."""
         builder: Any = app.builder
         env = app.env
-        srcdir = Path(app.srcdir)
+        srcdir = Path(os.fspath(app.srcdir))  # a plain path: Sphinx 8+ hands out a subclass
         catalogs = _Catalogs(app.config, srcdir)
+        html_file = _html_files(builder)
         if builder.name == "singlehtml":
             root = app.config.root_doc
             docs = [root, *sorted(env.found_docs - {root})]
             sources = tuple(
                 path for doc in docs for path in (*_sources(env, doc, srcdir), *catalogs(doc))
             )
-            yield self._page(app, root, root + builder.link_suffix, sources, encoded=False)
+            yield self._page(
+                app, root, root + builder.link_suffix, sources, html_file, encoded=False
+            )
         else:
             encoded = _links_are_encoded(builder)
             for docname in sorted(env.found_docs):
@@ -207,7 +212,12 @@ class _Site:
                     continue
                 sources = (*_sources(env, docname, srcdir), *catalogs(docname))
                 yield self._page(
-                    app, docname, builder.get_target_uri(docname), sources, encoded=encoded
+                    app,
+                    docname,
+                    builder.get_target_uri(docname),
+                    sources,
+                    html_file,
+                    encoded=encoded,
                 )
         encoded = _links_are_encoded(builder)
         for item in self.extra.pages(app):
@@ -216,7 +226,9 @@ class _Site:
                 continue
             pagename, sources, listed = item
             link = builder.get_target_uri(pagename)
-            yield self._page(app, pagename, link, sources, encoded=encoded, listed=listed)
+            yield self._page(
+                app, pagename, link, sources, html_file, encoded=encoded, listed=listed
+            )
 
     def _page(
         self,
@@ -224,17 +236,17 @@ class _Site:
         pagename: str,
         link: str,
         sources: tuple[Path, ...],
+        html_file: Callable[[str], Path],
         *,
         encoded: bool,
         listed: tuple[Path, ...] = (),
     ) -> Page:
         """One page as Sphinx wrote it: a document (with its ``sitemap`` field) or another."""
-        builder: Any = app.builder
         env = app.env
         scheme = self.scheme
         if scheme is None:  # config-inited always comes first
             raise RuntimeError("sitemap_plugins.sphinx: build-finished before config-inited")
-        html = _as_path(builder.get_outfilename(pagename))
+        html = html_file(pagename)
         document = pagename in env.all_docs
         # Only the page for humans shows titles: not made into text for nothing.
         wants_title = document and self.options is not None and self.options.html_page
@@ -300,13 +312,46 @@ def _field_value(value: object) -> Any:
 
 
 def _sources(env: Any, docname: str, srcdir: Path) -> tuple[Path, ...]:
-    """The document's source, then what it includes (include, literalinclude, autodoc...)."""
-    own = _as_path(env.doc2path(docname))
+    """The document's source, then what it includes (include, literalinclude, autodoc...).
+
+    The source is joined to ``srcdir`` (a plain path made once a build) rather than asked of
+    Sphinx whole: the same path, without Sphinx parsing the source folder's again per page."""
+    own = srcdir / env.doc2path(docname, False)
     dependencies = env.dependencies.get(docname)
     if not dependencies:
         return (own,)
     listed = sorted(str(dep) for dep in dependencies)
     return (own, *(Path(os.path.normpath(srcdir / dep)) for dep in listed))
+
+
+def _html_files(builder: Any) -> Callable[[str], Path]:
+    """Where the builder writes each page: ``get_outfilename``, or the same path made here
+    when the builder writes pages as Sphinx's html or dirhtml builder does.
+
+    Asking the builder costs two parses of the whole output path per page (Sphinx 8+ wraps
+    the path in its own class), as much as the rest of a page's description. The layouts are
+    those of every Sphinx from 7 to 9; a builder that places files its own way (an override of
+    either method, in any subclass) is always asked.
+    """
+    methods = _file_methods(type(builder))
+    outdir = Path(os.fspath(builder.outdir))
+    suffix = str(builder.out_suffix)
+    if methods == _file_methods(StandaloneHTMLBuilder):
+        return lambda pagename: outdir / (pagename + suffix)
+    if methods == _file_methods(DirectoryHTMLBuilder):
+
+        def in_folder(pagename: str) -> Path:
+            if pagename == "index" or pagename.endswith("/index"):
+                return outdir / (pagename + suffix)
+            return outdir / pagename / ("index" + suffix)
+
+        return in_folder
+    return lambda pagename: _as_path(builder.get_outfilename(pagename))
+
+
+def _file_methods(cls: type) -> tuple[object, object]:
+    """The methods that decide where a page goes (``get_output_path``: Sphinx 9, not 7 or 8.1)."""
+    return getattr(cls, "get_outfilename", None), getattr(cls, "get_output_path", None)
 
 
 def _as_path(path: str | Path) -> Path:

@@ -114,6 +114,85 @@ def test_urls_are_the_ones_sphinx_links(
     assert "1 noindex" in result.stdout
 
 
+_FLAT_BUILDER = """\
+import os
+from pathlib import Path
+
+from sphinx.builders.html import StandaloneHTMLBuilder
+
+
+class FlatHTMLBuilder(StandaloneHTMLBuilder):
+    \"\"\"Every page in the output folder itself: guide/install becomes guide--install.html.\"\"\"
+
+    name = "flathtml"
+
+    def get_target_uri(self, docname, typ=None):
+        return docname.replace("/", "--") + self.link_suffix
+
+    def get_outfilename(self, pagename):  # Sphinx 7 and 8 write here
+        return os.path.join(self.outdir, pagename.replace("/", "--") + self.out_suffix)
+
+    def get_output_path(self, page_name):  # Sphinx 9 writes here
+        return Path(self.outdir, page_name.replace("/", "--") + self.out_suffix)
+
+
+def setup(app):
+    app.add_builder(FlatHTMLBuilder)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
+"""
+
+
+def test_a_builder_that_places_pages_its_own_way_is_asked_where_each_page_is(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """Pages are read where the builder wrote them, not where html or dirhtml would have: the
+    noindex page is found in its own file (read elsewhere, it would be listed)."""
+    srcdir = write_project(
+        git_repo,
+        {
+            "guide/install.rst": page("Install"),
+            "guide/hidden.rst": page("Hidden", ".. meta::\n   :robots: noindex\n\nSecret."),
+            "flat_builder.py": _FLAT_BUILDER,
+        },
+        conf_extra="import sys, os\nsys.path.insert(0, os.path.dirname(__file__))\n"
+        'extensions.append("flat_builder")\n',
+    )
+    git_repo.commit("project", "2024-02-01T12:00:00+00:00")
+    outdir = tmp_path / "out"
+    result = sphinx_build(srcdir, outdir, "-W", builder="flathtml")
+
+    assert (outdir / "guide--hidden.html").is_file()
+    assert not (outdir / "guide").exists()
+    entries = read_entries(outdir)
+    assert set(entries) == {BASE_URL + "index.html", BASE_URL + "guide--install.html"}
+    assert "1 noindex" in result.stdout
+
+
+@pytest.mark.parametrize("builder", ["html", "dirhtml"])
+def test_page_files_made_by_the_adapter_are_the_ones_sphinx_writes(
+    git_repo: GitRepo, tmp_path: Path, builder: str
+) -> None:
+    """The adapter makes html's and dirhtml's file paths itself (asking costs as much as the
+    rest of a page's description): for every document, the same path the builder gives."""
+    from sphinx.application import Sphinx
+
+    from sitemap_plugins.sphinx import _html_files
+
+    names = ["guide/index", "guide/install", "guide/indexes", "notes", "deep/er/index", "x"]
+    srcdir = write_project(git_repo, {f"{name}.rst": page(name) for name in names})
+    app = Sphinx(
+        str(srcdir), str(srcdir), str(tmp_path / "out"), str(tmp_path / "doctrees"), builder,
+        status=None, warning=None, freshenv=True,
+    )  # fmt: skip
+    app.build()
+    made = _html_files(app.builder)
+    docs = sorted(app.env.found_docs)
+    assert {"index", *names} <= set(docs)
+    asked = {doc: Path(type(app.builder).get_outfilename(app.builder, doc)) for doc in docs}
+    assert {doc: made(doc) for doc in docs} == asked
+    assert all(path.is_file() for path in asked.values())
+
+
 def _project_with_history(git_repo: GitRepo, count: int = 12) -> Path:
     pages = {f"chapter{n:02d}.rst": page(f"Chapter {n}") for n in range(count)}
     srcdir = write_project(git_repo, pages)
