@@ -19,7 +19,7 @@ import logging
 import posixpath
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import BaseConfigOption, Config, ValidationError
@@ -43,6 +43,7 @@ from sitemap_plugins.core import (
     SitemapError,
     shown,
 )
+from sitemap_plugins.core.file_memo import FileMemo
 from sitemap_plugins.core.human_page import Listing, write_html_page
 
 log = logging.getLogger("mkdocs.plugins.sitemap")
@@ -172,7 +173,11 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         for key, (page, output) in self._rendered.items():
             self._seen[key] = self._written(page.file, page.meta, output, page)
         self._rendered = {}
-        written = [self._seen_or_read(file) for file in self._files]
+        sources = FileMemo(
+            self._builder.cache_dir, "sources", str(Path(config.docs_dir).absolute())
+        )
+        written = [self._seen_or_read(file, sources) for file in self._files]
+        sources.save()
         self._files = []
         try:
             summary = self._builder.build(
@@ -215,11 +220,12 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         except SitemapError as error:
             raise PluginError(f"sitemap: {error}") from None
 
-    def _seen_or_read(self, file: File) -> Page | LeftOut:
+    def _seen_or_read(self, file: File, sources: FileMemo) -> Page | LeftOut:
         seen = self._seen.get(_key(file))
         if seen is None:
             # A --dirty build skipped this unchanged page: read it back from source and output.
-            seen = self._written(file, _front_matter(file), Path(file.abs_dest_path), file.page)
+            meta = _front_matter(file, sources)
+            seen = self._written(file, meta, Path(file.abs_dest_path), file.page)
             self._seen[_key(file)] = seen
         return seen
 
@@ -288,12 +294,28 @@ def _key(file: File) -> tuple[str, str]:
     return (file.src_uri, file.url)
 
 
-def _front_matter(file: File) -> Mapping[str, Any]:
+def _front_matter(file: File, memo: FileMemo) -> Mapping[str, Any]:
+    """The front matter of a source MkDocs did not read in this build, as MkDocs reads it.
+
+    All the adapter takes from it is the ``sitemap`` key, which most pages lack: a source whose
+    last read found none is not read again while it stays as it was. A value, when there is
+    one, is read each time (YAML dates have no JSON form to keep them in).
+    """
+    name = file.abs_src_path or ""
+    stamp, known = memo.recall(name) if memo.active else (None, None)
+    if known == [_NO_SITEMAP]:
+        return {}
     try:
-        with open(file.abs_src_path or "", encoding="utf-8-sig") as source:
-            return get_data(source.read())[1]
+        with open(name, encoding="utf-8-sig") as source:
+            meta = get_data(source.read())[1]
     except (OSError, ValueError):
         return {}
+    if stamp is not None and "sitemap" not in meta:
+        memo.remember(name, stamp, [_NO_SITEMAP])
+    return meta
+
+
+_NO_SITEMAP: Final = "no sitemap key"
 
 
 def _post_date(page: object, which: Literal["updated", "created"] = "updated") -> object:

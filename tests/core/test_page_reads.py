@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -90,7 +91,14 @@ def test_a_broken_cache_or_another_site_costs_reads_only(tmp_path: Path) -> None
     os.utime(page, ns=(old_time(page), old_time(page)))
     build(cache, site, [page])
     [stored] = cache.glob("pages-*.json")
-    for broken in ("", "{", '{"version": 1}', '{"version": 1, "output": 3, "pages": []}', "[]"):
+    for broken in (
+        "",
+        "{",
+        '{"version": 2}',
+        '{"version": 2, "scope": 3, "files": []}',
+        f'{{"version": 2, "scope": {json.dumps(str(site))}, "files": {{"{page}": [1]}}}}',
+        "[]",
+    ):
         stored.write_text(broken, encoding="utf-8")
         assert build(cache, site, [page])[0].reason is Reason.NOINDEX
     other = tmp_path / "other"

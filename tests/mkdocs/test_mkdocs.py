@@ -287,6 +287,37 @@ def test_dirty_build_in_a_fresh_process_reads_unchanged_pages_back(git_repo: Git
     assert second[BASE + "reference/options/"] == first[BASE + "reference/options/"]
 
 
+def test_dirty_builds_read_a_skipped_source_again_only_once_it_changed(git_repo: GitRepo) -> None:
+    """Fresh --dirty processes, as users run them: the front matter of a page MkDocs did not
+    render is read from its source, and a source whose last read found no sitemap key is
+    not read again while its size and time stay. What that trusts is shown by the one change
+    it cannot see (same size, same time: no editor or checkout makes it); one nanosecond
+    later the source is read again. Pages with a sitemap key keep their values throughout."""
+    root = example_repo(git_repo)
+    cafe = git_repo.path("docs/café.md")
+    an_hour_ago = time.time_ns() - 3_600_000_000_000
+    os.utime(cafe, ns=(an_hour_ago, an_hour_ago))  # older than its output: MkDocs skips it
+    first = sitemap(build_site(root))
+    for _ in range(2):  # the first --dirty process reads it and keeps what it found
+        mkdocs_build(root, "--dirty")
+        assert sitemap(root / "site") == first
+    size = cafe.stat().st_size
+    head = "---\nsitemap: false\n---\n\n# Café\n\n"
+    hidden = head + "x" * (size - len(head.encode())) + "\n"
+    cafe.write_bytes(hidden.encode()[: size - 1] + b"\n")
+    assert cafe.stat().st_size == size
+    os.utime(cafe, ns=(an_hour_ago, an_hour_ago))
+    mkdocs_build(root, "--dirty")
+    assert set(sitemap(root / "site")) == set(first)  # not read: the kept answer (its date
+    # is now its file time: git sees the change)
+    os.utime(cafe, ns=(an_hour_ago + 1, an_hour_ago + 1))
+    mkdocs_build(root, "--dirty")
+    second = sitemap(root / "site")
+    assert set(second) == set(first) - {BASE + "caf%C3%A9/"}  # read: sitemap: false
+    assert second[BASE + "about/"].lastmod == "2024-05-01"
+    assert second[BASE + "guide/install/"].priority == "0.8"
+
+
 def i18n_version() -> tuple[int, ...]:
     try:
         return tuple(

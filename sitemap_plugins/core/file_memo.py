@@ -1,0 +1,84 @@
+"""What a build read from each file, kept for the next build while the file stays as it was.
+
+An incremental build (Sphinx without ``-E``, ``mkdocs build --dirty``) changes a handful of
+files, yet the sitemap needs something from every page: what its rendered head says (robots
+``noindex``, a redirect), and on MkDocs the front matter of sources MkDocs did not read this
+time. A file whose size and modification time are those of the last read says what it said
+then. Like the history cache, this is only ever an optimisation: a missing, stale or unreadable
+memo means every file is read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any, Final
+
+from sitemap_plugins.core.cache_file import write_json
+
+__all__ = ["FileMemo", "Stamp"]
+
+_VERSION: Final = 2  # 1: page reads only, in another layout
+_RACY_NS: Final = 50_000_000
+"""A file changed this recently (50 ms) may change again within the same tick of its file
+system's clock, unseen by its size and time: it is read again next time, never remembered."""
+
+Stamp = tuple[int, int]
+"""A file's size and modification time in nanoseconds, as the memo compares them."""
+
+
+class FileMemo:
+    """One kind of read (``kind``: ``"pages"``, ``"sources"``) of the files under one folder
+    (``scope``), kept in ``directory``; None keeps nothing and every file is read."""
+
+    def __init__(self, directory: Path | None, kind: str, scope: str) -> None:
+        self._file: Path | None = None
+        self._scope = scope
+        self._old: dict[str, list[Any]] = {}
+        self._new: dict[str, list[Any]] = {}
+        # Older than this, a file may be remembered. Taken once, before any read: a file
+        # written during the build is judged as if read at the start, which only ever
+        # remembers less.
+        self._settled_ns = time.time_ns() - _RACY_NS
+        if directory is None:
+            return
+        key = hashlib.sha256(scope.encode("utf-8", "surrogateescape")).hexdigest()[:20]
+        self._file = directory / f"{kind}-{key}.json"
+        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+            data = json.loads(self._file.read_text(encoding="utf-8"))
+            if data["version"] == _VERSION and data["scope"] == scope:
+                self._old = dict(data["files"])
+
+    @property
+    def active(self) -> bool:
+        """Whether anything is kept: without a place for it, callers skip the stat too."""
+        return self._file is not None
+
+    def recall(self, name: str) -> tuple[Stamp | None, list[Any] | None]:
+        """The file's stamp (None if it cannot be read) and the value remembered for exactly
+        that stamp, if any. A value recalled is kept for the next build as it is."""
+        try:
+            info = os.stat(name)  # noqa: PTH116 - per file, every build: no Path made
+        except OSError:
+            return None, None
+        stamp = (info.st_size, info.st_mtime_ns)
+        old = self._old.get(name)
+        if old is None or len(old) < 2 or old[0] != stamp[0] or old[1] != stamp[1]:
+            return stamp, None
+        self._new[name] = old
+        return stamp, old[2:]
+
+    def remember(self, name: str, stamp: Stamp, value: list[Any]) -> None:
+        """Keep ``value`` (JSON) for the file as it was at ``stamp``, unless it is too fresh."""
+        if self._file is not None and stamp[1] < self._settled_ns:
+            self._new[name] = [*stamp, *value]
+
+    def save(self) -> None:
+        """Keep this build's values, and only them: a file no longer read is forgotten."""
+        if self._file is None or self._new == self._old:
+            return
+        write_json(self._file, {"version": _VERSION, "scope": self._scope, "files": self._new})
