@@ -13,10 +13,9 @@ from __future__ import annotations
 import html
 import json
 import re
-from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Final
+from typing import Final, NamedTuple
 
 from sitemap_plugins.core.images import main_images
 from sitemap_plugins.core.model import Reason
@@ -135,10 +134,10 @@ def head_reason(page: str | Path) -> Reason | None:
     return _reason(_meta_tags(head_of(page)))
 
 
-@dataclass(frozen=True, slots=True)
-class PageRead:
+class PageRead(NamedTuple):
     """What one read of a rendered page gives: why it stays out, or the images of its main
-    content (``src`` as written, in page order) and the ``<base href>`` they are relative to."""
+    content (``src`` as written, in page order) and the ``<base href>`` they are relative to.
+    A named tuple: one is made per page, every build."""
 
     reason: Reason | None = None
     images: tuple[str, ...] = ()
@@ -184,8 +183,7 @@ def read_page(page: str | Path, *, images: bool, title: bool = False) -> PageRea
     return PageRead(None, tuple(main_images(body)), base, found_title)
 
 
-@dataclass(frozen=True, slots=True)
-class HeadScan:
+class HeadScan(NamedTuple):
     """Everything a page's head says that a sitemap can use, from one read of it.
 
     ``reason``: robots ``noindex`` or a meta-refresh redirect, the page stays out.

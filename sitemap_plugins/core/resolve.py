@@ -19,8 +19,7 @@ import functools
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from sitemap_plugins.core.git_dates import Undated
 from sitemap_plugins.core.html import NOTHING_READ, PageRead, read_page
@@ -41,10 +40,9 @@ _META_KEYS: Final = frozenset({"priority", "changefreq", "lastmod", "exclude", "
 _EXPECTED: Final = "expected false or a mapping of priority, changefreq, lastmod, exclude, video"
 
 
-@dataclass(frozen=True, slots=True)
-class Resolved:
+class Resolved(NamedTuple):
     """A page's entry, the page it came from (for messages), where its lastmod came from, and
-    its title (for the page for humans)."""
+    its title (for the page for humans). A named tuple: one is made per page, every build."""
 
     entry: Entry
     origin: str
