@@ -14,7 +14,7 @@ import enum
 import os
 import stat
 import subprocess
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, NamedTuple
@@ -240,10 +240,12 @@ class FileDates:
         """
         found: dict[Path, tuple[_File, float]] = {}
         folders: dict[str, str] = {}
+        parents: dict[Path, str] = {}
         # Plain strings, not pathlib: this loop runs for every file of the site, every build.
         for path in files:
             try:
                 parent, name = os.path.split(os.path.abspath(path))  # noqa: PTH100
+                parents[path] = parent
                 # Resolve the directory, not the file: a symlinked file is dated as git tracks it.
                 folder = folders.get(parent)
                 if folder is None:
@@ -254,25 +256,30 @@ class FileDates:
             if stat.S_ISREG(info.st_mode):
                 found[path] = ((folder, name), info.st_mtime)
         roots: dict[str, Path | None] = {}
-        scope = _Scope.of(within, roots) if within is not None else None
-        outcomes: dict[_File, _Outcome] = {}
-        for file, _ in found.values():
-            root = _find_root(file[0], roots)
-            if scope is not None and not scope.holds(file, root):
-                outcomes[file] = Undated(Why.OUTSIDE, root)
+        scope = _Scope.of(within, roots, parents, folders) if within is not None else None
+        # What a file gets without git depends on its folder only: each folder is decided once.
+        ask: dict[str, Path] = {}  # folder -> the repository whose git dates its files
+        settled: dict[str, _Outcome] = {}  # folder -> what its files get without git
+        for folder in {file[0] for file, _ in found.values()}:
+            root = _find_root(folder, roots)
+            if scope is not None and not scope.holds(folder, root):
+                settled[folder] = Undated(Why.OUTSIDE, root)
             elif not use_git:
-                outcomes[file] = None
+                settled[folder] = None
             elif root is None:
-                outcomes[file] = Undated(Why.NOT_TRACKED)
-        if use_git:
-            by_root: dict[Path, list[_File]] = {}
-            for file, _ in found.values():
-                if file not in outcomes:
-                    root = roots[file[0]]
-                    if root is not None:
-                        by_root.setdefault(root, []).append(file)
-            for root, repo_files in sorted(by_root.items()):
-                outcomes.update(self._repo_outcomes(root, repo_files))
+                settled[folder] = Undated(Why.NOT_TRACKED)
+            else:
+                ask[folder] = root
+        outcomes: dict[_File, _Outcome] = {}
+        by_root: dict[Path, list[_File]] = {}
+        for file, _ in found.values():
+            repository = ask.get(file[0])
+            if repository is None:
+                outcomes[file] = settled[file[0]]
+            else:
+                by_root.setdefault(repository, []).append(file)
+        for root, repo_files in sorted(by_root.items()):
+            outcomes.update(self._repo_outcomes(root, repo_files))
         epoch = _source_date_epoch()
         result = DateLookup({}, {})
         for path, (file, mtime) in found.items():
@@ -590,13 +597,24 @@ class _Scope:
     folder: str | None
 
     @classmethod
-    def of(cls, sources: Iterable[Path], roots: dict[str, Path | None]) -> _Scope:
+    def of(
+        cls,
+        sources: Iterable[Path],
+        roots: dict[str, Path | None],
+        parents: Mapping[Path, str],
+        real: Mapping[str, str],
+    ) -> _Scope:
+        """``parents`` and ``real`` are what the lookup already knows: files' absolute folders,
+        and those folders' real paths."""
         repositories: set[Path] = set()
         loose: set[str] = set()
-        parents = {os.path.dirname(os.path.abspath(source)) for source in sources}  # noqa: PTH100, PTH120
-        for parent in parents:
+        folders = {
+            parents.get(source) or os.path.dirname(os.path.abspath(source))  # noqa: PTH100, PTH120
+            for source in sources
+        }
+        for parent in folders:
             try:
-                folder = os.path.realpath(parent)
+                folder = real.get(parent) or os.path.realpath(parent)
             except (OSError, ValueError):
                 continue
             root = _find_root(folder, roots)
@@ -606,11 +624,12 @@ class _Scope:
                 loose.add(folder)
         return cls(frozenset(repositories), os.path.commonpath(sorted(loose)) if loose else None)
 
-    def holds(self, file: _File, root: Path | None) -> bool:
+    def holds(self, folder: str, root: Path | None) -> bool:
+        """Whether files in ``folder`` (resolved), in repository ``root``, are the site's."""
         if root is not None:
             return root in self.repositories
         return self.folder is not None and (
-            file[0] == self.folder or file[0].startswith(self.folder.rstrip(os.sep) + os.sep)
+            folder == self.folder or folder.startswith(self.folder.rstrip(os.sep) + os.sep)
         )
 
 
