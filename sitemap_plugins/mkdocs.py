@@ -41,6 +41,7 @@ from sitemap_plugins.core import (
     Reason,
     SitemapBuilder,
     SitemapError,
+    collector_paused,
     shown,
 )
 from sitemap_plugins.core.file_memo import FileMemo
@@ -170,15 +171,16 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self._nested_build() or self._builder is None:
             return
-        for key, (page, output) in self._rendered.items():
-            self._seen[key] = self._written(page.file, page.meta, output, page)
-        self._rendered = {}
-        sources = FileMemo(
-            self._builder.cache_dir, "sources", str(Path(config.docs_dir).absolute())
-        )
-        written = [self._seen_or_read(file, sources) for file in self._files]
-        sources.save()
-        self._files = []
+        with collector_paused():
+            for key, (page, output) in self._rendered.items():
+                self._seen[key] = self._written(page.file, page.meta, output, page)
+            self._rendered = {}
+            sources = FileMemo(
+                self._builder.cache_dir, "sources", str(Path(config.docs_dir).absolute())
+            )
+            written = [self._seen_or_read(file, sources) for file in self._files]
+            sources.save()
+            self._files = []
         try:
             summary = self._builder.build(
                 written,

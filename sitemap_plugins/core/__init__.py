@@ -8,6 +8,7 @@ onto the host's logging. Nothing in this package imports a host (MkDocs, Sphinx,
 """
 
 from sitemap_plugins.core.build import SitemapBuilder, Summary
+from sitemap_plugins.core.collector import collector_paused
 from sitemap_plugins.core.git_dates import FileDates
 from sitemap_plugins.core.languages import LanguageSite, folder_under, join_language_sites
 from sitemap_plugins.core.model import (
@@ -65,6 +66,7 @@ __all__ = [
     "Summary",
     "check_changefreq",
     "check_priority",
+    "collector_paused",
     "folder_under",
     "join_language_sites",
     "shown",

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sitemap_plugins.core.collector import collector_paused
 from sitemap_plugins.core.git_dates import DateLookup, FileDates, Undated
 from sitemap_plugins.core.human_page import Listed, Listing, listing
 from sitemap_plugins.core.lastmod import LastmodRules, say_why_undated
@@ -159,7 +160,8 @@ class SitemapBuilder:
         """
         summary = Summary()
         try:
-            self._build(written, output_dir, host_base_urls, summary, output_url_path)
+            with collector_paused():
+                self._build(written, output_dir, host_base_urls, summary, output_url_path)
             # Reached with warnings only when nothing was to be written (no base URL), or when
             # removing an earlier build's file failed after publishing.
             self._check_strict(written=summary.top is not None)

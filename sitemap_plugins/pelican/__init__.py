@@ -42,6 +42,7 @@ from sitemap_plugins.core import (
     SitemapBuilder,
     SitemapError,
     StrictError,
+    collector_paused,
     folder_under,
 )
 from sitemap_plugins.core.human_page import Listing, write_html_page
@@ -216,7 +217,8 @@ class _Site:
         if self.done:
             return
         self.done = True
-        described = {rel: self._describe(rel, context) for rel, context in self.contexts.items()}
+        with collector_paused():
+            described = {rel: self._describe(rel, ctx) for rel, ctx in self.contexts.items()}
         if self.main is not None and self.main.languages is not None:  # an i18n subsite
             own = LanguageSite(self.default_lang, self.folder, tuple(described.values()))
             self.main.languages.finished.append(own)

@@ -119,7 +119,7 @@ class _Site:
             return
         try:
             summary = builder.build(
-                list(self._written(app)),
+                self._written(app),  # described inside, with the collector paused
                 Path(app.outdir),
                 host_base_urls=[
                     ("html_baseurl", app.config.html_baseurl),
