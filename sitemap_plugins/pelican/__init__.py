@@ -160,8 +160,8 @@ class _Site:
             cache_dir=_cache_dir(settings, self.content_path),
             naive_tz=_timezone(settings),
         )
-        self.contexts: dict[str, Mapping[str, Any]] = {}
-        """Each file this run wrote, with the context Pelican wrote it with."""
+        self.contexts: list[tuple[str, Mapping[str, Any]]] = []
+        """Each file this run wrote, with the context Pelican wrote it with, in order."""
         self.done = False
         self.settings = settings
         self.page_writer: tuple[Any, Any] | None = None
@@ -175,7 +175,7 @@ class _Site:
 
     def start_run(self) -> None:
         self.builder.start(self.content_path)
-        self.contexts = {}
+        self.contexts = []
         self.done = False
         self.page_writer = None
         self.author_dates.forget()
@@ -202,15 +202,22 @@ class _Site:
         self.languages = main.languages
 
     def written(self, path: str, context: Mapping[str, Any]) -> None:
-        if self.done:
-            return  # after the sitemap (the page for humans): not a page it lists
-        rel = _under(path, self.output_path)
-        if rel is None:
-            return  # written outside the site
-        # Only kept here: described all at once when the run ends, where it costs a fraction
-        # of what it costs between two pages' rendering (whose work pushed ours out of the
-        # caches). Pelican gives each file its own context, and the contents stay as they are.
-        self.contexts[rel] = context
+        """Only kept here, not even its path made relative: described all at once when the run
+        ends, where it costs a fraction of what it costs between two pages' rendering (whose
+        work pushed ours out of the caches). Pelican gives each file its own context, and the
+        contents stay as they are."""
+        if not self.done:  # after the sitemap (the page for humans): not a page it lists
+            self.contexts.append((path, context))
+
+    def _written_here(self) -> dict[str, Mapping[str, Any]]:
+        """The files written in the site's folder, by path from it: a file written twice is
+        described by its last context."""
+        found: dict[str, Mapping[str, Any]] = {}
+        for path, context in self.contexts:
+            rel = _under(path, self.output_path)
+            if rel is not None:  # else written outside the site
+                found[rel] = context
+        return found
 
     def finish(self) -> None:
         """Write the sitemap once per run; an extra copy of the handler finds it done."""
@@ -218,11 +225,12 @@ class _Site:
             return
         self.done = True
         with collector_paused():
-            described = {rel: self._describe(rel, ctx) for rel, ctx in self.contexts.items()}
+            here = self._written_here()
+            described = {rel: self._describe(rel, context) for rel, context in here.items()}
         if self.main is not None and self.main.languages is not None:  # an i18n subsite
             own = LanguageSite(self.default_lang, self.folder, tuple(described.values()))
             self.main.languages.finished.append(own)
-            self.contexts = {}
+            self.contexts = []
             return
         if self.incumbent:
             self.builder.reporter.warning(
@@ -230,7 +238,7 @@ class _Site:
                 f"pelican-sitemap is active too ({', '.join(self.incumbent)} in PLUGINS) and "
                 "writes its own sitemap over the same file; remove it from PLUGINS",
             )
-        written, self.contexts = list(described.values()), {}
+        written, self.contexts = list(described.values()), []
         if self.languages is not None:
             written = self.languages.join(written)
         try:
