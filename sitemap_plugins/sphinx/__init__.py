@@ -192,7 +192,7 @@ class _Site:
         """Every document the builder publishes, then every page it writes beside them."""
         builder: Any = app.builder
         env = app.env
-        srcdir = Path(os.fspath(app.srcdir))  # a plain path: Sphinx 8+ hands out a subclass
+        srcdir = Path(os.fspath(app.srcdir))  # a plain path: newer Sphinx hands out a subclass
         catalogs = _Catalogs(app.config, srcdir)
         html_file = _html_files(builder)
         if builder.name == "singlehtml":
@@ -315,7 +315,7 @@ def _sources(env: Any, docname: str, srcdir: Path) -> tuple[Path, ...]:
     """The document's source, then what it includes (include, literalinclude, autodoc...).
 
     The source is joined to ``srcdir`` (a plain path made once a build) rather than asked of
-    Sphinx whole: the same path, without Sphinx parsing the source folder's again per page."""
+    Sphinx whole: the same path, without Sphinx parsing the source folder's path per page."""
     own = srcdir / env.doc2path(docname, False)
     dependencies = env.dependencies.get(docname)
     if not dependencies:
@@ -328,10 +328,10 @@ def _html_files(builder: Any) -> Callable[[str], Path]:
     """Where the builder writes each page: ``get_outfilename``, or the same path made here
     when the builder writes pages as Sphinx's html or dirhtml builder does.
 
-    Asking the builder costs two parses of the whole output path per page (Sphinx 8+ wraps
-    the path in its own class), as much as the rest of a page's description. The layouts are
-    those of every Sphinx from 7 to 9; a builder that places files its own way (an override of
-    either method, in any subclass) is always asked.
+    Asking the builder costs, on Sphinx 9, two parses of the whole output path per page (the
+    path is made, then wrapped in Sphinx's own class), as much as the rest of a page's
+    description. The layouts are those of every Sphinx from 7 to 9; a builder that places files
+    its own way (an override of either method, in any subclass) is always asked.
     """
     methods = _file_methods(type(builder))
     outdir = Path(os.fspath(builder.outdir))
