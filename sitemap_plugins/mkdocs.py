@@ -304,7 +304,7 @@ def _front_matter(file: File, memo: FileMemo) -> Mapping[str, Any]:
     one, is read each time (YAML dates have no JSON form to keep them in).
     """
     name = file.abs_src_path or ""
-    stamp, known = memo.recall(name) if memo.active else (None, None)
+    stamp, known = memo.recall(name)
     if known == [_NO_SITEMAP]:
         return {}
     try:

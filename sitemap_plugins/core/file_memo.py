@@ -53,14 +53,12 @@ class FileMemo:
             if data["version"] == _VERSION and data["scope"] == scope:
                 self._old = dict(data["files"])
 
-    @property
-    def active(self) -> bool:
-        """Whether anything is kept: without a place for it, callers skip the stat too."""
-        return self._file is not None
-
     def recall(self, name: str) -> tuple[Stamp | None, list[Any] | None]:
-        """The file's stamp (None if it cannot be read) and the value remembered for exactly
-        that stamp, if any. A value recalled is kept for the next build as it is."""
+        """The file's stamp (None if it cannot be read, or nothing is kept: then not even
+        looked at) and the value remembered for exactly that stamp, if any. A value recalled
+        is kept for the next build as it is."""
+        if self._file is None:
+            return None, None
         try:
             info = os.stat(name)  # noqa: PTH116 - per file, every build: no Path made
         except OSError:
@@ -74,7 +72,7 @@ class FileMemo:
 
     def remember(self, name: str, stamp: Stamp, value: list[Any]) -> None:
         """Keep ``value`` (JSON) for the file as it was at ``stamp``, unless it is too fresh."""
-        if self._file is not None and stamp[1] < self._settled_ns:
+        if stamp[1] < self._settled_ns:
             self._new[name] = [*stamp, *value]
 
     def save(self) -> None:

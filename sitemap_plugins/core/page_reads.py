@@ -26,11 +26,11 @@ class PageReads:
 
     def read(self, page: str | Path, *, images: bool, title: bool = False) -> PageRead:
         """:func:`.html.read_page`, from the last read when the file is as it was then."""
-        if not self._memo.active or not isinstance(page, Path):
+        if not isinstance(page, Path):
             return read_page(page, images=images, title=title)
         name = str(page)
         stamp, old = self._memo.recall(name)
-        if stamp is None:
+        if stamp is None:  # unreadable, or nothing kept
             return read_page(page, images=images, title=title)
         if old is not None and old[:2] == [images, title]:
             with contextlib.suppress(ValueError, TypeError, KeyError):
