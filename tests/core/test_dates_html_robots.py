@@ -86,6 +86,7 @@ def test_a_file_is_read_up_to_its_head_and_no_further(tmp_path: Path, filler: in
     assert head_of(page) == head
     assert head_reason(page) is Reason.NOINDEX
     assert head_reason(tmp_path / "missing.html") is None
+    assert head_reason(tmp_path) is None  # a folder opens, and cannot be read
 
 
 def test_robots_txt_created() -> None:
@@ -127,6 +128,9 @@ def test_robots_txt_without_trailing_newline_gets_line_appended() -> None:
         ('<HEAD><meta\nname="robots"\ncontent="NOINDEX"/></HEAD>', True, False),
         ("<head><meta name=robots content=noindex></head>", True, False),
         ('<head><meta name="bingbot" content="noarchive, noindex"></head>', True, False),
+        ('<head><META NAME="GoogleBot" CONTENT="NoIndex"></head>', True, False),
+        ('<head><meta name="robot" content="noindex"></head>', False, False),  # not a robots name
+        ('<head><META HTTP-EQUIV="REFRESH" CONTENT="0; URL=/x/"></head>', False, True),
         ('<head><meta name="robots" content="index"><title>noindex</title></head>', False, False),
         ('<head><meta http-equiv="Refresh" content="0;URL=&quot;/new/&quot;"></head>', False, True),
         ('<head><meta http-equiv="refresh" content="30"></head>', False, False),  # a reload
