@@ -96,6 +96,8 @@ class SitemapBuilder:
     (``site_url in mkdocs.yml``), so the warning tells them exactly what to do. ``cache_dir`` is
     the host's cache place, where the git history pass is kept for the next build. ``naive_tz`` is
     the zone a date written without one is read in (Pelican's ``TIMEZONE``; UTC elsewhere).
+    ``rewrites_pages`` says the host writes every page anew each build (Pelican): each page is
+    then read, and nothing is kept of the reads for a next build, where none would be used.
 
     Warnings an adapter reports about its host's own input go through :attr:`reporter`, which
     counts them towards the next build's ``strict`` check.
@@ -111,9 +113,11 @@ class SitemapBuilder:
         naive_tz: dt.tzinfo = dt.timezone.utc,
         file_dates: FileDates | None = None,
         clock: Callable[[], dt.datetime] | None = None,
+        rewrites_pages: bool = False,
     ) -> None:
         self.options = options
         self.cache_dir = cache_dir
+        self.rewrites_pages = rewrites_pages
         self.reporter = _CountingReporter(reporter)
         self.file_dates = file_dates or FileDates(
             self.reporter,
@@ -217,7 +221,7 @@ class SitemapBuilder:
         rules = LastmodRules(
             self.options, self.reporter, self._file_dates(pages), now, self.naive_tz
         )
-        reads = PageReads(self.cache_dir, output_dir)
+        reads = PageReads(None if self.rewrites_pages else self.cache_dir, output_dir)
         resolver = Resolver(
             self.options,
             self.reporter,

@@ -159,6 +159,7 @@ class _Site:
             base_url_setting="SITEURL in the Pelican settings",
             cache_dir=_cache_dir(settings, self.content_path),
             naive_tz=_timezone(settings),
+            rewrites_pages=True,
         )
         self.contexts: list[tuple[str, Mapping[str, Any]]] = []
         """Each file this run wrote, with the context Pelican wrote it with, in order."""

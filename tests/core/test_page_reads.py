@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
+import pytest
+
+from sitemap_plugins.core import CollectingReporter, Options, Page, SitemapBuilder
 from sitemap_plugins.core.html import PageRead, read_page
 from sitemap_plugins.core.model import Reason
 from sitemap_plugins.core.page_reads import PageReads
@@ -107,3 +111,32 @@ def test_a_broken_cache_or_another_site_costs_reads_only(tmp_path: Path) -> None
     assert build(cache, other, [other / "a.html"])[0].reason is None
     assert len(list(cache.glob("pages-*.json"))) == 2  # one per output folder
     assert build(None, site, [page])[0].reason is Reason.NOINDEX  # no cache place: plain reads
+
+
+@pytest.mark.parametrize("rewrites_pages", [False, True])
+def test_a_host_that_rewrites_every_page_has_each_read_anew(
+    tmp_path: Path, rewrites_pages: bool
+) -> None:
+    """Pelican writes every page on every build: a kept read would never be used there, so the
+    builder keeps none and reads each page; other hosts' builds answer from the kept read."""
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    page = site / "a.html"
+    write(page, NOINDEX)
+    stamp = old_time(page)
+    os.utime(page, ns=(stamp, stamp))
+    pages = [Page(path="a.html", origin="a.html", html=page), Page(path="", origin="index")]
+    options = Options.from_mapping({"base_url": "https://example.org/", "lastmod_sources": []})
+
+    def listed() -> set[str]:
+        builder = SitemapBuilder(
+            options, CollectingReporter(), cache_dir=cache, rewrites_pages=rewrites_pages
+        )
+        builder.build(pages, site)
+        text = (site / "sitemap.xml").read_text(encoding="utf-8")
+        return set(re.findall(r"<loc>https://example.org/([^<]*)</loc>", text))
+
+    assert listed() == {""}
+    same_size = NOINDEX.replace('content="noindex"', 'content="indexed"')
+    write(page, same_size, mtime_ns=stamp)  # a change no memo can see
+    assert listed() == ({"", "a.html"} if rewrites_pages else {""})
+    assert bool(list(cache.glob("pages-*.json"))) is not rewrites_pages
