@@ -139,6 +139,7 @@ class _Site:
         self.siteurl = str(settings.get("SITEURL") or "")
         self.output_path = Path(pelican.output_path).absolute()
         self.content_path = Path(settings.get("PATH") or ".").absolute()
+        self.project_prefix = _prefix(self.content_path.parent)  # where origins are named from
         self.default_lang = str(settings.get("DEFAULT_LANG") or "")
         self.template_pages = {
             str(dest): self.content_path / str(source)
@@ -214,8 +215,9 @@ class _Site:
         """The files written in the site's folder, by path from it: a file written twice is
         described by its last context."""
         found: dict[str, Mapping[str, Any]] = {}
+        inside = _prefix(self.output_path)
         for path, context in self.contexts:
-            rel = _under(path, self.output_path)
+            rel = _under(path, inside)
             if rel is not None:  # else written outside the site
                 found[rel] = context
         return found
@@ -317,8 +319,15 @@ class _Site:
         if _NOT_FOUND.search(rel):
             return LeftOut(Reason.NOT_FOUND_PAGE, self._origin(self.output_path / rel))
         content = context.get("article") or context.get("page")
-        if content is not None and getattr(content, "save_as", None) == rel:
-            return self._content(rel, content, "articles" if "article" in context else "pages")
+        if content is not None:
+            # Its own file when its URL serves this file, or Pelican saved it here all the
+            # same; save_as is asked only then, since each of the two formats Pelican's URL
+            # settings anew (half the time Pelican takes to describe a page to us).
+            url = str(content.url)
+            found = served(url, rel)
+            if found == url or getattr(content, "save_as", None) == rel:
+                kind = "articles" if "article" in context else "pages"
+                return self._content(rel, content, kind, url, found)
         origin = self._origin(self.output_path / rel)  # not a content: named by its file
         path = clean(self.urls.of(rel, context))
         if self.legacy.excluded(path):
@@ -344,15 +353,18 @@ class _Site:
             encoded=False,
         )
 
-    def _content(self, rel: str, content: Any, kind: str) -> Page | LeftOut:
-        """An article or a page: its status first, then its URL, metadata and translations."""
+    def _content(self, rel: str, content: Any, kind: str, url: str, found: str) -> Page | LeftOut:
+        """An article or a page: its status first, then its URL, metadata and translations.
+
+        ``url`` is Pelican's URL of it, and ``found`` the URL that serves its file ``rel``.
+        """
         origin = self._origin(content.source_path)
         status = str(getattr(content, "status", "published"))
         if status in ("draft", "hidden"):
             return LeftOut(Reason.DRAFT if status == "draft" else Reason.HIDDEN, origin)
         if str(content.metadata.get("private", "")).strip().lower() in ("true", "yes", "1"):
             return LeftOut(Reason.PRIVATE, origin)
-        path = clean(self._content_url(rel, content))
+        path = clean(self._content_url(rel, content, url, found))
         if self.legacy.excluded(path):
             return LeftOut(Reason.BY_CONFIG, origin)
         group = [content, *(getattr(content, "translations", ()) or ())]
@@ -382,15 +394,13 @@ class _Site:
             lang if lang and lang != self.default_lang else None,
         )
 
-    def _content_url(self, rel: str, content: Any) -> str:
+    def _content_url(self, rel: str, content: Any, url: str, found: str) -> str:
         """An article's or page's URL, or where its file is served when its URL does not serve it.
 
         ``Save_as: contact.html`` without ``URL:`` leaves Pelican linking ``pages/contact.html``
         (``PAGE_URL``), where nothing is written: the sitemap lists the file's own URL instead,
         and says so once for the source.
         """
-        url = str(content.url)
-        found = served(url, rel)
         if found != url:
             self.builder.reporter.warning(
                 Code.BAD_URL,
@@ -411,22 +421,27 @@ class _Site:
 
     def _origin(self, path: str | Path) -> str:
         """Paths as the user sees them from the project: ``content/pages/about.md``."""
-        inside = _under(path, self.content_path.parent)
+        inside = _under(path, self.project_prefix)
         if inside is not None:
             return inside
         return Path(os.path.relpath(path, self.content_path.parent)).as_posix()
 
 
-def _under(path: str | Path, folder: Path) -> str | None:
-    """``path`` relative to ``folder`` with ``/`` separators, or None when it is not inside.
+def _under(path: str | Path, prefix: str) -> str | None:
+    """``path`` relative to the folder ``prefix`` names (with a separator at its end, see
+    :func:`_prefix`), with ``/`` separators, or None when it is not inside.
 
     Strings, not pathlib: this runs for every file Pelican writes.
     """
     absolute = os.path.abspath(path)  # noqa: PTH100
-    prefix = os.path.join(folder, "")  # noqa: PTH118
     if not absolute.startswith(prefix):
         return None
     return absolute[len(prefix) :].replace(os.sep, "/")
+
+
+def _prefix(folder: Path) -> str:
+    """What every path inside ``folder`` starts with, for :func:`_under`."""
+    return os.path.join(folder, "")  # noqa: PTH118
 
 
 def _listing_title(context: Mapping[str, Any]) -> str | None:

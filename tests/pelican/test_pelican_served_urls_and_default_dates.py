@@ -73,6 +73,47 @@ def test_url_that_does_not_serve_the_file_lists_where_it_is_served(git_repo: Git
     assert log.count("does not serve") == 4  # one warning per source, none for agreements
 
 
+# A plugin writing a second file for each article, with the article's own context.
+PRINT_PLUGIN = """\
+from pelican import signals
+
+
+def write_prints(generator, writer):
+    template = generator.env.from_string("<html><body>{{ article.title }}</body></html>")
+    for article in generator.articles:
+        writer.write_file(f"print/{article.save_as}", template, generator.context, article=article)
+
+
+def register():
+    signals.article_writer_finalized.connect(write_prints)
+"""
+
+
+def test_another_file_written_with_an_articles_context_is_not_the_article(
+    git_repo: GitRepo,
+) -> None:
+    files = {
+        "content/launch.md": post("Launch", "2024-01-02"),
+        "content/about.md": post("About", "2024-01-03", URL="about/", Save_as="about/index.html"),
+        "plugins/prints.py": PRINT_PLUGIN,
+    }
+    site = plain_repo(
+        git_repo,
+        files,
+        'PLUGIN_PATHS = ["plugins"]\nPLUGINS = ["prints", "sitemap_plugins.pelican"]\n',
+        date=FIRST,
+    )
+    proc = pelican_build(site)
+    assert (site / "output" / "print" / "launch.html").is_file()
+    entries = sitemap(site)
+    assert {"launch.html", "about/", "print/launch.html", "print/about/"} <= set(entries)
+    assert entries["launch.html"].lastmod == "2024-01-02T00:00:00Z"  # the article's own date
+    assert entries["about/"].lastmod == "2024-01-03T00:00:00Z"
+    assert entries["print/launch.html"].lastmod is None  # a file of the plugin's: no source
+    assert entries["print/about/"].lastmod is None
+    assert "does not serve" not in log_of(proc)
+
+
 @pytest.mark.parametrize(
     ("default_date", "shown"),
     [
