@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from sitemap_plugins.core.cache_file import write_json
 from sitemap_plugins.core.git_history import Commit
@@ -26,8 +25,7 @@ _VERSION: Final = 2
 _ERRORS: Final = (OSError, ValueError, KeyError, TypeError, AttributeError)
 
 
-@dataclass
-class StoredWalk:
+class StoredWalk(NamedTuple):
     """One repository's pass: each wanted path's answer as (date text, traced to a shallow
     boundary), the commits HEAD reaches with their wanted paths' changes (None until they are
     needed), and how merges were diffed (against their first parent, or against each parent

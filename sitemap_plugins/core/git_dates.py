@@ -15,7 +15,6 @@ import os
 import stat
 import subprocess
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, NamedTuple
 
@@ -116,13 +115,12 @@ class _Plan(NamedTuple):
     """How the old commits' merges were diffed: the new ones must be diffed alike."""
 
 
-@dataclass
-class _Repo:
+class _Repo(NamedTuple):
     """What one repository says about the files asked for, before mtimes are read."""
 
     top: Path
     by_file: dict[_File, str]  # file -> path relative to the work tree
-    outcome: dict[_File, _Outcome] = field(default_factory=dict)
+    outcome: dict[_File, _Outcome]
 
 
 class FileDates:
@@ -332,7 +330,7 @@ class FileDates:
         if status is None:
             return failed
         head, dirty = _parse_status(status)
-        repo = _Repo(top, {})
+        repo = _Repo(top, {}, {})
         inside = str(top).rstrip(os.sep) + os.sep
         prefixes: dict[str, str | None] = {}
         for file in files:
@@ -589,8 +587,7 @@ class FileDates:
 # -- helpers --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Scope:
+class _Scope(NamedTuple):
     """The repositories (or, outside git, the folder) that hold the site's own sources."""
 
     repositories: frozenset[Path]

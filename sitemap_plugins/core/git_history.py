@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 __all__ = ["ABSENT", "Commit", "last_changes", "log_args", "parse_log", "pathspecs", "reachable"]
 
@@ -33,8 +33,7 @@ ABSENT = b"-"
 """The "blob" of a path that does not exist in a commit."""
 
 
-@dataclass
-class Commit:
+class Commit(NamedTuple):
     """One commit: its parents as git shows them (none for a shallow clone's boundary), its date
     as text (``%cI`` or ``%aI``), and the wanted paths it changed, each with ``mode sha`` after
     the commit or :data:`ABSENT` (for a merge: against its first parent)."""
@@ -42,7 +41,7 @@ class Commit:
     sha: bytes
     parents: list[bytes]
     date: bytes
-    changes: dict[str, bytes] = field(default_factory=dict)
+    changes: dict[str, bytes]
 
 
 def log_args(
@@ -99,7 +98,7 @@ def parse_log(out: bytes, wanted: frozenset[str]) -> list[Commit]:
             ids, _, date = token[1:].partition(b"\x1f")
             sha, *parents = ids.split()
             if current is None or current.sha != sha:  # ``-m`` repeats a merge's header
-                current = Commit(sha, parents, date)
+                current = Commit(sha, parents, date, {})
                 commits.append(current)
         elif token[:1] == b":" and i < len(tokens):
             path = names.get(tokens[i])  # the name is taken by position: any byte may be in it

@@ -47,9 +47,8 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Final
+from typing import Any, BinaryIO, Final, NamedTuple
 from urllib.parse import unquote, urlsplit
 
 from sitemap_plugins.core.report import Code, PublishError, Reporter
@@ -145,8 +144,7 @@ class TempFile:
             self.path.unlink()
 
 
-@dataclass(frozen=True, slots=True)
-class _Published:
+class _Published(NamedTuple):
     """One file in the record: enough to know it is still exactly the file we wrote."""
 
     size: int
@@ -157,8 +155,7 @@ class _Published:
         return {"size": self.size, "sha256": self.sha256, "entry": self.entry}
 
 
-@dataclass(slots=True)
-class _Staged:
+class _Staged(NamedTuple):
     relpath: str
     temp: TempFile
     entry: bool

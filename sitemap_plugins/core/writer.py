@@ -28,9 +28,8 @@ import itertools
 import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Protocol
+from typing import Final, NamedTuple, Protocol
 
 from sitemap_plugins.core.dates import format_lastmod, sort_key, utc_day
 from sitemap_plugins.core.indexnow import key_file_bytes, key_file_name
@@ -60,8 +59,7 @@ NEWS_URLS_PER_FILE: Final = 1_000
 """Google News reads at most 1,000 URLs per news sitemap; more go to further files and an index."""
 
 
-@dataclass(frozen=True, slots=True)
-class WriteResult:
+class WriteResult(NamedTuple):
     """What was written: ``top`` is the file to submit (the index when split), or None."""
 
     top: str | None
@@ -72,8 +70,7 @@ class WriteResult:
     news_urls: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class _Layout:
+class _Layout(NamedTuple):
     """Where each file goes, derived once from the options."""
 
     directory: str
