@@ -19,7 +19,7 @@ import logging
 import posixpath
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import Any, Final, Literal
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import BaseConfigOption, Config, ValidationError
@@ -45,9 +45,7 @@ from sitemap_plugins.core import (
     shown,
 )
 from sitemap_plugins.core.file_memo import FileMemo
-
-if TYPE_CHECKING:
-    from sitemap_plugins.core.human_page import Listing
+from sitemap_plugins.core.human_page import Listing, write_html_page
 
 log = logging.getLogger("mkdocs.plugins.sitemap")
 """Under ``mkdocs``, so that ``mkdocs build --strict`` counts our warnings."""
@@ -219,8 +217,6 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             text = None
         if text is None:
             text = listing.document(lang=_language(config), site_name=config.site_name)
-        from sitemap_plugins.core.human_page import write_html_page  # few sites need it
-
         try:
             write_html_page(Path(config.site_dir), listing.relpath, text)
         except SitemapError as error:

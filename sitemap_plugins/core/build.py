@@ -15,12 +15,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from sitemap_plugins.core.collector import collector_paused
 from sitemap_plugins.core.git_dates import DateLookup, FileDates, Undated
+from sitemap_plugins.core.human_page import Listed, Listing, listing
 from sitemap_plugins.core.lastmod import LastmodRules, say_why_undated
-from sitemap_plugins.core.model import Entry, Lastmod, LeftOut, News, Page, Reason
+from sitemap_plugins.core.model import Entry, LeftOut, News, Page, Reason
 from sitemap_plugins.core.options import Options, shown
 from sitemap_plugins.core.page_reads import PageReads
 from sitemap_plugins.core.report import Code, Reporter, StrictError
@@ -28,9 +28,6 @@ from sitemap_plugins.core.resolve import Resolved, Resolver
 from sitemap_plugins.core.spill import DEFAULT_CHUNK, SortedSpill
 from sitemap_plugins.core.urls import check_base_url, directory_url, join_url
 from sitemap_plugins.core.writer import write_sitemaps
-
-if TYPE_CHECKING:
-    from sitemap_plugins.core.human_page import Listing
 
 __all__ = ["SitemapBuilder", "Summary"]
 
@@ -271,8 +268,11 @@ class SitemapBuilder:
                 summary.news = result.news_urls
             if self.options.html_page:
                 # The pages the sitemap lists, and no other: both always agree.
-                summary.listing = self._listing(
-                    ((item.entry.loc, item.title, item.entry.lastmod) for item in kept), scope
+                summary.listing = listing(
+                    (Listed(item.entry.loc, item.title, item.entry.lastmod) for item in kept),
+                    scope=scope,
+                    sitemap_relpath=self.options.filename,
+                    style=self.options.lastmod_format,
                 )
         if result.news_top is not None:
             summary.news_url = join_url(output_url, result.news_top, encoded=False)
@@ -379,7 +379,7 @@ class SitemapBuilder:
                     (entry.loc, outcome.origin),
                     (entry, outcome.origin, outcome.lastmod_from, outcome.undated, outcome.title),
                 )
-            listed: list[_Listed] | None = [] if self.options.html_page else None
+            listed: list[Listed] | None = [] if self.options.html_page else None
             result = write_sitemaps(
                 self._unique(spill.merged(), summary, listed),
                 output_dir,
@@ -398,26 +398,19 @@ class SitemapBuilder:
             if self.options.news is not None:
                 summary.news = result.news_urls
             if listed is not None:
-                summary.listing = self._listing(listed, scope)
+                summary.listing = listing(
+                    listed,
+                    scope=scope,
+                    sitemap_relpath=self.options.filename,
+                    style=self.options.lastmod_format,
+                )
         else:
             summary.images, summary.videos = None, 0
         if result.news_top is not None:
             summary.news_url = join_url(base_url, result.news_top, encoded=False)
 
-    def _listing(self, listed: Iterable[_Listed], scope: str) -> Listing:
-        """The page for humans of the pages ``listed`` (URL, title, lastmod). Its module is
-        imported here, when a site asks for the page: most never do."""
-        from sitemap_plugins.core.human_page import Listed, listing
-
-        return listing(
-            (Listed(*item) for item in listed),
-            scope=scope,
-            sitemap_relpath=self.options.filename,
-            style=self.options.lastmod_format,
-        )
-
     def _unique(
-        self, items: Iterator[_Spilled], summary: Summary, listed: list[_Listed] | None = None
+        self, items: Iterator[_Spilled], summary: Summary, listed: list[Listed] | None = None
     ) -> Iterator[Entry]:
         """Sorted entries, each URL once (the first page by origin keeps it, with a warning);
         once the last is out, the one line per cause of undated pages. With ``listed``, each
@@ -441,7 +434,7 @@ class SitemapBuilder:
             if why is not None:
                 undated[Undated(why.reason, why.root)] += 1
             if listed is not None:
-                listed.append((entry.loc, title, entry.lastmod))
+                listed.append(Listed(entry.loc, title, entry.lastmod))
             yield entry
         say_why_undated(
             (why for why, count in undated.items() for _ in range(count)), self.reporter
@@ -449,8 +442,6 @@ class SitemapBuilder:
 
 
 _Spilled = tuple[Entry, str, str, "Undated | None", "str | None"]
-_Listed = tuple[str, "str | None", "Lastmod | None"]
-"""A page as the page for humans lists it: URL, title, lastmod."""
 """What a resolved page keeps on its way through the sort: entry, origin, lastmod origin, why
 it has no lastmod, title."""
 

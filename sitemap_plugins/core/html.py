@@ -18,6 +18,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Final, NamedTuple
 
+from sitemap_plugins.core.images import main_images
 from sitemap_plugins.core.model import Reason
 
 __all__ = [
@@ -196,8 +197,6 @@ def read_page(page: str | Path, *, images: bool, title: bool = False) -> PageRea
         if href:
             base = href
             break
-    from sitemap_plugins.core.images import main_images  # only for sites that list images
-
     return PageRead(None, tuple(main_images(body)), base, found_title)
 
 

@@ -44,6 +44,7 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import stat
 import sys
 from collections.abc import Callable, Iterator
@@ -194,7 +195,7 @@ class Publication:
         # What a failure before anything is in place names: the sitemap the user knows, even
         # when the file that could not be written was the record (the cause is the same).
         self.sitemap = output_dir / sitemap
-        self.token = os.urandom(8).hex()  # as secrets.token_hex makes it, without its import
+        self.token = secrets.token_hex(8)
         # Every folder this build may write temporary files in, for step 3.
         mine = f"{TEMP_PREFIX}{self.token}-"
         self.prefixes = tuple(

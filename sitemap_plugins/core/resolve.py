@@ -25,6 +25,7 @@ from sitemap_plugins.core.git_dates import Undated
 from sitemap_plugins.core.html import NOTHING_READ, PageRead, read_page
 from sitemap_plugins.core.lastmod import LastmodRules
 from sitemap_plugins.core.model import Entry, News, Page, Reason
+from sitemap_plugins.core.news import news_item
 from sitemap_plugins.core.options import Options, Rule, check_changefreq, check_priority
 from sitemap_plugins.core.report import Code, Reporter
 from sitemap_plugins.core.urls import MAX_URL_LENGTH, in_scope, join_url, resolve_reference
@@ -118,8 +119,6 @@ class Resolver:
         )
         news = None
         if self.options.news is not None and page.article is not None:
-            from sitemap_plugins.core.news import news_item  # only for sites with news
-
             news = news_item(
                 page.origin,
                 page.article,

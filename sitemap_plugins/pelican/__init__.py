@@ -26,7 +26,7 @@ import re
 import zoneinfo
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from pelican.plugins import signals
 
@@ -45,12 +45,10 @@ from sitemap_plugins.core import (
     collector_paused,
     folder_under,
 )
+from sitemap_plugins.core.human_page import Listing, write_html_page
 from sitemap_plugins.pelican import subsites
 from sitemap_plugins.pelican.dates import AuthorDates
 from sitemap_plugins.pelican.urls import SiteUrls, clean, served
-
-if TYPE_CHECKING:
-    from sitemap_plugins.core.human_page import Listing
 
 __all__ = ["SitemapPublishError", "SitemapStrictError", "register"]
 
@@ -292,8 +290,6 @@ class _Site:
         text = listing.document(
             lang=self.default_lang, site_name=str(self.settings.get("SITENAME") or "")
         )
-        from sitemap_plugins.core.human_page import write_html_page  # few sites need it
-
         try:
             write_html_page(self.output_path, listing.relpath, text)
         except SitemapError as error:

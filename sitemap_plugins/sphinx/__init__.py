@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from sphinx.application import Sphinx
 from sphinx.builders.dirhtml import DirectoryHTMLBuilder
@@ -40,10 +40,8 @@ from sitemap_plugins.core import (
     SitemapError,
     StrictError,
 )
+from sitemap_plugins.core.human_page import Listing
 from sitemap_plugins.sphinx.extra_pages import HUMAN_PAGE_MARK, ExtraPages
-
-if TYPE_CHECKING:
-    from sitemap_plugins.core.human_page import Listing
 
 logger = logging.getLogger(__name__)
 
