@@ -329,11 +329,12 @@ class _Site:
         if _NOT_FOUND.search(rel):
             return LeftOut(Reason.NOT_FOUND_PAGE, self._origin(self.output_path / rel))
         content = context.get("article") or context.get("page")
-        if content is not None:
+        link = getattr(content, "url", None)  # a plugin may pass any "page" (a number, a name)
+        if link is not None:
             # Its own file when its URL serves this file, or Pelican saved it here all the
             # same; save_as is asked only then, since each of the two formats Pelican's URL
             # settings anew (half the time Pelican takes to describe a page to us).
-            url = str(content.url)
+            url = str(link)
             found = served(url, rel)
             if found == url or getattr(content, "save_as", None) == rel:
                 kind = "articles" if "article" in context else "pages"

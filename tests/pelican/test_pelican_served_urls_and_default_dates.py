@@ -82,6 +82,8 @@ def write_prints(generator, writer):
     template = generator.env.from_string("<html><body>{{ article.title }}</body></html>")
     for article in generator.articles:
         writer.write_file(f"print/{article.save_as}", template, generator.context, article=article)
+    # A "page" that is no content of Pelican's: a page number, as some plugins pass one.
+    writer.write_file("numbered.html", template, generator.context, page=2, article=None)
 
 
 def register():
@@ -107,6 +109,7 @@ def test_another_file_written_with_an_articles_context_is_not_the_article(
     assert (site / "output" / "print" / "launch.html").is_file()
     entries = sitemap(site)
     assert {"launch.html", "about/", "print/launch.html", "print/about/"} <= set(entries)
+    assert entries["numbered.html"].lastmod is None  # listed as a file of its own
     assert entries["launch.html"].lastmod == "2024-01-02T00:00:00Z"  # the article's own date
     assert entries["about/"].lastmod == "2024-01-03T00:00:00Z"
     assert entries["print/launch.html"].lastmod is None  # a file of the plugin's: no source
