@@ -41,6 +41,7 @@ from sitemap_plugins.core import (
     Reason,
     SitemapBuilder,
     SitemapError,
+    WrittenFile,
     collector_paused,
     shown,
 )
@@ -227,12 +228,16 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if seen is None:
             # A --dirty build skipped this unchanged page: read it back from source and output.
             meta = _front_matter(file, sources)
-            seen = self._written(file, meta, Path(file.abs_dest_path), file.page)
+            seen = self._written(file, meta, WrittenFile(file.abs_dest_path), file.page)
             self._seen[_key(file)] = seen
         return seen
 
     def _written(
-        self, file: File, meta: Mapping[str, Any], html: str | Path, page: MkDocsPage | None
+        self,
+        file: File,
+        meta: Mapping[str, Any],
+        html: str | WrittenFile,
+        page: MkDocsPage | None,
     ) -> Page | LeftOut:
         origin = posixpath.join(posixpath.basename(self._dirs[1]), file.src_uri)
         inclusion = getattr(file, "inclusion", None)
@@ -248,7 +253,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         return Page(
             path=file.url,
             origin=origin,
-            sources=() if generated else (Path(file.abs_src_path or ""),),
+            sources=() if generated else (file.abs_src_path or "",),
             sitemap=meta.get("sitemap"),
             updated=_post_date(page),
             translations=self._translations(file),

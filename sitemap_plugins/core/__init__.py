@@ -14,11 +14,13 @@ from sitemap_plugins.core.languages import LanguageSite, folder_under, join_lang
 from sitemap_plugins.core.model import (
     Article,
     Entry,
+    FilePath,
     IndexEntry,
     Lastmod,
     LeftOut,
     Page,
     Reason,
+    WrittenFile,
 )
 from sitemap_plugins.core.options import (
     OPTION_SPECS,
@@ -47,6 +49,7 @@ __all__ = [
     "CollectingReporter",
     "Entry",
     "FileDates",
+    "FilePath",
     "IndexEntry",
     "LanguageSite",
     "Lastmod",
@@ -64,6 +67,7 @@ __all__ = [
     "SitemapError",
     "StrictError",
     "Summary",
+    "WrittenFile",
     "check_changefreq",
     "check_priority",
     "collector_paused",

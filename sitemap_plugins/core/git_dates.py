@@ -21,6 +21,7 @@ from typing import Final, NamedTuple
 from sitemap_plugins.core.git_background import BackgroundGit, git_env
 from sitemap_plugins.core.git_cache import HistoryCache, StoredWalk
 from sitemap_plugins.core.git_history import Commit, last_changes, log_args, parse_log, reachable
+from sitemap_plugins.core.model import FilePath
 from sitemap_plugins.core.report import Code, Reporter
 
 __all__ = [
@@ -98,8 +99,8 @@ _Outcome = FileDate | Undated | None
 class DateLookup(NamedTuple):
     """The date of every existing file asked about, or why it has none."""
 
-    dates: dict[Path, FileDate]
-    undated: dict[Path, Undated]
+    dates: dict[FilePath, FileDate]
+    undated: dict[FilePath, Undated]
 
 
 class _Plan(NamedTuple):
@@ -222,9 +223,9 @@ class FileDates:
 
     def lookup(
         self,
-        files: Iterable[Path],
+        files: Iterable[FilePath],
         *,
-        within: Iterable[Path] | None = None,
+        within: Iterable[FilePath] | None = None,
         use_git: bool = True,
         use_mtime: bool = True,
     ) -> DateLookup:
@@ -236,9 +237,9 @@ class FileDates:
         git (``use_git=False``) every file's mtime is taken, as the caller asked; ``within`` then
         bounds the files by the folder that holds those sources.
         """
-        found: dict[Path, tuple[_File, float]] = {}
+        found: dict[FilePath, tuple[_File, float]] = {}
         folders: dict[str, str] = {}
-        parents: dict[Path, str] = {}
+        parents: dict[FilePath, str] = {}
         # Plain strings, not pathlib: this loop runs for every file of the site, every build.
         for path in files:
             try:
@@ -596,9 +597,9 @@ class _Scope(NamedTuple):
     @classmethod
     def of(
         cls,
-        sources: Iterable[Path],
+        sources: Iterable[FilePath],
         roots: dict[str, Path | None],
-        parents: Mapping[Path, str],
+        parents: Mapping[FilePath, str],
         real: Mapping[str, str],
     ) -> _Scope:
         """``parents`` and ``real`` are what the lookup already knows: files' absolute folders,

@@ -15,7 +15,6 @@ import json
 import os
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 from typing import Final, NamedTuple
 
 from sitemap_plugins.core.images import main_images
@@ -72,7 +71,7 @@ class _MetaAttributes(HTMLParser):
     handle_startendtag = handle_starttag
 
 
-def head_of(page: str | Path) -> str:
+def head_of(page: str | os.PathLike[str]) -> str:
     """The page's text up to the end of its head: the text itself, or read from its file.
 
     A file is read in pieces until ``</head>`` shows, so the body of a long page is never read; a
@@ -146,7 +145,7 @@ def _reason(tags: list[dict[str, str]]) -> Reason | None:
     return None
 
 
-def head_reason(page: str | Path) -> Reason | None:
+def head_reason(page: str | os.PathLike[str]) -> Reason | None:
     """Why a rendered page stays out of the sitemap, from one scan of its head, or None."""
     return _reason(_meta_tags(head_of(page)))
 
@@ -166,7 +165,7 @@ NOTHING_READ: Final = PageRead()
 """What most pages' reads say: nothing to leave them out for, no image, base or title."""
 
 
-def read_page(page: str | Path, *, images: bool, title: bool = False) -> PageRead:
+def read_page(page: str | os.PathLike[str], *, images: bool, title: bool = False) -> PageRead:
     """One read of a rendered page: its head always, its body only with ``images``.
 
     Without ``images`` this is :func:`head_reason`: the body of a file is never read. With it,
@@ -176,7 +175,7 @@ def read_page(page: str | Path, *, images: bool, title: bool = False) -> PageRea
     if not images:
         head = head_of(page)
         return PageRead(_reason(_meta_tags(head)), title=head_title(head) if title else None)
-    if isinstance(page, Path):
+    if not isinstance(page, str):
         try:
             with open(page, encoding="utf-8", errors="replace") as stream:
                 text = stream.read(_MOST_PAGE)
@@ -216,7 +215,7 @@ class HeadScan(NamedTuple):
     title: str | None = None
 
 
-def scan_head(page: str | Path) -> HeadScan:
+def scan_head(page: str | os.PathLike[str]) -> HeadScan:
     """Read a rendered page's head once (for a built site the host did not describe to us)."""
     head = head_of(page)
     metas = [_attributes(tag) for tag in _META_TAG.findall(head)]
@@ -270,7 +269,7 @@ def _find_key(data: object, key: str, depth: int = 0) -> str | None:
     return None
 
 
-def head_title(page: str | Path) -> str | None:
+def head_title(page: str | os.PathLike[str]) -> str | None:
     """The text of the head's ``<title>``, as a browser shows it, or None.
 
     For the page for humans, when the host gave no title of its own (a generated listing).

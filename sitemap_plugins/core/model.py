@@ -10,14 +10,30 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import MappingProxyType
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, TypeAlias
 
 Lastmod = dt.date | dt.datetime
 """A modification time: an aware ``datetime``, or a plain ``date`` when only that is known."""
+
+FilePath: TypeAlias = "str | os.PathLike[str]"
+"""A file's path: a plain string, a :class:`~pathlib.Path`, or anything else ``os.fspath`` takes.
+Adapters may pass strings where they have them: making a ``Path`` costs more per page than
+the core's whole reading of an unchanged page."""
+
+
+class WrittenFile(NamedTuple):
+    """The file a page was written to, as :attr:`Page.html`: a plain string path that reads as
+    a file, not as the page's text (which a bare ``str`` there is). ``open`` and ``os.fspath``
+    take it as they take a ``Path``, at a tenth of the cost of making one."""
+
+    path: str
+
+    def __fspath__(self) -> str:
+        return self.path
 
 
 class Reason(str, enum.Enum):
@@ -80,7 +96,8 @@ class Page:
     file for generated pages), so that a warning tells the user where to look.
 
     ``sources`` are the files whose modification makes the page change: the page's own source first,
-    then includes and other dependencies. A generated page (index, tag, category, pagination) has
+    then includes and other dependencies (each a :data:`FilePath`; one file named two ways is
+    looked up twice, with the same answer). A generated page (index, tag, category, pagination) has
     none and instead carries ``listed_dates``: the dates (raw, as the host holds them) of the items
     it lists; the page then takes the newest. A listed item without a date of its own is given by
     its source files in ``listed_sources`` instead, which the core dates as it dates any source.
@@ -98,7 +115,8 @@ class Page:
     ``title`` is the page's title as the host shows it, for the page for humans
     (:mod:`~sitemap_plugins.core.human_page`); the XML sitemap has no use for it.
 
-    ``html`` is the page as rendered (the text, or the file it was written to): the core reads
+    ``html`` is the page as rendered: its text (a ``str``), or the file it was written to (a
+    :class:`WrittenFile`, a ``Path`` or another path-like object). The core reads
     its head for a robots ``noindex`` or a redirect, which themes and plugins add where no host
     API tells, and, with the ``images`` option, its body for the images of its main content.
 
@@ -108,14 +126,14 @@ class Page:
 
     path: str
     origin: str
-    sources: tuple[Path, ...] = ()
+    sources: tuple[FilePath, ...] = ()
     sitemap: object = None
     updated: object = None
     translations: Mapping[str, str] = field(default_factory=dict)
     default_locale: str | None = None
     listed_dates: tuple[object, ...] = ()
-    listed_sources: tuple[Path, ...] = ()
-    html: str | Path | None = None
+    listed_sources: tuple[FilePath, ...] = ()
+    html: str | os.PathLike[str] | None = None
     encoded: bool = True
     article: Article | None = None
     title: str | None = None

@@ -8,6 +8,7 @@ add anywhere. A page file as it was at the last read (:mod:`.file_memo`) is not 
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +25,11 @@ class PageReads:
     def __init__(self, directory: Path | None, output_dir: Path) -> None:
         self._memo = FileMemo(directory, "pages", str(output_dir.absolute()))
 
-    def read(self, page: str | Path, *, images: bool, title: bool = False) -> PageRead:
+    def read(self, page: str | os.PathLike[str], *, images: bool, title: bool = False) -> PageRead:
         """:func:`.html.read_page`, from the last read when the file is as it was then."""
-        if not isinstance(page, Path):
+        if isinstance(page, str):  # the page's text
             return read_page(page, images=images, title=title)
-        name = str(page)
+        name = os.fspath(page)
         stamp, old = self._memo.recall(name)
         if stamp is None:  # unreadable, or nothing kept
             return read_page(page, images=images, title=title)

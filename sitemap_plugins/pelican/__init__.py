@@ -42,6 +42,7 @@ from sitemap_plugins.core import (
     SitemapBuilder,
     SitemapError,
     StrictError,
+    WrittenFile,
     collector_paused,
     folder_under,
 )
@@ -140,6 +141,7 @@ class _Site:
         self.output_path = Path(pelican.output_path).absolute()
         self.content_path = Path(settings.get("PATH") or ".").absolute()
         self.project_prefix = _prefix(self.content_path.parent)  # where origins are named from
+        self.output_prefix = _prefix(self.output_path)  # where written files are
         self.default_lang = str(settings.get("DEFAULT_LANG") or "")
         self.template_pages = {
             str(dest): self.content_path / str(source)
@@ -215,9 +217,8 @@ class _Site:
         """The files written in the site's folder, by path from it: a file written twice is
         described by its last context."""
         found: dict[str, Mapping[str, Any]] = {}
-        inside = _prefix(self.output_path)
         for path, context in self.contexts:
-            rel = _under(path, inside)
+            rel = _under(path, self.output_prefix)
             if rel is not None:  # else written outside the site
                 found[rel] = context
         return found
@@ -360,7 +361,7 @@ class _Site:
                     if date is None and getattr(article, "source_path", None)
                 )
             ),
-            html=self.output_path / rel,
+            html=WrittenFile(self.output_prefix + rel),
             encoded=False,
         )
 
@@ -382,14 +383,14 @@ class _Site:
         return Page(
             path=path,
             origin=origin,
-            sources=(Path(content.source_path),),
+            sources=(content.source_path,),
             sitemap=self.legacy.page_sitemap(kind, content.metadata),
             updated=self.author_dates.explicit(content),
             translations={str(item.lang): self._translation_path(item) for item in group}
             if len(group) > 1
             else {},
             default_locale=self.default_lang or None,
-            html=self.output_path / rel,
+            html=WrittenFile(self.output_prefix + rel),
             encoded=False,
             article=self._article(content) if kind == "articles" else None,
             title=str(getattr(content, "title", "") or "") or None,

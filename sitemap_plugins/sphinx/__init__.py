@@ -31,6 +31,7 @@ from sitemap_plugins.compat import sphinx_sitemap
 from sitemap_plugins.core import (
     OPTION_SPECS,
     Code,
+    FilePath,
     LeftOut,
     OptionError,
     Options,
@@ -39,6 +40,7 @@ from sitemap_plugins.core import (
     SitemapBuilder,
     SitemapError,
     StrictError,
+    WrittenFile,
 )
 from sitemap_plugins.core.human_page import Listing
 from sitemap_plugins.sphinx.extra_pages import HUMAN_PAGE_MARK, ExtraPages
@@ -192,8 +194,8 @@ class _Site:
         """Every document the builder publishes, then every page it writes beside them."""
         builder: Any = app.builder
         env = app.env
-        srcdir = Path(os.fspath(app.srcdir))  # a plain path: newer Sphinx hands out a subclass
-        catalogs = _Catalogs(app.config, srcdir)
+        srcdir = os.fspath(app.srcdir)
+        catalogs = _Catalogs(app.config, Path(srcdir))
         html_file = _html_files(builder)
         if builder.name == "singlehtml":
             root = app.config.root_doc
@@ -224,10 +226,10 @@ class _Site:
             if isinstance(item, LeftOut):
                 yield item
                 continue
-            pagename, sources, listed = item
+            pagename, extra_sources, listed = item
             link = builder.get_target_uri(pagename)
             yield self._page(
-                app, pagename, link, sources, html_file, encoded=encoded, listed=listed
+                app, pagename, link, extra_sources, html_file, encoded=encoded, listed=listed
             )
 
     def _page(
@@ -235,11 +237,11 @@ class _Site:
         app: Sphinx,
         pagename: str,
         link: str,
-        sources: tuple[Path, ...],
-        html_file: Callable[[str], Path],
+        sources: tuple[FilePath, ...],
+        html_file: Callable[[str], WrittenFile],
         *,
         encoded: bool,
-        listed: tuple[Path, ...] = (),
+        listed: tuple[FilePath, ...] = (),
     ) -> Page:
         """One page as Sphinx wrote it: a document (with its ``sitemap`` field) or another."""
         env = app.env
@@ -252,7 +254,7 @@ class _Site:
         wants_title = document and self.options is not None and self.options.html_page
         title = env.titles.get(pagename) if wants_title else None
         if not document:
-            origin = html.relative_to(app.outdir).as_posix()
+            origin = Path(html).relative_to(app.outdir).as_posix()
         else:  # the source's path under the source folder, as Sphinx names documents
             own = str(sources[0]) if sources else ""
             folder = str(app.srcdir).rstrip(os.sep) + os.sep
@@ -311,20 +313,21 @@ def _field_value(value: object) -> Any:
     return value.translate(_STRAIGHT_QUOTES) if isinstance(value, str) else value
 
 
-def _sources(env: Any, docname: str, srcdir: Path) -> tuple[Path, ...]:
+def _sources(env: Any, docname: str, srcdir: str) -> tuple[str, ...]:
     """The document's source, then what it includes (include, literalinclude, autodoc...).
 
-    The source is joined to ``srcdir`` (a plain path made once a build) rather than asked of
-    Sphinx whole: the same path, without Sphinx parsing the source folder's path per page."""
-    own = srcdir / env.doc2path(docname, False)
+    The source is joined to ``srcdir`` rather than asked of Sphinx whole: the same path,
+    without Sphinx parsing the source folder's path per page. Strings, not pathlib: making a
+    ``Path`` per page cost more than the core's reading of an unchanged page."""
+    own = os.path.join(srcdir, env.doc2path(docname, False))  # noqa: PTH118
     dependencies = env.dependencies.get(docname)
     if not dependencies:
         return (own,)
     listed = sorted(str(dep) for dep in dependencies)
-    return (own, *(Path(os.path.normpath(srcdir / dep)) for dep in listed))
+    return (own, *(os.path.normpath(os.path.join(srcdir, dep)) for dep in listed))  # noqa: PTH118
 
 
-def _html_files(builder: Any) -> Callable[[str], Path]:
+def _html_files(builder: Any) -> Callable[[str], WrittenFile]:
     """Where the builder writes each page: ``get_outfilename``, or the same path made here
     when the builder writes pages as Sphinx's html or dirhtml builder does.
 
@@ -334,29 +337,24 @@ def _html_files(builder: Any) -> Callable[[str], Path]:
     its own way (an override of either method, in any subclass) is always asked.
     """
     methods = _file_methods(type(builder))
-    outdir = Path(os.fspath(builder.outdir))
+    outdir = os.path.join(os.fspath(builder.outdir), "")  # noqa: PTH118
     suffix = str(builder.out_suffix)
     if methods == _file_methods(StandaloneHTMLBuilder):
-        return lambda pagename: outdir / (pagename + suffix)
+        return lambda pagename: WrittenFile(outdir + pagename + suffix)
     if methods == _file_methods(DirectoryHTMLBuilder):
 
-        def in_folder(pagename: str) -> Path:
+        def in_folder(pagename: str) -> WrittenFile:
             if pagename == "index" or pagename.endswith("/index"):
-                return outdir / (pagename + suffix)
-            return outdir / pagename / ("index" + suffix)
+                return WrittenFile(outdir + pagename + suffix)
+            return WrittenFile(f"{outdir}{pagename}/index{suffix}")
 
         return in_folder
-    return lambda pagename: _as_path(builder.get_outfilename(pagename))
+    return lambda pagename: WrittenFile(os.fspath(builder.get_outfilename(pagename)))
 
 
 def _file_methods(cls: type) -> tuple[object, object]:
     """The methods that decide where a page goes (``get_output_path``: Sphinx 9, not 7 or 8.1)."""
     return getattr(cls, "get_outfilename", None), getattr(cls, "get_output_path", None)
-
-
-def _as_path(path: str | Path) -> Path:
-    """Sphinx 7.2 and later hand out paths as ``Path`` already: not parsed again, per page."""
-    return path if isinstance(path, Path) else Path(path)
 
 
 class _Catalogs:
@@ -376,15 +374,15 @@ class _Catalogs:
             if lang
         ]
         self.compact = config.gettext_compact
-        self.found: dict[str, tuple[Path, ...]] = {}
+        self.found: dict[str, tuple[str, ...]] = {}
 
-    def __call__(self, docname: str) -> tuple[Path, ...]:
+    def __call__(self, docname: str) -> tuple[str, ...]:
         if not self.folders:
             return ()
         domain = docname_to_domain(docname, self.compact)
         if domain not in self.found:
             files = (folder / f"{domain}.po" for folder in self.folders)
-            self.found[domain] = tuple(path for path in files if path.is_file())
+            self.found[domain] = tuple(str(path) for path in files if path.is_file())
         return self.found[domain]
 
 

@@ -22,6 +22,7 @@ from sitemap_plugins.core import (
     SitemapBuilder,
     StrictError,
     Summary,
+    WrittenFile,
 )
 from tests.support.gitrepo import GitRepo
 from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp, read_sitemap
@@ -137,6 +138,55 @@ def test_a_page_with_several_sources_takes_the_newest(site: GitRepo, tmp_path: P
     assert [e.lastmod for e in read_sitemap(tmp_path / "out/sitemap.xml")] == [
         "2024-03-15T18:30:00+02:00"
     ]
+
+
+def test_files_named_by_strings_or_written_files_are_read_and_dated_as_paths(
+    site: GitRepo, tmp_path: Path
+) -> None:
+    """Adapters may name sources and written pages by plain strings (a ``WrittenFile`` for the
+    page, since a bare string there is its text): the same entries as with ``Path`` objects."""
+    written = tmp_path / "written"
+    written.mkdir()
+    (written / "hidden.html").write_text(
+        '<html><head><meta name="robots" content="noindex"></head><body></body></html>', "utf-8"
+    )
+    (written / "shown.html").write_text("<html><head></head><body></body></html>", "utf-8")
+
+    def pages(name: type[str] | type[Path], html: type[WrittenFile] | type[Path]) -> list[Page]:
+        def source(rel: str) -> str | Path:
+            return name(site.path(f"docs/{rel}"))
+
+        return [
+            Page(
+                path="",
+                origin="index",
+                sources=(source("index.md"),),
+                html=html(os.fspath(written / "shown.html")),
+            ),
+            Page(
+                path="guide/install/",
+                origin="install",
+                sources=(source("guide/café.md"), source("guide/install.md")),
+            ),
+            Page(
+                path="hidden/",
+                origin="hidden",
+                sources=(source("index.md"),),
+                html=html(os.fspath(written / "hidden.html")),
+            ),
+        ]
+
+    as_paths, _ = build(tmp_path / "paths", pages(Path, Path))
+    as_strings, reporter = build(tmp_path / "strings", pages(str, WrittenFile))
+    assert reporter.warnings == []
+    assert as_strings.left_out == as_paths.left_out == {"noindex": 1}
+    assert [(e.loc, e.lastmod) for e in read_sitemap(tmp_path / "strings/sitemap.xml")] == [
+        (BASE, "2024-01-10T09:00:00Z"),
+        (BASE + "guide/install/", "2024-03-15T18:30:00+02:00"),
+    ]
+    assert (tmp_path / "strings/sitemap.xml").read_bytes() == (
+        tmp_path / "paths/sitemap.xml"
+    ).read_bytes()
 
 
 def test_shallow_clone_dates_pages_changed_inside_it_and_says_once_what_is_undated(
