@@ -70,10 +70,15 @@ def format_lastmod(value: Lastmod, style: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _format_lastmod(value: Lastmod, style: str, offset: dt.timedelta | None) -> str:
+    return lastmod_text(value, style)
+
+
+def lastmod_text(value: Lastmod, style: str) -> str:
+    """:func:`format_lastmod` without its cache, for a caller that keeps its own."""
     if isinstance(value, dt.datetime):
         if style == "date":
             return utc_day(value).isoformat()
-        stamp = value.replace(microsecond=0).isoformat()
+        stamp = (value.replace(microsecond=0) if value.microsecond else value).isoformat()
         return stamp[:-6] + "Z" if stamp.endswith("+00:00") else stamp
     return value.isoformat()
 

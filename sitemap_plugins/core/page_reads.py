@@ -7,7 +7,6 @@ add anywhere. A page file as it was at the last read (:mod:`.file_memo`) is not 
 
 from __future__ import annotations
 
-import contextlib
 import os
 from pathlib import Path
 from typing import Any
@@ -33,9 +32,11 @@ class PageReads:
         stamp, old = self._memo.recall(name)
         if stamp is None:  # unreadable, or nothing kept
             return read_page(page, images=images, title=title)
-        if old is not None and old[:2] == [images, title]:
-            with contextlib.suppress(ValueError, TypeError, KeyError):
-                return _page_read(old[2:])
+        if old is not None and len(old) == 6 and old[0] == images and old[1] == title:
+            try:  # not contextlib.suppress: this runs for every unchanged page, every build
+                return _page_read(old)
+            except (ValueError, TypeError, KeyError):
+                pass  # kept by another version: read again
         found = read_page(page, images=images, title=title)
         reason = None if found.reason is None else found.reason.name
         self._memo.remember(
@@ -49,7 +50,7 @@ class PageReads:
 
 
 def _page_read(stored: list[Any]) -> PageRead:
-    reason, images, base, title = stored
+    _, _, reason, images, base, title = stored
     if reason is None and not images and base is None and title is None:
         return NOTHING_READ  # what most pages say: one shared value
     return PageRead(

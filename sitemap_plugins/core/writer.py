@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Final, NamedTuple, Protocol
 
-from sitemap_plugins.core.dates import format_lastmod, sort_key, utc_day
+from sitemap_plugins.core.dates import lastmod_text, sort_key, utc_day
 from sitemap_plugins.core.indexnow import key_file_bytes, key_file_name
 from sitemap_plugins.core.model import Entry, IndexEntry, Lastmod
 from sitemap_plugins.core.options import CHANGEFREQS, NEWS_FILENAME, Options
@@ -371,21 +371,25 @@ class _Fragments:
         """The element and order key of a checked lastmod."""
         if value is None:
             return "", _NO_KEY
-        offset = value.utcoffset() if isinstance(value, dt.datetime) else None
-        found = self._exact.get((value, offset))
+        tz: dt.tzinfo | None = None
+        offset: dt.timedelta | None = None
+        if isinstance(value, dt.datetime):
+            tz, offset = value.tzinfo, value.utcoffset()
+        exact = (value, offset)
+        found = self._exact.get(exact)
         if found is None:
-            text = f"{self.pad2}<lastmod>{format_lastmod(value, self.style)}</lastmod>{self.nl}"
+            # Formatted here, not through format_lastmod's cache: this one already is one.
+            text = f"{self.pad2}<lastmod>{lastmod_text(value, self.style)}</lastmod>{self.nl}"
             if self.style == "date":
                 key: float = utc_day(value).toordinal()
             else:
                 key = (sort_key(value) - _EPOCH) // _MICROSECOND
             if len(self._exact) >= _CACHED:
                 self._exact.clear()
-            found = self._exact[(value, offset)] = (text, key)
+            found = self._exact[exact] = (text, key)
             if len(self.lastmods) >= _CACHED:
                 self.lastmods.clear()
                 self.lastmods[None] = ("", _NO_KEY, None)
-            tz = value.tzinfo if isinstance(value, dt.datetime) else None
             self.lastmods.setdefault(value, (text, key, tz))
         return found
 
