@@ -195,14 +195,13 @@ class _Site:
         builder: Any = app.builder
         env = app.env
         srcdir = os.fspath(app.srcdir)
+        sources_of = _Sources(env, srcdir)
         catalogs = _Catalogs(app.config, Path(srcdir))
         html_file = _html_files(builder)
         if builder.name == "singlehtml":
             root = app.config.root_doc
             docs = [root, *sorted(env.found_docs - {root})]
-            sources = tuple(
-                path for doc in docs for path in (*_sources(env, doc, srcdir), *catalogs(doc))
-            )
+            sources = tuple(path for doc in docs for path in (*sources_of(doc), *catalogs(doc)))
             yield self._page(
                 app, root, root + builder.link_suffix, sources, html_file, encoded=False
             )
@@ -212,7 +211,7 @@ class _Site:
                 if docname == "404":
                     yield LeftOut(Reason.NOT_FOUND_PAGE, str(env.doc2path(docname, False)))
                     continue
-                sources = (*_sources(env, docname, srcdir), *catalogs(docname))
+                sources = (*sources_of(docname), *catalogs(docname))
                 yield self._page(
                     app,
                     docname,
@@ -313,18 +312,35 @@ def _field_value(value: object) -> Any:
     return value.translate(_STRAIGHT_QUOTES) if isinstance(value, str) else value
 
 
-def _sources(env: Any, docname: str, srcdir: str) -> tuple[str, ...]:
-    """The document's source, then what it includes (include, literalinclude, autodoc...).
+class _Sources:
+    """Each document's source, then what it includes (include, literalinclude, autodoc...).
 
-    The source is joined to ``srcdir`` rather than asked of Sphinx whole: the same path,
-    without Sphinx parsing the source folder's path per page. Strings, not pathlib: making a
-    ``Path`` per page cost more than the core's reading of an unchanged page."""
-    own = os.path.join(srcdir, env.doc2path(docname, False))  # noqa: PTH118
-    dependencies = env.dependencies.get(docname)
-    if not dependencies:
-        return (own,)
-    listed = sorted(str(dep) for dep in dependencies)
-    return (own, *(os.path.normpath(os.path.join(srcdir, dep)) for dep in listed))  # noqa: PTH118
+    Sources are joined to ``srcdir`` rather than asked of Sphinx whole: the same path, without
+    Sphinx parsing the source folder's path per page. Strings, not pathlib: making a ``Path``
+    per page cost more than the core's reading of an unchanged page. For the same reason a
+    document's own file is taken from where Sphinx 8 and later keep it, per document, in the
+    project (``doc2path`` wraps it in a new path object per call); any other Sphinx is asked."""
+
+    def __init__(self, env: Any, srcdir: str) -> None:
+        self.env = env
+        self.srcdir = srcdir
+        known = getattr(getattr(env, "project", None), "_docname_to_path", None)
+        self.known: dict[str, os.PathLike[str]] = known if isinstance(known, dict) else {}
+
+    def own(self, docname: str) -> str:
+        """The document's file, relative to the source folder, as ``doc2path`` names it."""
+        found = self.known.get(docname)
+        if found is None:
+            return str(self.env.doc2path(docname, False))
+        return os.fspath(found)
+
+    def __call__(self, docname: str) -> tuple[str, ...]:
+        own = os.path.join(self.srcdir, self.own(docname))  # noqa: PTH118
+        dependencies = self.env.dependencies.get(docname)
+        if not dependencies:
+            return (own,)
+        listed = sorted(str(dep) for dep in dependencies)
+        return (own, *(os.path.normpath(os.path.join(self.srcdir, dep)) for dep in listed))  # noqa: PTH118
 
 
 def _html_files(builder: Any) -> Callable[[str], WrittenFile]:

@@ -169,6 +169,31 @@ def test_a_builder_that_places_pages_its_own_way_is_asked_where_each_page_is(
     assert "1 noindex" in result.stdout
 
 
+def test_source_files_named_by_the_adapter_are_the_ones_sphinx_reads(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """The adapter takes each document's file from where Sphinx keeps it (asking makes a new
+    path object per page): for every document, the same file ``doc2path`` names."""
+    from sphinx.application import Sphinx
+
+    from sitemap_plugins.sphinx import _Sources
+
+    names = ["guide/index", "guide/install", "notes", "deep/er/index"]
+    srcdir = write_project(git_repo, {f"{name}.rst": page(name) for name in names})
+    app = Sphinx(
+        str(srcdir), str(srcdir), str(tmp_path / "out"), str(tmp_path / "doctrees"), "html",
+        status=None, warning=None, freshenv=True,
+    )  # fmt: skip
+    app.build()
+    sources = _Sources(app.env, os.fspath(app.srcdir))
+    docs = sorted(app.env.found_docs)
+    assert {"index", *names} <= set(docs)
+    assert {doc: sources(doc)[0] for doc in docs} == {
+        doc: os.fspath(app.env.doc2path(doc, True)) for doc in docs
+    }
+    assert all(Path(sources(doc)[0]).is_file() for doc in docs)
+
+
 @pytest.mark.parametrize("builder", ["html", "dirhtml"])
 def test_page_files_made_by_the_adapter_are_the_ones_sphinx_writes(
     git_repo: GitRepo, tmp_path: Path, builder: str
