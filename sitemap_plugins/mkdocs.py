@@ -111,6 +111,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._redirected: frozenset[str] = frozenset()
         self._i18n: Any = None
         self._dirs = ("", "")
+        self._origins = ""  # what a page's origin starts with: the docs folder's name
         self._nav: Any = None
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
@@ -127,6 +128,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if self._dirs != (config.site_dir, config.docs_dir):
             self._seen = {}  # MkDocs keeps one instance per process, even across sites
         self._dirs = (config.site_dir, config.docs_dir)
+        self._origins = posixpath.join(posixpath.basename(config.docs_dir), "")
         maps = getattr(config.plugins.get("redirects"), "config", {}).get("redirect_maps") or {}
         self._redirected = frozenset(str(key).replace("\\", "/") for key in maps)
         try:
@@ -239,7 +241,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         html: str | WrittenFile,
         page: MkDocsPage | None,
     ) -> Page | LeftOut:
-        origin = posixpath.join(posixpath.basename(self._dirs[1]), file.src_uri)
+        origin = self._origins + file.src_uri
         inclusion = getattr(file, "inclusion", None)
         if inclusion is not None and inclusion.is_excluded():
             draft = inclusion.name == "DRAFT"
