@@ -65,7 +65,7 @@ def served(url: str, save_as: str) -> str:
     (``contact`` for ``contact.html``: web servers and hosts serve it so). Anything else is a
     disagreement, and ``save_as`` is where the file is.
     """
-    if not save_as:
+    if not save_as or url == save_as:  # the second: most sites' articles and pages
         return url
     link = unquote(url).lstrip("/")
     file = save_as.lstrip("/")
@@ -77,7 +77,8 @@ def served(url: str, save_as: str) -> str:
 
 def clean(url: str) -> str:
     """``blog/index.html`` is served as ``blog/``: list the directory, as Pelican's links do."""
-    return _INDEX_FILE.sub(r"\1", url.lstrip("/"))
+    url = url.lstrip("/")
+    return _INDEX_FILE.sub(r"\1", url) if "index.htm" in url else url  # run for every page
 
 
 def _period_url(rel: str, context: Mapping[str, Any]) -> str | None:
