@@ -58,6 +58,7 @@ class LastmodRules:
         self.files = files
         self.now = now
         self.naive_tz = naive_tz
+        self._latest = now + CLOCK_SKEW  # is_future's bound for a time, made once a build
 
     def decide(self, page: Page, meta: Mapping[str, Any]) -> Decision:
         """The first source in ``lastmod_sources`` that dates the page, as it will be written.
@@ -93,6 +94,8 @@ class LastmodRules:
         return Decision(None, "none", undated)
 
     def _explicit(self, page: Page, meta: Mapping[str, Any]) -> Lastmod | None:
+        if page.updated is None and not meta:  # most pages: nothing declared
+            return None
         for label, value in (("sitemap.lastmod", meta.get("lastmod")), ("date", page.updated)):
             if value is None or value == "":
                 continue
@@ -151,7 +154,10 @@ class LastmodRules:
         return Decision(*newest)
 
     def _future(self, page: Page, value: Lastmod, origin: str) -> bool:
-        if not is_future(value, self.now):
+        if isinstance(value, dt.datetime):
+            if value <= self._latest:  # is_future's answer, its bound made once
+                return False
+        elif not is_future(value, self.now):
             return False
         self.reporter.warning(
             Code.BAD_LASTMOD,

@@ -102,8 +102,10 @@ class Resolver:
         loc = self._url(page, page.path, "URL")
         if loc is None:
             return Reason.BAD_URL
-        priority = self._checked(page, meta, "priority", check_priority)
-        changefreq = self._checked(page, meta, "changefreq", check_changefreq)
+        priority = changefreq = None
+        if meta:  # most pages have no sitemap metadata: nothing to check
+            priority = self._checked(page, meta, "priority", check_priority)
+            changefreq = self._checked(page, meta, "changefreq", check_changefreq)
         if rule is not None:
             priority = rule.priority if priority is None else priority
             changefreq = rule.changefreq if changefreq is None else changefreq
@@ -113,9 +115,9 @@ class Resolver:
             lastmod=decision.value,
             changefreq=self.options.changefreq if changefreq is None else changefreq,
             priority=self.options.priority if priority is None else priority,
-            alternates=self._alternates(page),
-            images=self._images(page, loc, read),
-            videos=self.videos.read(page.origin, loc, meta.get("video")),
+            alternates=self._alternates(page) if len(page.translations) > 1 else (),
+            images=self._images(page, loc, read) if read.images else (),
+            videos=self.videos.read(page.origin, loc, meta["video"]) if "video" in meta else (),
         )
         news = None
         if self.options.news is not None and page.article is not None:
