@@ -106,8 +106,8 @@ def head_of(page: str | os.PathLike[str]) -> str:
     # Only the head is decoded, not the body that came with it in the last piece; cut where
     # the bytes show </head>, the text is then cut as any page's text (where a wider
     # whitespace in the tag, known only once decoded, may end it earlier).
-    end = _HEAD_END_BYTES.search(data)
-    text = (data if end is None else data[: end.start()]).decode("utf-8", "replace")
+    found = _HEAD_END_BYTES.search(data)
+    text = (data if found is None else data[: found.start()]).decode("utf-8", "replace")
     if "\r" in text:  # as a text stream reads it
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return head_of(text)
