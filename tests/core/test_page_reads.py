@@ -105,6 +105,13 @@ def test_a_broken_cache_or_another_site_costs_reads_only(tmp_path: Path) -> None
     ):
         stored.write_text(broken, encoding="utf-8")
         assert build(cache, site, [page])[0].reason is Reason.NOINDEX
+    # Kept for exactly this file as it is, but not a read this version can use: read again.
+    info = page.stat()
+    for value in ([], [False, False], [False, False, "NOSUCH", [], None, None], [0, 0, None, 5]):
+        entry = {str(page): [info.st_size, info.st_mtime_ns, *value]}
+        data = {"version": 2, "scope": str(site.absolute()), "files": entry}
+        stored.write_text(json.dumps(data), encoding="utf-8")
+        assert build(cache, site, [page])[0].reason is Reason.NOINDEX, value
     other = tmp_path / "other"
     write(other / "a.html", INDEXED)
     os.utime(other / "a.html", ns=(old_time(page), old_time(page)))
