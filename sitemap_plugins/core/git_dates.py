@@ -243,13 +243,15 @@ class FileDates:
         # Plain strings, not pathlib: this loop runs for every file of the site, every build.
         for path in files:
             try:
-                parent, name = os.path.split(os.path.abspath(path))  # noqa: PTH100
+                absolute = _absolute(path)
+                cut = absolute.rfind(os.sep)
+                parent, name = absolute[:cut] or os.sep, absolute[cut + 1 :]
                 parents[path] = parent
                 # Resolve the directory, not the file: a symlinked file is dated as git tracks it.
                 folder = folders.get(parent)
                 if folder is None:
                     folder = folders[parent] = os.path.realpath(parent)
-                info = os.stat(os.path.join(folder, name))  # noqa: PTH116, PTH118
+                info = os.stat(absolute if folder == parent else os.path.join(folder, name))  # noqa: PTH116, PTH118
             except (OSError, ValueError):
                 continue
             if stat.S_ISREG(info.st_mode):
@@ -669,6 +671,30 @@ def _batches(names: list[str]) -> Iterator[list[str]]:
         size += len(name.encode("utf-8", "surrogateescape")) + 1
     if batch:
         yield batch
+
+
+def _absolute(path: FilePath) -> str:
+    """``os.path.abspath(path)``, without its work for a path that already is its own answer.
+
+    Hosts name most files by absolute, normalised paths; ``abspath`` would still parse each one,
+    for a third of what looking up a file costs. A path with no ``//``, no ``/.`` (which
+    ``.`` and ``..`` segments need, as do hidden names, which then only take the long way) and
+    no ``/`` at its end is one that ``abspath`` returns unchanged.
+    """
+    text = os.fspath(path)
+    if (
+        _PLAIN_SEPARATORS
+        and text.startswith("/")
+        and not text.endswith("/")
+        and "/." not in text
+        and "//" not in text
+    ):
+        return text
+    return os.path.abspath(text)  # noqa: PTH100
+
+
+_PLAIN_SEPARATORS: Final = os.sep == "/" and os.altsep is None
+"""Whether ``/`` is the only separator, as on POSIX: :func:`_absolute`'s checks hold there."""
 
 
 def _find_root(directory: str, seen: dict[str, Path | None]) -> Path | None:

@@ -828,6 +828,46 @@ def test_symlinked_directories_and_caller_keys(repo: GitRepo, make: Make, tmp_pa
     assert recorder.count("log") == 1
 
 
+def test_every_spelling_of_a_path_is_read_as_abspath_reads_it(
+    repo: GitRepo, make: Make, tmp_path: Path
+) -> None:
+    """Plain absolute paths skip ``abspath``; every other spelling still takes it, so each one
+    names the file ``os.path.abspath`` names: ``..`` undone by its text (not through a
+    symlink), a ``/`` at the end dropped. Strings or paths, each is kept under its own key."""
+    repo.write("docs/page.md", "x")
+    repo.write("docs/.hidden/inner.md", "y")
+    repo.write("top.md", "t")
+    repo.commit("add", D2)
+    repo.write("docs/new.md", "z")  # untracked: dated by its file time, found the same way
+    plain = str(repo.path("docs/page.md"))
+    folder = str(repo.path("docs"))
+    link = tmp_path / "elsewhere" / "link"
+    link.parent.mkdir()
+    link.symlink_to(repo.path("docs"), target_is_directory=True)
+    spellings = [
+        plain,
+        repo.path("docs/page.md"),
+        f"{folder}/./page.md",
+        f"{folder}/../docs/page.md",
+        f"{folder}//page.md",
+        f"{folder}/page.md/",
+        os.path.relpath(plain),
+        f"{link}/page.md",
+    ]
+    hidden = [str(repo.path("docs/.hidden/inner.md")), f"{folder}/.hidden/../.hidden/inner.md"]
+    new = [str(repo.path("docs/new.md")), f"{folder}/sub/../new.md"]
+    # By its text, the parent of the link is ``elsewhere``, which holds no top.md; only the
+    # file system's walk through the link would reach the repository's top.md.
+    absent = [folder, folder + "/", f"{folder}/missing.md", f"{link}/../top.md"]
+    dates, reporter, _ = make()
+    got = dates.lookup([*spellings, *hidden, *new, *absent], within=[plain]).dates
+    assert set(got) == {*spellings, *hidden, *new}
+    assert {iso(got[name]) for name in [*spellings, *hidden]} == {D2}
+    assert {got[name][1] for name in new} == {"mtime"}
+    assert got[new[0]] == got[new[1]]
+    assert reporter.warnings == []
+
+
 # -- processes and caching ----------------------------------------------------------------------
 
 
