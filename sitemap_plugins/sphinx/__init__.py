@@ -14,6 +14,7 @@ The adapter says which pages exist, their URLs as Sphinx links them, their files
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Final
@@ -207,6 +208,7 @@ class _Site:
             )
         else:
             encoded = _links_are_encoded(builder)
+            target_uri = _target_uris(builder)
             for docname in sorted(env.found_docs):
                 if docname == "404":
                     yield LeftOut(Reason.NOT_FOUND_PAGE, str(env.doc2path(docname, False)))
@@ -215,7 +217,7 @@ class _Site:
                 yield self._page(
                     app,
                     docname,
-                    builder.get_target_uri(docname),
+                    target_uri(docname),
                     sources,
                     html_file,
                     encoded=encoded,
@@ -366,6 +368,28 @@ def _html_files(builder: Any) -> Callable[[str], WrittenFile]:
 
         return in_folder
     return lambda pagename: WrittenFile(os.fspath(builder.get_outfilename(pagename)))
+
+
+def _target_uris(builder: Any) -> Callable[[str], str]:
+    """``get_target_uri``, without its ``quote`` for a name it would leave as it is.
+
+    Sphinx's html builder links a document as its quoted name and ``link_suffix``; quoting
+    costs most of it, and a name of letters, digits and ``_.-~/`` comes out of it unchanged.
+    Any other name, and any builder that links its own way, is asked.
+    """
+    ask: Callable[[str], str] = builder.get_target_uri
+    if type(builder).get_target_uri is not StandaloneHTMLBuilder.get_target_uri:
+        return ask
+    suffix = str(builder.link_suffix)
+
+    def target_uri(docname: str) -> str:
+        return docname + suffix if _UNQUOTED(docname) else ask(docname)
+
+    return target_uri
+
+
+_UNQUOTED: Final = re.compile(r"[A-Za-z0-9_.~/-]*").fullmatch
+"""A name ``urllib.parse.quote`` returns as it is (its safe characters and ``/``)."""
 
 
 def _file_methods(cls: type) -> tuple[object, object]:

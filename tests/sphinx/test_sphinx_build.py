@@ -219,6 +219,32 @@ def test_page_files_made_by_the_adapter_are_the_ones_sphinx_writes(
     assert all(Path(path).is_file() for path in asked.values())
 
 
+@pytest.mark.parametrize("builder", ["html", "dirhtml"])
+def test_links_made_by_the_adapter_are_the_ones_sphinx_makes(
+    git_repo: GitRepo, tmp_path: Path, builder: str
+) -> None:
+    """The adapter links html's documents itself when quoting would change nothing (quoting
+    is most of what asking costs): for every document, the same link the builder gives,
+    names that need quoting included."""
+    from sphinx.application import Sphinx
+
+    from sitemap_plugins.sphinx import _target_uris
+
+    names = ["guide/index", "a-b_c.d~e", "100%", "café", "a b", "q&a", "deep/er/index"]
+    srcdir = write_project(git_repo, {f"{name}.rst": page(name) for name in names})
+    app = Sphinx(
+        str(srcdir), str(srcdir), str(tmp_path / "out"), str(tmp_path / "doctrees"), builder,
+        status=None, warning=None, freshenv=True,
+    )  # fmt: skip
+    app.build()
+    made = _target_uris(app.builder)
+    docs = sorted(app.env.found_docs)
+    assert {"index", *names} <= set(docs)
+    asked = {doc: type(app.builder).get_target_uri(app.builder, doc) for doc in docs}
+    assert {doc: made(doc) for doc in docs} == asked
+    assert asked["100%"] in ("100%25.html", "100%/")  # quoted by html, raw in dirhtml
+
+
 def _project_with_history(git_repo: GitRepo, count: int = 12) -> Path:
     pages = {f"chapter{n:02d}.rst": page(f"Chapter {n}") for n in range(count)}
     srcdir = write_project(git_repo, pages)
