@@ -22,6 +22,7 @@ from sitemap_plugins.core.git_background import BackgroundGit, git_env
 from sitemap_plugins.core.git_cache import HistoryCache, StoredWalk
 from sitemap_plugins.core.git_history import Commit, last_changes, log_args, parse_log, reachable
 from sitemap_plugins.core.model import FilePath
+from sitemap_plugins.core.paths import absolute_path
 from sitemap_plugins.core.report import Code, Reporter
 
 __all__ = [
@@ -243,7 +244,7 @@ class FileDates:
         # Plain strings, not pathlib: this loop runs for every file of the site, every build.
         for path in files:
             try:
-                absolute = _absolute(path)
+                absolute = absolute_path(path)
                 cut = absolute.rfind(os.sep)
                 parent, name = absolute[:cut] or os.sep, absolute[cut + 1 :]
                 parents[path] = parent
@@ -671,30 +672,6 @@ def _batches(names: list[str]) -> Iterator[list[str]]:
         size += len(name.encode("utf-8", "surrogateescape")) + 1
     if batch:
         yield batch
-
-
-def _absolute(path: FilePath) -> str:
-    """``os.path.abspath(path)``, without its work for a path that already is its own answer.
-
-    Hosts name most files by absolute, normalised paths; ``abspath`` would still parse each one,
-    for a third of what looking up a file costs. A path with no ``//``, no ``/.`` (which
-    ``.`` and ``..`` segments need, as do hidden names, which then only take the long way) and
-    no ``/`` at its end is one that ``abspath`` returns unchanged.
-    """
-    text = os.fspath(path)
-    if (
-        _PLAIN_SEPARATORS
-        and text.startswith("/")
-        and not text.endswith("/")
-        and "/." not in text
-        and "//" not in text
-    ):
-        return text
-    return os.path.abspath(text)  # noqa: PTH100
-
-
-_PLAIN_SEPARATORS: Final = os.sep == "/" and os.altsep is None
-"""Whether ``/`` is the only separator, as on POSIX: :func:`_absolute`'s checks hold there."""
 
 
 def _find_root(directory: str, seen: dict[str, Path | None]) -> Path | None:

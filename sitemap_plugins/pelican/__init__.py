@@ -47,6 +47,7 @@ from sitemap_plugins.core import (
     folder_under,
 )
 from sitemap_plugins.core.human_page import Listing, write_html_page
+from sitemap_plugins.core.paths import absolute_path
 from sitemap_plugins.pelican import subsites
 from sitemap_plugins.pelican.dates import AuthorDates
 from sitemap_plugins.pelican.urls import SiteUrls, clean, served
@@ -392,7 +393,10 @@ class _Site:
             default_locale=self.default_lang or None,
             html=WrittenFile(self.output_prefix + rel),
             encoded=False,
-            article=self._article(content) if kind == "articles" else None,
+            # Only the news sitemap reads what an article is.
+            article=self._article(content)
+            if kind == "articles" and self.builder.options.news is not None
+            else None,
             title=str(getattr(content, "title", "") or "") or None,
         )
 
@@ -445,7 +449,7 @@ def _under(path: str | Path, prefix: str) -> str | None:
 
     Strings, not pathlib: this runs for every file Pelican writes.
     """
-    absolute = os.path.abspath(path)  # noqa: PTH100
+    absolute = absolute_path(path)
     if not absolute.startswith(prefix):
         return None
     return absolute[len(prefix) :].replace(os.sep, "/")

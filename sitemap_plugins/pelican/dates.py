@@ -14,12 +14,15 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from pelican.readers import parse_path_metadata, path_metadata
 from pelican.utils import get_date
 
 __all__ = ["AuthorDates"]
+
+_UNKNOWN: Final = object()
+"""Not asked yet (None is an answer: no date)."""
 
 
 class AuthorDates:
@@ -30,7 +33,7 @@ class AuthorDates:
         self.settings = settings
         self.extra_path_metadata = {"EXTRA_PATH_METADATA": settings.get("EXTRA_PATH_METADATA")}
         self.content_path = content_path
-        self.known: dict[str, object] = {}
+        self.known: dict[object, object] = {}
 
     def forget(self) -> None:
         """A new run: sources may have changed (``'fs'`` follows their file times)."""
@@ -38,10 +41,12 @@ class AuthorDates:
 
     def explicit(self, content: Any) -> object:
         """``modified``, else ``date``, as the author wrote it; None when there is neither."""
-        key = str(getattr(content, "source_path", "") or id(content))
-        if key not in self.known:
+        # Asked for each listing an article is in (seven times on a blog), so asked once.
+        key = getattr(content, "source_path", None) or id(content)
+        found = self.known.get(key, _UNKNOWN)
+        if found is _UNKNOWN:
             filled = self._filled_in(content)
-            self.known[key] = next(
+            found = self.known[key] = next(
                 (
                     value
                     for name in ("modified", "date")
@@ -49,7 +54,7 @@ class AuthorDates:
                 ),
                 None,
             )
-        return self.known[key]
+        return found
 
     def published(self, content: Any) -> object:
         """``date`` as the author wrote it (an article's publication), or None when Pelican
