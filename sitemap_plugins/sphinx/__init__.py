@@ -381,6 +381,8 @@ def _target_uris(builder: Any) -> Callable[[str], str]:
     if type(builder).get_target_uri is not StandaloneHTMLBuilder.get_target_uri:
         return ask
     suffix = str(builder.link_suffix)
+    if ask(_SAMPLE_NAME) != _SAMPLE_NAME + suffix:  # a Sphinx that links otherwise
+        return ask
 
     def target_uri(docname: str) -> str:
         return docname + suffix if _UNQUOTED(docname) else ask(docname)
@@ -390,6 +392,8 @@ def _target_uris(builder: Any) -> Callable[[str], str]:
 
 _UNQUOTED: Final = re.compile(r"[A-Za-z0-9_.~/-]*").fullmatch
 """A name ``urllib.parse.quote`` returns as it is (its safe characters and ``/``)."""
+_SAMPLE_NAME: Final = "a/Z_0.9-~"
+"""A name of every kind of character :data:`_UNQUOTED` lets through, asked once a build."""
 
 
 def _file_methods(cls: type) -> tuple[object, object]:

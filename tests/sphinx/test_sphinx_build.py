@@ -245,6 +245,26 @@ def test_links_made_by_the_adapter_are_the_ones_sphinx_makes(
     assert asked["100%"] in ("100%25.html", "100%/")  # quoted by html, raw in dirhtml
 
 
+def test_a_sphinx_that_links_html_pages_otherwise_is_asked_for_every_link(
+    git_repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The adapter's own links rest on how Sphinx 7 to 9 link a page (quoted name and suffix);
+    one asked link tells, so a Sphinx that links otherwise is asked for each link."""
+    from sphinx.application import Sphinx
+    from sphinx.builders import html
+
+    from sitemap_plugins.sphinx import _target_uris
+
+    srcdir = write_project(git_repo, {"guide.rst": page("Guide")})
+    app = Sphinx(
+        str(srcdir), str(srcdir), str(tmp_path / "out"), str(tmp_path / "doctrees"), "html",
+        status=None, warning=None, freshenv=True,
+    )  # fmt: skip
+    monkeypatch.setattr(html, "quote", lambda name: "v2/" + name)  # links another way
+    made = _target_uris(app.builder)
+    assert made("guide") == app.builder.get_target_uri("guide") == "v2/guide.html"
+
+
 def _project_with_history(git_repo: GitRepo, count: int = 12) -> Path:
     pages = {f"chapter{n:02d}.rst": page(f"Chapter {n}") for n in range(count)}
     srcdir = write_project(git_repo, pages)
