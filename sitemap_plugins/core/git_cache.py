@@ -21,20 +21,25 @@ from sitemap_plugins.core.git_history import Commit
 
 __all__ = ["HistoryCache", "StoredWalk"]
 
-_VERSION: Final = 2
+_VERSION: Final = 3
 _ERRORS: Final = (OSError, ValueError, KeyError, TypeError, AttributeError)
 
 
 class StoredWalk(NamedTuple):
-    """One repository's pass: each wanted path's answer as (date text, traced to a shallow
-    boundary), the commits HEAD reaches with their wanted paths' changes (None until they are
-    needed), and how merges were diffed (against their first parent, or against each parent
-    with git older than 2.31)."""
+    """One repository's pass: each wanted path's last change as its date text, the paths whose
+    last change was traced to a shallow boundary, the commits HEAD reaches with their wanted
+    paths' changes (None until they are needed), and how merges were diffed (against their
+    first parent, or against each parent with git older than 2.31).
+
+    Dates and cut paths are kept apart, not as a pair per path: a build loads this before the
+    host renders, and a pair per path was thousands of objects more for the host's collector
+    to count and walk, as many times as the stored JSON's own pairs."""
 
     head: str
     boundary: frozenset[bytes]
     paths: frozenset[str]
-    answers: dict[str, tuple[str, bool]]
+    dates: dict[str, str]
+    cut: frozenset[str]
     commits: list[Commit] | None
     first_parent_diffs: bool = True
 
@@ -60,11 +65,15 @@ class HistoryCache:
             return None
         try:
             data = _read(files[0], top, date_format)
+            dates = data["dates"]
+            if not all(isinstance(text, str) for text in dates.values()):
+                raise TypeError("a date that is no text")
             return StoredWalk(
                 head=str(data["head"]),
                 boundary=frozenset(sha.encode() for sha in data["boundary"]),
                 paths=frozenset(map(str, data["paths"])),
-                answers={str(p): (str(d), bool(b)) for p, (d, b) in data["answers"].items()},
+                dates=dates,  # JSON keys are text already
+                cut=frozenset(map(str, data["cut"])),
                 commits=None,
                 first_parent_diffs=bool(data["first_parent_diffs"]),
             )
@@ -105,7 +114,8 @@ class HistoryCache:
         answers = {
             "boundary": sorted(sha.decode() for sha in walk.boundary),
             "paths": sorted(walk.paths),
-            "answers": {path: list(answer) for path, answer in sorted(walk.answers.items())},
+            "dates": dict(sorted(walk.dates.items())),
+            "cut": sorted(walk.cut),
             "first_parent_diffs": walk.first_parent_diffs,
         }
         write_json(files[0], {**common, **answers})

@@ -355,18 +355,21 @@ class FileDates:
             return failed
         unknown: dict[_File, str] = {}
         parsed: dict[str, dt.datetime] = {}
+        dates = walk.dates if walk is not None else {}
+        cut = walk.cut if walk is not None else frozenset()
         for file, name in repo.by_file.items():
-            answer = walk.answers.get(name) if walk is not None else None
+            text = dates.get(name)
             if name in dirty:
                 repo.outcome[file] = None
-            elif answer is None:
+            elif text is None:
                 unknown[file] = name  # never committed: untracked, or ignored
             else:
-                text, cut = answer
                 date = parsed.get(text)
                 if date is None:
                     date = parsed[text] = dt.datetime.fromisoformat(text)
-                repo.outcome[file] = Undated(Why.SHALLOW, top, date) if cut else (date, "git")
+                repo.outcome[file] = (
+                    Undated(Why.SHALLOW, top, date) if name in cut else (date, "git")
+                )
         if unknown:
             untracked = self._untracked(top, sorted(set(unknown.values())))
             for file, name in unknown.items():
@@ -515,11 +518,10 @@ class FileDates:
         found = last_changes(
             commits, head.encode(), paths, first_parent_diffs=self._first_parent_diffs
         )
-        answers = {
-            path: (commit.date.decode(), commit.sha in boundary) for path, commit in found.items()
-        }
+        dates = {path: commit.date.decode() for path, commit in found.items()}
+        cut = frozenset(path for path, commit in found.items() if commit.sha in boundary)
         kept = reachable(commits, head.encode())
-        return StoredWalk(head, boundary, paths, answers, kept, self._first_parent_diffs)
+        return StoredWalk(head, boundary, paths, dates, cut, kept, self._first_parent_diffs)
 
     def _log(
         self, top: Path, revisions: list[str], paths: frozenset[str], *, quiet: bool

@@ -220,7 +220,9 @@ def test_an_old_head_git_no_longer_has_means_one_full_pass(tmp_path: Path, old_g
     assert recorder.count("log") == 2  # the incremental one failed quietly, then a full pass
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated", "other version", "unwritable"])
+@pytest.mark.parametrize(
+    "damage", ["garbage", "truncated", "other version", "a date no text", "unwritable"]
+)
 def test_a_bad_or_unwritable_cache_only_costs_a_full_pass(
     tmp_path: Path, old_git: bool, damage: str
 ) -> None:
@@ -238,8 +240,14 @@ def test_a_bad_or_unwritable_cache_only_costs_a_full_pass(
         elif damage == "truncated":
             path.write_text(text[: len(text) // 2], encoding="utf-8")
         elif damage == "other version":
-            assert '"version":2' in text
-            path.write_text(text.replace('"version":2', '"version":99'), encoding="utf-8")
+            stored_version = f'"version":{json.loads(text)["version"]}'
+            assert stored_version in text
+            path.write_text(text.replace(stored_version, '"version":99'), encoding="utf-8")
+        elif damage == "a date no text":
+            data = json.loads(text)
+            if "dates" in data:  # the answers; the commits stay as they are
+                data["dates"] = dict.fromkeys(data["dates"], 20240101)
+                path.write_text(json.dumps(data), encoding="utf-8")
         else:
             path.unlink()
     if damage == "unwritable":
