@@ -180,6 +180,8 @@ def test_custom_urls_save_as_metadata_pagination_and_archives(git_repo: GitRepo)
         ARCHIVES_SAVE_AS = "archive/index.html"
         YEAR_ARCHIVE_URL = "{date:%Y}/"
         YEAR_ARCHIVE_SAVE_AS = "{date:%Y}/index.html"
+        MONTH_ARCHIVE_URL = "{date:%Y}/{date:%m}"
+        MONTH_ARCHIVE_SAVE_AS = "{date:%Y}/{date:%m}.html"
         ARTICLE_EXCLUDES = ["pages", "tpl"]
         TEMPLATE_PAGES = {"tpl/landing.html": "landing/index.html"}
         PLUGIN_PATHS = ["plugins"]
@@ -202,6 +204,7 @@ def test_custom_urls_save_as_metadata_pagination_and_archives(git_repo: GitRepo)
         "tags.html",
         "archive/",
         "2024/",
+        *(f"2024/0{n}" for n in range(1, 6)),  # MONTH_ARCHIVE_URL, served without .html
         "landing/",  # TEMPLATE_PAGES
         "extra/",  # written by another plugin's generator
         "author/author.html",
@@ -209,6 +212,7 @@ def test_custom_urls_save_as_metadata_pagination_and_archives(git_repo: GitRepo)
         "author/author3.html",
     }
     assert entries["2024/"].lastmod == "2024-05-01T00:00:00Z"
+    assert entries["2024/03"].lastmod == "2024-03-01T00:00:00Z"  # only that month's post
     assert entries["topics/beta"].lastmod == "2024-05-01T00:00:00Z"
     assert entries["topics/alpha"].lastmod == "2024-03-01T00:00:00Z"
     assert entries["landing/"].lastmod == "2024-05-05T12:00:00Z"  # the template's own commit
