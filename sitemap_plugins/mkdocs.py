@@ -46,6 +46,7 @@ from sitemap_plugins.core import (
     shown,
 )
 from sitemap_plugins.core.file_memo import FileMemo
+from sitemap_plugins.core.html import head_of
 from sitemap_plugins.core.human_page import Listing, write_html_page
 
 log = logging.getLogger("mkdocs.plugins.sitemap")
@@ -168,7 +169,11 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
     def on_post_page(self, output: str, /, *, page: MkDocsPage, config: MkDocsConfig) -> None:
         # Only kept here: described all at once after the build, where it costs a fifth of what
         # it costs between two pages' rendering (whose work has pushed ours out of the caches).
-        self._rendered[_key(page.file)] = (page, output)
+        # Of the HTML, only the head is kept unless the body's images are wanted: themes put
+        # the whole navigation in every page, and a 3,000-page site's pages held in memory
+        # until the end made the build's peak memory grow with the square of the site.
+        images = self._builder is not None and self._builder.options.images
+        self._rendered[_key(page.file)] = (page, output if images else head_of(output))
 
     @event_priority(-150)  # after mkdocs-static-i18n (-100) has built the other languages
     def on_post_build(self, *, config: MkDocsConfig) -> None:

@@ -101,6 +101,42 @@ def test_without_the_option_the_sitemap_has_no_image(git_repo: GitRepo) -> None:
     assert all(entry.images == () for entry in sitemap(site).values())
 
 
+@pytest.mark.parametrize("images", [False, True])
+def test_rendered_pages_are_kept_whole_only_for_their_images(
+    git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch, images: bool
+) -> None:
+    """Pages wait in memory for the end of the build; themes put the whole navigation in
+    each, so keeping them whole grew the build's memory with the square of the site. Without
+    ``images`` only the head waits (where a page's noindex, redirect and title are read)."""
+    from sitemap_plugins.mkdocs import SitemapPlugin
+
+    kept: dict[str, str] = {}
+    post_build = SitemapPlugin.on_post_build
+
+    def watched(self: SitemapPlugin, *, config: object) -> None:
+        kept.update({key[1]: output for key, (_, output) in self._rendered.items()})
+        post_build(self, config=config)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(SitemapPlugin, "on_post_build", watched)
+    site = site_with_images(git_repo, plugins=[{"sitemap": {"images": images}}])
+    written = {  # keyed as MkDocs links them
+        url: (site / unquote(url) / "index.html").read_text(encoding="utf-8")
+        for url in ("./", "guide/")
+    }
+    assert set(written) <= set(kept)
+    for url, page in written.items():
+        if images:
+            assert kept[url] == page
+        else:
+            assert page.startswith(kept[url])
+            assert "<title>" in kept[url]
+            assert "</head>" not in kept[url]
+            assert "<body" not in kept[url]
+    entries = sitemap(site)
+    assert set(entries) == {BASE, BASE + "guide/"}
+    assert bool(entries[BASE + "guide/"].images) is images
+
+
 def test_a_video_in_front_matter(git_repo: GitRepo) -> None:
     git_repo.write("docs/img/diagram.svg", SVG)
     git_repo.write("docs/index.md", "# Home\n")
