@@ -107,7 +107,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
     def __init__(self) -> None:
         self._builder: SitemapBuilder | None = None
         self._seen: dict[tuple[str, str], Page | LeftOut] = {}
-        self._rendered: dict[tuple[str, str], tuple[MkDocsPage, str]] = {}
+        self._rendered: dict[tuple[str, str], tuple[MkDocsPage, str | None]] = {}
         self._files: list[File] = []
         self._redirected: frozenset[str] = frozenset()
         self._i18n: Any = None
@@ -169,19 +169,21 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
     def on_post_page(self, output: str, /, *, page: MkDocsPage, config: MkDocsConfig) -> None:
         # Only kept here: described all at once after the build, where it costs a fifth of what
         # it costs between two pages' rendering (whose work has pushed ours out of the caches).
-        # Of the HTML, only the head is kept unless the body's images are wanted: themes put
-        # the whole navigation in every page, and a 3,000-page site's pages held in memory
-        # until the end made the build's peak memory grow with the square of the site.
+        # Of the HTML only the head waits, where noindex, redirects and titles are read: themes
+        # put the whole navigation in every page, and a 3,000-page site's pages held in memory
+        # until the end made the build's peak memory grow with the square of the site. The
+        # images option reads the body too: from the file MkDocs writes, once, at the end.
         images = self._builder is not None and self._builder.options.images
-        self._rendered[_key(page.file)] = (page, output if images else head_of(output))
+        self._rendered[_key(page.file)] = (page, None if images else head_of(output))
 
     @event_priority(-150)  # after mkdocs-static-i18n (-100) has built the other languages
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self._nested_build() or self._builder is None:
             return
         with collector_paused():
-            for key, (page, output) in self._rendered.items():
-                self._seen[key] = self._written(page.file, page.meta, output, page)
+            for key, (page, head) in self._rendered.items():
+                html = WrittenFile(page.file.abs_dest_path) if head is None else head
+                self._seen[key] = self._written(page.file, page.meta, html, page)
             self._rendered = {}
             sources = FileMemo(
                 self._builder.cache_dir, "sources", str(Path(config.docs_dir).absolute())
