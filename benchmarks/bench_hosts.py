@@ -18,24 +18,27 @@ from round to round, so that the variants share the machine's state; the ratio o
 taken between builds of the same round, and the figure is the median over rounds (three times as
 many for the incremental modes, whose short builds vary most). Wall time is
 the figure; the CPU time of each build (and of every process it waited for, git included) is
-kept as a steadier check on a busy machine.
+kept as a steadier check on a busy machine. Each build's peak resident memory is kept too, as
+the kernel counts it for the build's process: a sitemap that holds what the host renders until
+the end costs memory that grows with the site faster than its time does.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import resource
+import os
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import ClassVar, Final
+from typing import ClassVar, Final, NamedTuple
 
 from common import child_env
 from synthetic_repo import RepoSpec, ensure_repo
@@ -69,6 +72,8 @@ class Outcome:
     rounds: int
     wall: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     cpu: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    memory: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    """Peak resident memory of each build, MiB."""
     listed: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
     unavailable: dict[str, str] = field(default_factory=dict)
     failed: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -89,6 +94,11 @@ class Outcome:
     def seconds(self, mode: str, variant: str) -> float | None:
         times = self.wall.get(mode, {}).get(variant)
         return statistics.median(times) if times else None
+
+    def peak_memory(self, mode: str, variant: str) -> float | None:
+        """Median over rounds of the build's peak resident memory, MiB."""
+        peaks = self.memory.get(mode, {}).get(variant)
+        return statistics.median(peaks) if peaks else None
 
 
 class Host:
@@ -299,33 +309,53 @@ class Pelican(Host):
 HOSTS: Final[dict[str, type[Host]]] = {"sphinx": Sphinx, "mkdocs": MkDocs, "pelican": Pelican}
 
 
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+class Build(NamedTuple):
+    """One build: wall and CPU seconds, peak resident memory in MiB, why it failed if it did."""
+
+    seconds: float
+    cpu: float
+    peak_mib: float
+    problem: str | None
 
 
-def _build(command: list[str], cwd: Path) -> tuple[float, float, str | None]:
-    """Wall and CPU seconds of one build, and why it failed if it did."""
-    cpu = _children_cpu()
+_MAXRSS_UNIT: Final = 1 if sys.platform == "darwin" else 1024
+"""Bytes in a unit of ``ru_maxrss``: bytes on macOS, KiB on Linux and the BSDs."""
+
+
+def _build(command: list[str], cwd: Path) -> Build:
+    """Run one build and measure it. The process is reaped with ``wait4``, whose resource
+    usage is that build's alone (its CPU time includes the processes it waited for, git's)."""
     start = time.perf_counter()
-    try:
-        done = subprocess.run(
-            command,
-            cwd=cwd,
-            env=child_env(),
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=TIMEOUT,
-        )
-    except subprocess.TimeoutExpired:
-        return time.perf_counter() - start, 0.0, f"no result after {TIMEOUT} s"
-    seconds = time.perf_counter() - start
-    cpu = _children_cpu() - cpu
-    if done.returncode != 0:
-        lines = (done.stderr or done.stdout).strip().splitlines()
-        return seconds, cpu, f"build failed: {lines[-1] if lines else done.returncode}"
-    return seconds, cpu, None
+    with tempfile.TemporaryFile() as output:
+        proc = subprocess.Popen(
+            command, cwd=cwd, env=child_env(), stdin=subprocess.DEVNULL, stdout=output,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        timed_out = threading.Event()
+
+        def stop() -> None:
+            timed_out.set()
+            proc.kill()
+
+        timer = threading.Timer(TIMEOUT, stop)
+        timer.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        seconds = time.perf_counter() - start
+        cpu = usage.ru_utime + usage.ru_stime
+        peak = usage.ru_maxrss * _MAXRSS_UNIT / 1_048_576
+        if timed_out.is_set():
+            return Build(seconds, cpu, peak, f"no result after {TIMEOUT} s")
+        if proc.returncode != 0:
+            output.seek(0)
+            lines = output.read().decode("utf-8", "replace").strip().splitlines()
+            return Build(
+                seconds, cpu, peak, f"build failed: {lines[-1] if lines else proc.returncode}"
+            )
+    return Build(seconds, cpu, peak, None)
 
 
 def _listed(sitemap: Path) -> tuple[int, int]:
@@ -380,6 +410,7 @@ def run(
                 continue
             wall = outcome.wall.setdefault(mode.name, {})
             cpu = outcome.cpu.setdefault(mode.name, {})
+            memory = outcome.memory.setdefault(mode.name, {})
             if mode.cache:
                 # The state a cached build starts from: one full build that fills the cache.
                 # (Other incremental modes start from the previous mode's last build.)
@@ -397,13 +428,14 @@ def run(
                         continue
                     if not mode.incremental:
                         host.clean(variant)
-                    seconds, used, problem = _build(host.command(variant, mode), Path(scratch))
-                    if problem:
-                        outcome.failed[mode.name, variant] = problem
-                        log(f"{host_name} {pages} {mode.name} {variant}: {problem}")
+                    build = _build(host.command(variant, mode), Path(scratch))
+                    if build.problem:
+                        outcome.failed[mode.name, variant] = build.problem
+                        log(f"{host_name} {pages} {mode.name} {variant}: {build.problem}")
                         continue
-                    wall.setdefault(variant, []).append(seconds)
-                    cpu.setdefault(variant, []).append(used)
+                    wall.setdefault(variant, []).append(build.seconds)
+                    cpu.setdefault(variant, []).append(build.cpu)
+                    memory.setdefault(variant, []).append(build.peak_mib)
                 order = order[1:] + order[:1]
                 shown = ", ".join(f"{v} {t[-1]:.2f}s" for v, t in wall.items() if t)
                 log(f"{host_name} {pages} pages, {mode.name}, round {round_number}: {shown}")

@@ -227,6 +227,7 @@ def bench_hosts(run: Run, sizes: Sizes, hosts: Sequence[str]) -> None:
     import bench_hosts
 
     growth: list[list[str]] = []
+    memory: list[list[str]] = []
     for host in hosts:
         rows: list[list[str]] = []
         by_size = []
@@ -255,6 +256,17 @@ def bench_hosts(run: Run, sizes: Sizes, hosts: Sequence[str]) -> None:
                     ]
                 )  # fmt: skip
                 _check_listing(run, host, mode.name, outcome)
+                peaks = {v: outcome.peak_memory(mode.name, v) for v in bench_hosts.VARIANTS}
+                none, ours_peak = peaks["none"], peaks["ours"]
+                memory.append(
+                    [
+                        HOST_TITLES[host],
+                        f"{pages:,}",
+                        mode.name,
+                        *(fmt(peaks[v], 0) for v in bench_hosts.VARIANTS),
+                        fmt(ours_peak - none if ours_peak is not None and none else None, 0),
+                    ]
+                )
         title = HOST_TITLES[host]
         table(
             f"{title}: build time / build time with no sitemap, median of "
@@ -273,6 +285,12 @@ def bench_hosts(run: Run, sizes: Sizes, hosts: Sequence[str]) -> None:
         ["host, build, sitemap", *(f"{pages:,}" for pages in sizes.pages)],
         growth,
     )
+    table(
+        "Memory: peak resident memory of one build, MiB, median over the same rounds",
+        ["host", "pages", "build", "no sitemap (the host's own)", "incumbent", "ours",
+         "ours - no sitemap"],
+        memory,
+    )  # fmt: skip
 
 
 def _check_listing(run: Run, host: str, mode: str, outcome: Outcome) -> None:
