@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -169,22 +170,28 @@ def test_a_builder_that_places_pages_its_own_way_is_asked_where_each_page_is(
     assert "1 noindex" in result.stdout
 
 
+def _built(git_repo: GitRepo, tmp_path: Path, pages: dict[str, str], builder: str = "html") -> Any:
+    """A project of ``pages`` built in this process, for a look at the application after it."""
+    from sphinx.application import Sphinx
+
+    srcdir = write_project(git_repo, pages)
+    app = Sphinx(
+        str(srcdir), str(srcdir), str(tmp_path / "out"), str(tmp_path / "doctrees"), builder,
+        status=None, warning=None, freshenv=True,
+    )  # fmt: skip
+    app.build()
+    return app
+
+
 def test_source_files_named_by_the_adapter_are_the_ones_sphinx_reads(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:
     """The adapter takes each document's file from where Sphinx keeps it (asking makes a new
     path object per page): for every document, the same file ``doc2path`` names."""
-    from sphinx.application import Sphinx
-
     from sitemap_plugins.sphinx import _Sources
 
     names = ["guide/index", "guide/install", "notes", "deep/er/index"]
-    srcdir = write_project(git_repo, {f"{name}.rst": page(name) for name in names})
-    app = Sphinx(
-        str(srcdir), str(srcdir), str(tmp_path / "out"), str(tmp_path / "doctrees"), "html",
-        status=None, warning=None, freshenv=True,
-    )  # fmt: skip
-    app.build()
+    app = _built(git_repo, tmp_path, {f"{name}.rst": page(name) for name in names})
     sources = _Sources(app.env, os.fspath(app.srcdir))
     docs = sorted(app.env.found_docs)
     assert {"index", *names} <= set(docs)
@@ -200,17 +207,10 @@ def test_page_files_made_by_the_adapter_are_the_ones_sphinx_writes(
 ) -> None:
     """The adapter makes html's and dirhtml's file paths itself (asking costs as much as the
     rest of a page's description): for every document, the same path the builder gives."""
-    from sphinx.application import Sphinx
-
     from sitemap_plugins.sphinx import _html_files
 
     names = ["guide/index", "guide/install", "guide/indexes", "notes", "deep/er/index", "x"]
-    srcdir = write_project(git_repo, {f"{name}.rst": page(name) for name in names})
-    app = Sphinx(
-        str(srcdir), str(srcdir), str(tmp_path / "out"), str(tmp_path / "doctrees"), builder,
-        status=None, warning=None, freshenv=True,
-    )  # fmt: skip
-    app.build()
+    app = _built(git_repo, tmp_path, {f"{name}.rst": page(name) for name in names}, builder=builder)
     made = _html_files(app.builder)
     docs = sorted(app.env.found_docs)
     assert {"index", *names} <= set(docs)
@@ -226,17 +226,10 @@ def test_links_made_by_the_adapter_are_the_ones_sphinx_makes(
     """The adapter links html's documents itself when quoting would change nothing (quoting
     is most of what asking costs): for every document, the same link the builder gives,
     names that need quoting included."""
-    from sphinx.application import Sphinx
-
     from sitemap_plugins.sphinx import _target_uris
 
     names = ["guide/index", "a-b_c.d~e", "100%", "café", "a b", "q&a", "deep/er/index"]
-    srcdir = write_project(git_repo, {f"{name}.rst": page(name) for name in names})
-    app = Sphinx(
-        str(srcdir), str(srcdir), str(tmp_path / "out"), str(tmp_path / "doctrees"), builder,
-        status=None, warning=None, freshenv=True,
-    )  # fmt: skip
-    app.build()
+    app = _built(git_repo, tmp_path, {f"{name}.rst": page(name) for name in names}, builder=builder)
     made = _target_uris(app.builder)
     docs = sorted(app.env.found_docs)
     assert {"index", *names} <= set(docs)
@@ -250,16 +243,11 @@ def test_a_sphinx_that_links_html_pages_otherwise_is_asked_for_every_link(
 ) -> None:
     """The adapter's own links rest on how Sphinx 7 to 9 link a page (quoted name and suffix);
     one asked link tells, so a Sphinx that links otherwise is asked for each link."""
-    from sphinx.application import Sphinx
     from sphinx.builders import html
 
     from sitemap_plugins.sphinx import _target_uris
 
-    srcdir = write_project(git_repo, {"guide.rst": page("Guide")})
-    app = Sphinx(
-        str(srcdir), str(srcdir), str(tmp_path / "out"), str(tmp_path / "doctrees"), "html",
-        status=None, warning=None, freshenv=True,
-    )  # fmt: skip
+    app = _built(git_repo, tmp_path, {"guide.rst": page("Guide")})
     monkeypatch.setattr(html, "quote", lambda name: "v2/" + name)  # links another way
     made = _target_uris(app.builder)
     assert made("guide") == app.builder.get_target_uri("guide") == "v2/guide.html"
