@@ -26,14 +26,12 @@ the end costs memory that grows with the site faster than its time does.
 from __future__ import annotations
 
 import importlib.util
-import os
+import json
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -50,6 +48,7 @@ INCREMENTAL_ROUNDS: Final = 3
 """Incremental modes run this many times the rounds: a build that does little is short, and a
 short build's time varies most from run to run (a tenth of a second is a tenth of the build)."""
 TIMEOUT: Final = 1_800
+LAUNCHER: Final = Path(__file__).with_name("launch.py")
 
 
 @dataclass(frozen=True)
@@ -318,43 +317,27 @@ class Build(NamedTuple):
     problem: str | None
 
 
-_MAXRSS_UNIT: Final = 1 if sys.platform == "darwin" else 1024
-"""Bytes in a unit of ``ru_maxrss``: bytes on macOS, KiB on Linux and the BSDs."""
-
-
 def _build(command: list[str], cwd: Path) -> Build:
-    """Run one build and measure it. The process is reaped with ``wait4``, whose resource
-    usage is that build's alone (its CPU time includes the processes it waited for, git's)."""
-    start = time.perf_counter()
-    with tempfile.TemporaryFile() as output:
-        proc = subprocess.Popen(
-            command, cwd=cwd, env=child_env(), stdin=subprocess.DEVNULL, stdout=output,
-            stderr=subprocess.STDOUT,
+    """Run one build through ``launch.py`` and measure it there: wall and CPU time around the
+    build alone (the launcher's own start is not counted), and the build's own peak memory."""
+    with tempfile.TemporaryDirectory() as folder:
+        output = Path(folder, "output.txt")
+        done = subprocess.run(
+            [sys.executable, str(LAUNCHER), json.dumps([command, str(cwd), str(output), TIMEOUT])],
+            cwd=cwd, env=child_env(), capture_output=True, text=True, check=False,
         )  # fmt: skip
-        timed_out = threading.Event()
-
-        def stop() -> None:
-            timed_out.set()
-            proc.kill()
-
-        timer = threading.Timer(TIMEOUT, stop)
-        timer.start()
-        try:
-            _, status, usage = os.wait4(proc.pid, 0)
-        finally:
-            timer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
-        seconds = time.perf_counter() - start
-        cpu = usage.ru_utime + usage.ru_stime
-        peak = usage.ru_maxrss * _MAXRSS_UNIT / 1_048_576
-        if timed_out.is_set():
-            return Build(seconds, cpu, peak, f"no result after {TIMEOUT} s")
-        if proc.returncode != 0:
-            output.seek(0)
-            lines = output.read().decode("utf-8", "replace").strip().splitlines()
+        if done.returncode != 0:
+            lines = done.stderr.strip().splitlines()
             return Build(
-                seconds, cpu, peak, f"build failed: {lines[-1] if lines else proc.returncode}"
+                0.0, 0.0, 0.0, f"launcher failed: {lines[-1] if lines else done.returncode}"
             )
+        seconds, cpu, peak_bytes, returncode, timed_out = json.loads(done.stdout)
+        peak = peak_bytes / 1_048_576
+        if timed_out:
+            return Build(seconds, cpu, peak, f"no result after {TIMEOUT} s")
+        if returncode != 0:
+            lines = output.read_text("utf-8", "replace").strip().splitlines()
+            return Build(seconds, cpu, peak, f"build failed: {lines[-1] if lines else returncode}")
     return Build(seconds, cpu, peak, None)
 
 
