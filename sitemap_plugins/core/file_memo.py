@@ -26,6 +26,11 @@ _VERSION: Final = 2  # 1: page reads only, in another layout
 _RACY_NS: Final = 50_000_000
 """A file changed this recently (50 ms) may change again within the same tick of its file
 system's clock, unseen by its size and time: it is read again next time, never remembered."""
+_REWRITE_SHARE: Final = 32
+"""A memo is rewritten once the entries a build changed reach 1/32 of its old and new entries.
+Rewriting costs every file's entry (about 4.5 ms for 3,000 pages); reading a file that missed
+the memo again costs about 12 µs (a page's head, or a front matter): until that share, the
+reads the next builds repeat cost less than a rewrite at every build."""
 
 Stamp = tuple[int, int]
 """A file's size and modification time in nanoseconds, as the memo compares them."""
@@ -76,7 +81,17 @@ class FileMemo:
             self._new[name] = [*stamp, *value]
 
     def save(self) -> None:
-        """Keep this build's values, and only them: a file no longer read is forgotten."""
-        if self._file is None or self._new == self._old:
+        """Keep this build's values, and only them: a file no longer read is forgotten.
+
+        An incremental build changes a handful of files out of thousands: the memo then stays
+        as it is, and those files miss it (their size or time moved) until enough of them
+        justify a rewrite (:data:`_REWRITE_SHARE`).
+        """
+        if self._file is None:
+            return
+        old = self._old
+        recalled = sum(1 for name, value in self._new.items() if old.get(name) is value)
+        changed = len(self._new) + len(old) - 2 * recalled
+        if changed * _REWRITE_SHARE < len(self._new) + len(old) or not changed:
             return
         write_json(self._file, {"version": _VERSION, "scope": self._scope, "files": self._new})

@@ -147,3 +147,37 @@ def test_a_host_that_rewrites_every_page_has_each_read_anew(
     write(page, same_size, mtime_ns=stamp)  # a change no memo can see
     assert listed() == ({"", "a.html"} if rewrites_pages else {""})
     assert bool(list(cache.glob("pages-*.json"))) is not rewrites_pages
+
+
+def test_a_few_changed_pages_leave_the_kept_reads_as_they_are(tmp_path: Path) -> None:
+    """An incremental build rewrites a handful of pages out of thousands: rewriting the memo of
+    every page for them costs more than reading those few again, until they add up."""
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    pages = [site / f"p{number:03}.html" for number in range(128)]
+    for page in pages:
+        write(page, INDEXED)
+        os.utime(page, ns=(old_time(page), old_time(page)))
+    build(cache, site, pages)
+    [stored] = cache.glob("pages-*.json")
+    kept = stored.read_bytes()
+
+    def change(page: Path) -> None:
+        write(page, NOINDEX)  # another size
+        os.utime(page, ns=(old_time(page), old_time(page)))
+
+    change(pages[0])
+    for _ in range(2):  # the changed page misses the memo at every build: read each time
+        reads = build(cache, site, pages)
+        assert [read.reason for read in reads] == [Reason.NOINDEX] + [None] * 127
+        assert stored.read_bytes() == kept
+    for page in pages[1:3]:
+        change(page)
+    reads = build(cache, site, pages)
+    assert [read.reason for read in reads] == [Reason.NOINDEX] * 3 + [None] * 125
+    assert stored.read_bytes() == kept  # three of 128: still cheaper to read again
+    change(pages[3])
+    reads = build(cache, site, pages)
+    assert [read.reason for read in reads] == [Reason.NOINDEX] * 4 + [None] * 124
+    files = json.loads(stored.read_text(encoding="utf-8"))["files"]
+    assert [files[str(page)][4] for page in pages[:5]] == ["NOINDEX"] * 4 + [None]
+    assert set(files) == {str(page) for page in pages}
