@@ -19,7 +19,7 @@ import logging
 import posixpath
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import BaseConfigOption, Config, ValidationError
@@ -47,7 +47,9 @@ from sitemap_plugins.core import (
 )
 from sitemap_plugins.core.file_memo import FileMemo
 from sitemap_plugins.core.html import head_of
-from sitemap_plugins.core.human_page import Listing, write_html_page
+
+if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
+    from sitemap_plugins.core.human_page import Listing
 
 log = logging.getLogger("mkdocs.plugins.sitemap")
 """Under ``mkdocs``, so that ``mkdocs build --strict`` counts our warnings."""
@@ -227,6 +229,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             text = None
         if text is None:
             text = listing.document(lang=_language(config), site_name=config.site_name)
+        from sitemap_plugins.core.human_page import write_html_page  # with html_page only
+
         try:
             write_html_page(Path(config.site_dir), listing.relpath, text)
         except SitemapError as error:

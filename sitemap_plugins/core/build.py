@@ -15,10 +15,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sitemap_plugins.core.collector import collector_paused
 from sitemap_plugins.core.git_dates import DateLookup, FileDates, Undated
-from sitemap_plugins.core.human_page import Listed, Listing, listing
 from sitemap_plugins.core.lastmod import LastmodRules, say_why_undated
 from sitemap_plugins.core.model import Entry, LeftOut, News, Page, Reason
 from sitemap_plugins.core.options import Options, shown
@@ -28,6 +28,9 @@ from sitemap_plugins.core.resolve import Resolved, Resolver
 from sitemap_plugins.core.spill import DEFAULT_CHUNK, SortedSpill
 from sitemap_plugins.core.urls import check_base_url, directory_url, join_url
 from sitemap_plugins.core.writer import write_sitemaps
+
+if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
+    from sitemap_plugins.core.human_page import Listed, Listing
 
 __all__ = ["SitemapBuilder", "Summary"]
 
@@ -267,6 +270,8 @@ class SitemapBuilder:
             if news is not None:
                 summary.news = result.news_urls
             if self.options.html_page:
+                from sitemap_plugins.core.human_page import Listed, listing
+
                 # The pages the sitemap lists, and no other: both always agree.
                 summary.listing = listing(
                     (Listed(item.entry.loc, item.title, item.entry.lastmod) for item in kept),
@@ -398,6 +403,8 @@ class SitemapBuilder:
             if self.options.news is not None:
                 summary.news = result.news_urls
             if listed is not None:
+                from sitemap_plugins.core.human_page import listing
+
                 summary.listing = listing(
                     listed,
                     scope=scope,
@@ -417,6 +424,8 @@ class SitemapBuilder:
         entry's URL, title and lastmod are kept there too, for the page for humans (one short
         record per page: a site that big is not read page by page by a person anyway)."""
         undated: Counter[Undated] = Counter()  # by cause and repository: a few keys at most
+        if listed is not None:
+            from sitemap_plugins.core.human_page import Listed
         previous: _Spilled | None = None
         for item in items:
             entry, origin, lastmod_from, why, title = item

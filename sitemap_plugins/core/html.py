@@ -17,7 +17,6 @@ import re
 from html.parser import HTMLParser
 from typing import Final, NamedTuple
 
-from sitemap_plugins.core.images import main_images
 from sitemap_plugins.core.model import Reason
 
 __all__ = [
@@ -180,6 +179,8 @@ def read_page(page: str | os.PathLike[str], *, images: bool, title: bool = False
     if not images:
         head = head_of(page)
         return PageRead(_reason(_meta_tags(head)), title=head_title(head) if title else None)
+    from sitemap_plugins.core.images import main_images  # only builds with images import it
+
     if not isinstance(page, str):
         try:
             with open(page, encoding="utf-8", errors="replace") as stream:

@@ -44,7 +44,6 @@ import hashlib
 import json
 import os
 import re
-import secrets
 import stat
 import sys
 from collections.abc import Callable, Iterator
@@ -53,7 +52,6 @@ from typing import Any, BinaryIO, Final, NamedTuple
 from urllib.parse import unquote, urlsplit
 
 from sitemap_plugins.core.report import Code, PublishError, Reporter
-from sitemap_plugins.core.robots import robots_text, robots_without
 
 if sys.platform != "win32":
     import fcntl
@@ -195,7 +193,7 @@ class Publication:
         # What a failure before anything is in place names: the sitemap the user knows, even
         # when the file that could not be written was the record (the cause is the same).
         self.sitemap = output_dir / sitemap
-        self.token = secrets.token_hex(8)
+        self.token = os.urandom(8).hex()  # what secrets.token_hex does, without its import
         # Every folder this build may write temporary files in, for step 3.
         mine = f"{TEMP_PREFIX}{self.token}-"
         self.prefixes = tuple(
@@ -386,6 +384,8 @@ class Publication:
                 path,
                 f"not UTF-8 text (byte 0x{bad:02x} at offset {error.start}); save it as UTF-8",
             ) from None
+        from sitemap_plugins.core.robots import robots_text, robots_without  # robots.txt only
+
         text = current
         for url in (sitemap_url, *more):
             text = robots_text(text, url)

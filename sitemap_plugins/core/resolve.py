@@ -19,17 +19,18 @@ import functools
 import json
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from sitemap_plugins.core.git_dates import Undated
 from sitemap_plugins.core.html import NOTHING_READ, PageRead, read_page
 from sitemap_plugins.core.lastmod import LastmodRules
-from sitemap_plugins.core.model import Entry, News, Page, Reason
-from sitemap_plugins.core.news import news_item
+from sitemap_plugins.core.model import Entry, News, Page, Reason, Video
 from sitemap_plugins.core.options import Options, Rule, check_changefreq, check_priority
 from sitemap_plugins.core.report import Code, Reporter
 from sitemap_plugins.core.urls import MAX_URL_LENGTH, in_scope, join_url, resolve_reference
-from sitemap_plugins.core.video import VideoReader
+
+if TYPE_CHECKING:  # news and videos are imported by the builds that have them
+    from sitemap_plugins.core.video import VideoReader
 
 __all__ = ["MAX_IMAGES", "Resolved", "Resolver"]
 
@@ -77,7 +78,7 @@ class Resolver:
         self.lastmod = lastmod
         self.now = now or dt.datetime.now(dt.timezone.utc)
         self.naive_tz = naive_tz
-        self.videos = VideoReader(functools.partial(self._warn, Code.BAD_VIDEO), naive_tz)
+        self._videos: VideoReader | None = None
 
     def resolve(self, page: Page) -> Resolved | Reason:
         """The page's entry, or the reason it stays out."""
@@ -117,10 +118,12 @@ class Resolver:
             priority=self.options.priority if priority is None else priority,
             alternates=self._alternates(page) if len(page.translations) > 1 else (),
             images=self._images(page, loc, read) if read.images else (),
-            videos=self.videos.read(page.origin, loc, meta["video"]) if "video" in meta else (),
+            videos=self._video_entries(page, loc, meta["video"]) if "video" in meta else (),
         )
         news = None
         if self.options.news is not None and page.article is not None:
+            from sitemap_plugins.core.news import news_item
+
             news = news_item(
                 page.origin,
                 page.article,
@@ -259,6 +262,15 @@ class Resolver:
         if len(found) < 2:
             return ()
         return tuple(sorted(found.items(), key=lambda item: (item[0] == "x-default", item[0])))
+
+    def _video_entries(self, page: Page, loc: str, declared: object) -> tuple[Video, ...]:
+        """The page's declared videos, read by one reader for the whole build."""
+        if self._videos is None:
+            from sitemap_plugins.core.video import VideoReader
+
+            warn = functools.partial(self._warn, Code.BAD_VIDEO)
+            self._videos = VideoReader(warn, self.naive_tz)
+        return self._videos.read(page.origin, loc, declared)
 
     def _warn(self, code: Code, message: str) -> None:
         self.reporter.warning(code, message)

@@ -12,7 +12,6 @@ same code, and removed when the spill is closed (also when the build fails or is
 
 from __future__ import annotations
 
-import heapq
 import pickle
 import tempfile
 from collections.abc import Iterator
@@ -73,6 +72,8 @@ class SortedSpill(Generic[T]):
         self._buffer = []
         level = 0
         while sum(1 for run in self._runs if run[0] == level) >= _FAN_IN:
+            import heapq  # only a site bigger than one chunk merges: most builds never do
+
             merging = [path for lvl, path in self._runs if lvl == level]
             self._runs = [run for run in self._runs if run[0] != level]
             self._write_run(level + 1, heapq.merge(*map(_read_run, merging), key=_first))
@@ -105,6 +106,8 @@ class SortedSpill(Generic[T]):
             for _, item in self._buffer:
                 yield item
             return
+        import heapq
+
         sources = [_read_run(path) for _, path in self._runs]
         sources.append(iter(self._buffer))
         for _, item in heapq.merge(*sources, key=_first):

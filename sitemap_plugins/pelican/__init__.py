@@ -26,7 +26,7 @@ import re
 import zoneinfo
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from pelican.plugins import signals
 
@@ -46,11 +46,13 @@ from sitemap_plugins.core import (
     collector_paused,
     folder_under,
 )
-from sitemap_plugins.core.human_page import Listing, write_html_page
 from sitemap_plugins.core.paths import absolute_path
 from sitemap_plugins.pelican import subsites
 from sitemap_plugins.pelican.dates import AuthorDates
 from sitemap_plugins.pelican.urls import SiteUrls, clean, served
+
+if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
+    from sitemap_plugins.core.human_page import Listing
 
 __all__ = ["SitemapPublishError", "SitemapStrictError", "register"]
 
@@ -304,6 +306,8 @@ class _Site:
         text = listing.document(
             lang=self.default_lang, site_name=str(self.settings.get("SITENAME") or "")
         )
+        from sitemap_plugins.core.human_page import write_html_page  # with html_page only
+
         try:
             write_html_page(self.output_path, listing.relpath, text)
         except SitemapError as error:

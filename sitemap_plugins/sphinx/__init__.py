@@ -17,7 +17,7 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from sphinx.application import Sphinx
 from sphinx.builders.dirhtml import DirectoryHTMLBuilder
@@ -43,8 +43,10 @@ from sitemap_plugins.core import (
     StrictError,
     WrittenFile,
 )
-from sitemap_plugins.core.human_page import Listing
 from sitemap_plugins.sphinx.extra_pages import HUMAN_PAGE_MARK, ExtraPages
+
+if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
+    from sitemap_plugins.core.human_page import Listing
 
 logger = logging.getLogger(__name__)
 
