@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from sitemap_plugins.core.indexnow import check_key, masked
 
@@ -185,8 +185,7 @@ def _lastmod_sources(value: object) -> tuple[str, ...]:
     return sources
 
 
-@dataclass(frozen=True, slots=True)
-class NewsPublication:
+class NewsPublication(NamedTuple):
     """The publication a news sitemap names for every article: Google News' ``name`` (exactly
     as Google News shows it) and ``language`` (ISO 639, ``zh-cn`` or ``zh-tw`` for Chinese)."""
 
@@ -211,8 +210,7 @@ def _news(value: object) -> NewsPublication | None:
     return NewsPublication(name.strip(), language)
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(NamedTuple):
     """A pattern rule: pages whose path matches ``pattern`` get these values (first rule wins)."""
 
     pattern: str
@@ -415,8 +413,7 @@ class Options:
         return cls(**checked)
 
 
-@dataclass(frozen=True, slots=True)
-class OptionSpec:
+class OptionSpec(NamedTuple):
     """One option as adapters see it when they register it with their host."""
 
     name: str
