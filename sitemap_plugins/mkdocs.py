@@ -263,6 +263,9 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if file.src_uri in self._redirected:
             return LeftOut(Reason.REDIRECT_STUB, origin)
         generated = getattr(file, "generated_by", None) is not None or not file.abs_src_path
+        # A post's news fields and a page's title are looked up only for the features that
+        # use them (the news sitemap, the page for humans): on every page, every build.
+        options = self._builder.options if self._builder is not None else None
         return Page(
             path=file.url,
             origin=origin,
@@ -273,8 +276,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             default_locale=str(getattr(self._i18n, "default_language", "") or "") or None,
             listed_dates=tuple(_post_date(post) for post in getattr(page, "posts", None) or ()),
             html=html,
-            article=self._article(file, page),
-            title=_title(page),
+            article=self._article(file, page) if options and options.news is not None else None,
+            title=_title(page) if options and options.html_page else None,
         )
 
     def _article(self, file: File, page: MkDocsPage | None) -> Article | None:
