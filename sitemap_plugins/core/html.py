@@ -86,6 +86,7 @@ def head_of(page: str | os.PathLike[str]) -> str:
         fd = os.open(page, _READ_FLAGS)
     except OSError:
         return ""
+    cut = -1  # where the bytes show </head>, once they do
     try:
         read, tail = 0, b""
         while read < _MOST:
@@ -93,20 +94,21 @@ def head_of(page: str | os.PathLike[str]) -> str:
             if not chunk:
                 break
             parts.append(chunk)
-            read += len(chunk)
-            if _HEAD_END_BYTES.search(tail + chunk):  # also when </head> spans two pieces
+            found = _HEAD_END_BYTES.search(tail + chunk)  # also when </head> spans two pieces
+            if found is not None:
+                cut = read - len(tail) + found.start()
                 break
+            read += len(chunk)
             tail = chunk[-16:]
     except OSError:
         return ""
     finally:
         os.close(fd)
     data = b"".join(parts)
-    # Only the head is decoded, not the body that came with it in the last piece; cut where
-    # the bytes show </head>, the text is then cut as any page's text (where a wider
-    # whitespace in the tag, known only once decoded, may end it earlier).
-    found = _HEAD_END_BYTES.search(data)
-    text = (data if found is None else data[: found.start()]).decode("utf-8", "replace")
+    # Only the head is decoded, not the body that came with it in the last piece. The text is
+    # then cut as any page's text: at an end tag the pieces hid (its whitespace spanning more
+    # than a piece's last bytes), or one whose wider whitespace shows only once decoded.
+    text = (data if cut < 0 else data[:cut]).decode("utf-8", "replace")
     if "\r" in text:  # as a text stream reads it
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return head_of(text)

@@ -89,6 +89,31 @@ def test_a_file_is_read_up_to_its_head_and_no_further(tmp_path: Path, filler: in
     assert head_reason(tmp_path) is None  # a folder opens, and cannot be read
 
 
+@pytest.mark.parametrize(
+    ("end", "at"),
+    [
+        ("</head" + " " * 40 + ">", 16_370),  # its whitespace spans two pieces, past their overlap
+        ("</head" + " " * 40 + ">", 16_340),
+        ("</HEAD\n>", 16_380),
+        ("</head\u2003>", 100),  # whitespace to a text reader, not to a byte reader
+        ("</head\x1c>", 16_380),
+    ],
+)
+def test_the_head_ends_at_its_first_end_tag_wherever_the_pieces_fall(
+    tmp_path: Path, end: str, at: int
+) -> None:
+    """A later plain ``</head>`` does not hide an earlier end tag that the pieces a file is read
+    in cut apart, or that only decoding shows: the head of the file is the head of its text."""
+    page = tmp_path / "page.html"
+    start, close = '<html><head><meta name="robots" content="noindex"><title>', "</title>"
+    head = start + "x" * (at - len(start) - len(close)) + close  # the end tag starts at byte ``at``
+    late = '<meta http-equiv="refresh" content="0; url=/x/"></head><body>' + "text " * 9_000
+    text = head + end + late
+    page.write_text(text, encoding="utf-8")
+    assert head_of(page) == head_of(text) == head
+    assert head_reason(page) is Reason.NOINDEX
+
+
 def test_robots_txt_created() -> None:
     assert robots_text("", "https://example.org/sitemap.xml") == (
         "Sitemap: https://example.org/sitemap.xml\n"
