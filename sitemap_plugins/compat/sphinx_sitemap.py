@@ -41,6 +41,8 @@ class UrlScheme:
 
     def path(self, link: str, language: str | None = None) -> str:
         """The served path of ``link`` in ``language`` (this build's language by default)."""
+        if self.template == "{link}":  # the default scheme, on every page: nothing to add
+            return link
         lang = self.language if language is None else language
         return self.template.format(
             lang=f"{lang}/" if lang else "",
