@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Final, NamedTuple, Protocol
 
-from sitemap_plugins.core.dates import lastmod_text, sort_key, utc_day
+from sitemap_plugins.core.dates import lastmod_text, utc_day
 from sitemap_plugins.core.indexnow import key_file_bytes, key_file_name
 from sitemap_plugins.core.model import Entry, IndexEntry, Lastmod
 from sitemap_plugins.core.options import CHANGEFREQS, NEWS_FILENAME, Options
@@ -336,8 +336,7 @@ _CHUNK: Final = 1024
 _FIRST: Final = operator.itemgetter(0)
 _NO_KEY: Final = float("-inf")
 """The order key of "no lastmod": older than any date."""
-_EPOCH: Final = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
-_MICROSECOND: Final = dt.timedelta(microseconds=1)
+_DAY_MICROSECONDS: Final = 86_400_000_000
 _CACHED: Final = 8192
 """Distinct values each fragment cache holds before it starts again."""
 
@@ -368,30 +367,62 @@ class _Fragments:
         self._exact: dict[tuple[Lastmod, dt.timedelta | None], tuple[str, float]] = {}
 
     def lastmod(self, value: Lastmod | None) -> tuple[str, float]:
-        """The element and order key of a checked lastmod."""
+        """The element and order key of a checked lastmod, as written in its own offset."""
         if value is None:
             return "", _NO_KEY
+        offset = value.utcoffset() if isinstance(value, dt.datetime) else None
+        exact = (value, offset)
+        found = self._exact.get(exact)
+        if found is None:
+            found = self._render(value, offset)
+            if len(self._exact) >= _CACHED:
+                self._exact.clear()
+            self._exact[exact] = found
+            if len(self.lastmods) >= _CACHED:
+                self.lastmods.clear()
+                self.lastmods[None] = ("", _NO_KEY, None)
+            tz = value.tzinfo if isinstance(value, dt.datetime) else None
+            self.lastmods.setdefault(value, (*found, tz))
+        return found
+
+    def fresh_lastmod(self, value: object) -> tuple[str, float]:
+        """The fast path's :meth:`lastmod` for a value not in :attr:`lastmods`: a date, or a
+        datetime with an offset, as :func:`_checked_row` requires; ``KeyError`` for anything
+        else, which sends the chunk row by row, where :func:`_checked_row` names the fault.
+
+        No equal value is cached, so none in another offset either: :attr:`lastmods` alone
+        takes it, not the by-offset cache as well (most of a site's dates are seen once).
+        """
         tz: dt.tzinfo | None = None
         offset: dt.timedelta | None = None
         if isinstance(value, dt.datetime):
             tz, offset = value.tzinfo, value.utcoffset()
-        exact = (value, offset)
-        found = self._exact.get(exact)
-        if found is None:
-            # Formatted here, not through format_lastmod's cache: this one already is one.
-            text = f"{self.pad2}<lastmod>{lastmod_text(value, self.style)}</lastmod>{self.nl}"
-            if self.style == "date":
-                key: float = utc_day(value).toordinal()
-            else:
-                key = (sort_key(value) - _EPOCH) // _MICROSECOND
-            if len(self._exact) >= _CACHED:
-                self._exact.clear()
-            found = self._exact[exact] = (text, key)
-            if len(self.lastmods) >= _CACHED:
-                self.lastmods.clear()
-                self.lastmods[None] = ("", _NO_KEY, None)
-            self.lastmods.setdefault(value, (text, key, tz))
+            if offset is None:
+                raise KeyError(value)
+        elif not isinstance(value, dt.date):
+            raise KeyError(value)
+        found = self._render(value, offset)
+        if len(self.lastmods) >= _CACHED:
+            self.lastmods.clear()
+            self.lastmods[None] = ("", _NO_KEY, None)
+        self.lastmods[value] = (*found, tz)
         return found
+
+    def _render(self, value: Lastmod, offset: dt.timedelta | None) -> tuple[str, float]:
+        """The element, and the order key: with ``date`` the ordinal of the day written, else
+        the instant in microseconds (from the proleptic calendar's first day), reckoned from the
+        value's fields and its offset; a date is the start of its day in UTC. Computed here,
+        not by subtracting datetimes, which asks each side for its offset again."""
+        # Formatted here, not through format_lastmod's cache: the callers' are one.
+        text = f"{self.pad2}<lastmod>{lastmod_text(value, self.style)}</lastmod>{self.nl}"
+        if self.style == "date":
+            return text, utc_day(value).toordinal()
+        if offset is None or not isinstance(value, dt.datetime):  # a date
+            return text, value.toordinal() * _DAY_MICROSECONDS
+        seconds = value.hour * 3600 + value.minute * 60 + value.second
+        seconds -= offset.days * 86400 + offset.seconds
+        key = (value.toordinal() * 86400 + seconds) * 1_000_000
+        return text, key + value.microsecond - offset.microseconds
 
     def changefreq(self, value: str | None) -> str:
         if value is None:
@@ -449,11 +480,13 @@ def _fill_shards(
 
     This is the per-URL hot path of a million-URL site. Rows are taken a chunk at a time. A
     chunk ends where the shard's count ends. A chunk of plain rows (four fields, every URL
-    printable ASCII with nothing to escape: one check over the chunk's URLs joined) whose values
-    are all cached (:class:`_Fragments`) and that fits in the current shard, or else whole in a
-    new one, is rendered with one f-string a row and no other per-row work than tracking the
-    newest lastmod by its integer key. Any other chunk (a value not seen yet, a URL to escape,
-    the byte limit reached inside it, an :class:`Entry` with more than the four fields) goes row by
+    printable ASCII with nothing to escape: one check over the chunk's URLs joined) whose
+    changefreqs and priorities are cached (:class:`_Fragments`) and that fits in the current
+    shard, or else whole in a new one, is rendered with one f-string a row and no other per-row
+    work than tracking the newest lastmod by its integer key. A lastmod not seen yet is checked
+    and rendered on the way, since a site built from git has nearly one a page. Any other chunk
+    (a value that is no lastmod, a changefreq or priority not seen yet, a URL to escape, the
+    byte limit reached inside it, an :class:`Entry` with more than the four fields) goes row by
     row, with every check. Both give the same bytes.
     """
     if options.format != "xml":
@@ -466,6 +499,7 @@ def _fill_shards(
     parts = _Fragments(style, indent)
     lastmods, changefreqs, priorities = parts.lastmods, parts.changefreqs, parts.priorities
     url_open, loc_close, url_close = parts.url_open, parts.loc_close, parts.url_close
+    fresh_lastmod = parts.fresh_lastmod
     count = used = 0
     flush_at = _FLUSH_BYTES
     batch: list[str] = []
@@ -487,14 +521,20 @@ def _fill_shards(
             chunk_top: float = _NO_KEY
             try:
                 for loc, lastmod, changefreq, priority in chunk:  # type: ignore[misc]
-                    lastmod_part, key, tz = lastmods[lastmod]
-                    # An equal instant in another offset is written otherwise: row by row.
-                    if (
-                        tz is not None
-                        and lastmod.tzinfo is not tz  # type: ignore[union-attr]
-                        and not _same_offset(lastmod, tz)  # type: ignore[arg-type]
-                    ):
-                        raise KeyError(lastmod)
+                    try:
+                        lastmod_part, key, tz = lastmods[lastmod]
+                    except KeyError:
+                        # A date not seen yet (most of a site's are: one a commit) is checked
+                        # and rendered here; one that is no lastmod sends the chunk row by row.
+                        lastmod_part, key = fresh_lastmod(lastmod)
+                    else:
+                        # An equal instant in another offset is written otherwise.
+                        if (
+                            tz is not None
+                            and lastmod.tzinfo is not tz  # type: ignore[union-attr]
+                            and not _same_offset(lastmod, tz)  # type: ignore[arg-type]
+                        ):
+                            lastmod_part, key = parts.lastmod(lastmod)
                     append(
                         f"{url_open}{loc}{loc_close}{lastmod_part}"
                         f"{changefreqs[changefreq]}{priorities[priority]}{url_close}"
@@ -502,7 +542,7 @@ def _fill_shards(
                     if key > chunk_top:
                         chunk_newest, chunk_top = lastmod, key
             except (KeyError, TypeError, ValueError):
-                pass  # a value not seen yet, or a row of another length: row by row below
+                pass  # not a lastmod, a new changefreq or priority, a longer row: row by row
             else:
                 text = "".join(texts)
                 size = len(text)  # ASCII: one byte a character

@@ -190,6 +190,38 @@ def test_the_fast_path_writes_what_render_url_writes(
     check_all(tmp_path, "sitemap.xml")
 
 
+@pytest.mark.parametrize("style", ["datetime", "date"])
+def test_new_lastmods_leave_their_chunk_on_the_fast_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, style: str
+) -> None:
+    """A site dated from git has about one lastmod a page, each new to the writer. A chunk
+    whose only new values are lastmods stays on the fast path: no row is checked one by one.
+    The new values are still checked there as rows are (the bad-row test below puts a naive
+    datetime and a string among known values), and the bytes and each shard's newest lastmod
+    are the oracle's, in shuffled order, in three offsets, with dates and microseconds."""
+    checked: list[object] = []
+    checked_row = writer._checked_row
+
+    def spy(row: Sequence[object]) -> Row:
+        checked.append(row)
+        return checked_row(row)
+
+    monkeypatch.setattr(writer, "_checked_row", spy)
+    start = dt.datetime(2019, 6, 1, 12, tzinfo=UTC)
+    zones = (UTC, WEST, EAST)
+
+    def lastmod(number: int) -> Lastmod:
+        value = start + dt.timedelta(minutes=37 * number, microseconds=number % 3 * 250_000)
+        return value.date() if number % 10 == 0 else value.astimezone(zones[number % 3])
+
+    order = random.Random(7).sample(range(4_000), 4_000)
+    rows: list[Row] = [(f"{BASE}{n:05d}/", lastmod(order[n]), None, None) for n in range(4_000)]
+    write(tmp_path, iter(rows), rows=True, urls_per_file=1_500, lastmod_format=style)
+    assert checked == []
+    assert_matches_oracle(tmp_path, [Entry(*row) for row in rows], 1_500, style)
+    check_all(tmp_path, "sitemap.xml")
+
+
 def test_equal_instants_keep_each_its_own_offset(tmp_path: Path) -> None:
     """Equal instants are one dict key; each must still be written in its own offset, in the
     fast path too (so the same few values repeat over many chunks)."""
