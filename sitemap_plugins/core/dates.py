@@ -15,6 +15,7 @@ from typing import Final
 from sitemap_plugins.core.model import Lastmod
 
 _DATE_ONLY: Final = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_WITH_OFFSET: Final = len("2024-05-01T10:00:00+02:00")
 
 
 def parse_lastmod(value: object, *, naive_tz: dt.tzinfo = dt.timezone.utc) -> Lastmod:
@@ -79,6 +80,10 @@ def lastmod_text(value: Lastmod, style: str) -> str:
         if style == "date":
             return utc_day(value).isoformat()
         stamp = (value.replace(microsecond=0) if value.microsecond else value).isoformat()
+        if len(stamp) != _WITH_OFFSET:
+            # An offset with seconds (zoneinfo's local mean time, before time zones): the W3C
+            # format and the XSD's dateTime have hours and minutes only. The instant in UTC.
+            stamp = value.astimezone(dt.timezone.utc).replace(microsecond=0).isoformat()
         return stamp[:-6] + "Z" if stamp.endswith("+00:00") else stamp
     return value.isoformat()
 

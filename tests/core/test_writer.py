@@ -284,6 +284,25 @@ def test_indent_is_pretty_and_still_valid(tmp_path: Path) -> None:
     assert len(read_sitemap(tmp_path / "sitemap.xml")) == 2
 
 
+def test_an_offset_with_seconds_is_written_in_utc(tmp_path: Path) -> None:
+    """W3C datetimes, and the XSD's dateTime, have offsets in hours and minutes. Local mean
+    time, which zoneinfo gives before time zones (Amsterdam: +00:19:32), has seconds, and an
+    offset may have microseconds: the same instant is written in UTC, to the second, in the
+    sitemap and in the index, which stays valid."""
+    lmt = dt.timezone(dt.timedelta(minutes=19, seconds=32))
+    odd = dt.timezone(dt.timedelta(hours=1, microseconds=500_000))
+    old = dt.datetime(1800, 1, 1, tzinfo=lmt)
+    late = dt.datetime(2024, 5, 1, 12, 0, 0, 250_000, tzinfo=odd)
+    write(tmp_path, [Entry(f"{BASE}a/", old), Entry(f"{BASE}b/", late)], urls_per_file=1)
+    children = read_index(tmp_path / "sitemap.xml")
+    assert [child.lastmod for child in children] == ["1799-12-31T23:40:28Z", "2024-05-01T10:59:59Z"]
+    for child in children:
+        name = child.loc.rsplit("/", 1)[1]
+        check_sitemap_file(tmp_path / name)
+        assert f"<lastmod>{child.lastmod}</lastmod>" in (tmp_path / name).read_text("utf-8")
+    check_sitemap_file(tmp_path / "sitemap.xml", sitemap_url=f"{BASE}sitemap.xml")
+
+
 @pytest.mark.parametrize(
     ("style", "newest"), [("date", "2024-05-02"), ("datetime", "2024-05-01T23:00:00-05:00")]
 )
