@@ -378,11 +378,7 @@ class _Fragments:
             if len(self._exact) >= _CACHED:
                 self._exact.clear()
             self._exact[exact] = found
-            if len(self.lastmods) >= _CACHED:
-                self.lastmods.clear()
-                self.lastmods[None] = ("", _NO_KEY, None)
-            tz = value.tzinfo if isinstance(value, dt.datetime) else None
-            self.lastmods.setdefault(value, (*found, tz))
+            self._keep(value, found, value.tzinfo if isinstance(value, dt.datetime) else None)
         return found
 
     def fresh_lastmod(self, value: object) -> tuple[str, float]:
@@ -402,11 +398,16 @@ class _Fragments:
         elif not isinstance(value, dt.date):
             raise KeyError(value)
         found = self._render(value, offset)
+        self._keep(value, found, tz)
+        return found
+
+    def _keep(self, value: Lastmod, found: tuple[str, float], tz: dt.tzinfo | None) -> None:
+        """Remember ``value`` for the fast path, unless an equal instant is already there
+        (the first offset seen keeps the place; the others go by the by-offset cache)."""
         if len(self.lastmods) >= _CACHED:
             self.lastmods.clear()
             self.lastmods[None] = ("", _NO_KEY, None)
-        self.lastmods[value] = (*found, tz)
-        return found
+        self.lastmods.setdefault(value, (*found, tz))
 
     def _render(self, value: Lastmod, offset: dt.timedelta | None) -> tuple[str, float]:
         """The element, and the order key: with ``date`` the ordinal of the day written, else
