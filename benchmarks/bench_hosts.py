@@ -16,7 +16,8 @@ never touch the cache), built in fresh processes as a user builds it. For each h
 one source file first (incremental modes), then builds every variant once, the order rotating
 from round to round, so that the variants share the machine's state; the ratio of a round is
 taken between builds of the same round, and the figure is the median over rounds (three times as
-many for the incremental modes, whose short builds vary most). Wall time is
+many for the incremental modes, whose short builds vary most, and more for any mode whose builds
+have run less than ``mode_seconds`` by then, up to five times as many). Wall time is
 the figure; the CPU time of each build (and of every process it waited for, git included) is
 kept as a steadier check on a busy machine. Each build's peak resident memory is kept too, as
 the kernel counts it for the build's process: a sitemap that holds what the host renders until
@@ -47,6 +48,10 @@ COMMITS_PER_PAGE: Final = 6
 INCREMENTAL_ROUNDS: Final = 3
 """Incremental modes run this many times the rounds: a build that does little is short, and a
 short build's time varies most from run to run (a tenth of a second is a tenth of the build)."""
+MAX_ROUNDS_FACTOR: Final = 5
+"""A mode runs more rounds than asked while its builds have run less than ``mode_seconds``, up to
+this many times the rounds asked: a short build's median over three rounds moves by a tenth
+from run to run, and more rounds of it cost little."""
 TIMEOUT: Final = 1_800
 LAUNCHER: Final = Path(__file__).with_name("launch.py")
 
@@ -69,6 +74,8 @@ class Outcome:
     pages: int
     commits: int
     rounds: int
+    rounds_run: dict[str, int] = field(default_factory=dict)
+    """How many paired rounds each mode ran (more than ``rounds`` for short builds)."""
     wall: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     cpu: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     memory: dict[str, dict[str, list[float]]] = field(default_factory=dict)
@@ -355,6 +362,7 @@ def run(
     pages: int,
     *,
     rounds: int,
+    mode_seconds: float = 0.0,
     log: Callable[[str], None] = lambda text: print(f"# {text}", file=sys.stderr, flush=True),
 ) -> Outcome:
     cls = HOSTS[host_name]
@@ -402,7 +410,11 @@ def run(
                     _build(host.command(variant, mode), Path(scratch))
             order = list(variants)
             mode_rounds = rounds * INCREMENTAL_ROUNDS if mode.incremental else rounds
-            for round_number in range(1, mode_rounds + 1):
+            round_number, spent = 0, 0.0
+            while round_number < mode_rounds or (
+                spent < mode_seconds and round_number < mode_rounds * MAX_ROUNDS_FACTOR
+            ):
+                round_number += 1
                 if mode.incremental:
                     with open(target, "a", encoding="utf-8") as stream:
                         stream.write(f"\n\nEdited in round {round_number}.\n")
@@ -417,11 +429,13 @@ def run(
                         log(f"{host_name} {pages} {mode.name} {variant}: {build.problem}")
                         continue
                     wall.setdefault(variant, []).append(build.seconds)
+                    spent += build.seconds
                     cpu.setdefault(variant, []).append(build.cpu)
                     memory.setdefault(variant, []).append(build.peak_mib)
                 order = order[1:] + order[:1]
                 shown = ", ".join(f"{v} {t[-1]:.2f}s" for v, t in wall.items() if t)
                 log(f"{host_name} {pages} pages, {mode.name}, round {round_number}: {shown}")
+            outcome.rounds_run[mode.name] = round_number
             outcome.listed[mode.name] = {
                 variant: _listed(host.sitemap(variant)) for variant in ("incumbent", "ours")
             }

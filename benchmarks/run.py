@@ -46,9 +46,18 @@ class Sizes:
     pages: tuple[int, ...]
     rounds: int
     image_pages: int = 1_000
+    mode_seconds: float = 0.0
+    """A host's mode runs more rounds while its builds have run less than this (short builds)."""
 
 
-FULL = Sizes(files=5_000, commits=20_000, urls=1_000_000, pages=(100, 1_000, 5_000), rounds=3)
+FULL = Sizes(
+    files=5_000,
+    commits=20_000,
+    urls=1_000_000,
+    pages=(100, 1_000, 5_000),
+    rounds=3,
+    mode_seconds=30.0,
+)
 QUICK = Sizes(files=500, commits=2_000, urls=100_000, pages=(30,), rounds=1, image_pages=30)
 LARGE_SITE = 3_000
 """From this many pages on, a host is measured with two rounds instead of three."""
@@ -233,7 +242,7 @@ def bench_hosts(run: Run, sizes: Sizes, hosts: Sequence[str]) -> None:
         by_size = []
         for pages in sizes.pages:
             rounds = sizes.rounds if pages < LARGE_SITE else min(sizes.rounds, 2)
-            outcome = bench_hosts.run(host, pages, rounds=rounds)
+            outcome = bench_hosts.run(host, pages, rounds=rounds, mode_seconds=sizes.mode_seconds)
             by_size.append(outcome)
             labels = bench_hosts.HOSTS[host].labels
             for mode in bench_hosts.HOSTS[host].modes:
@@ -246,6 +255,7 @@ def bench_hosts(run: Run, sizes: Sizes, hosts: Sequence[str]) -> None:
                     [
                         f"{pages:,} / {outcome.commits:,}",
                         mode.name,
+                        str(outcome.rounds_run.get(mode.name, 0)),
                         f"1.00 ({fmt(plain)} s)" if plain else fmt(
                             outcome.ratio(mode.name, "none", "none")),
                         fmt(incumbent),
@@ -269,10 +279,17 @@ def bench_hosts(run: Run, sizes: Sizes, hosts: Sequence[str]) -> None:
                 )
         title = HOST_TITLES[host]
         table(
-            f"{title}: build time / build time with no sitemap, median of "
-            f"{sizes.rounds} paired rounds ({min(sizes.rounds, 2)} from {LARGE_SITE:,} pages; "
-            f"{bench_hosts.INCREMENTAL_ROUNDS} times as many for the incremental builds)",
-            ["pages / commits", "build", labels["none"], labels["incumbent"], "ours",
+            f"{title}: build time / build time with no sitemap, median of the paired rounds "
+            f"(at least {sizes.rounds}, {min(sizes.rounds, 2)} from {LARGE_SITE:,} pages; "
+            f"{bench_hosts.INCREMENTAL_ROUNDS} times as many for the incremental builds"
+            + (
+                f"; more for short builds, until a mode's builds have run {sizes.mode_seconds:.0f}"
+                f" s, at most {bench_hosts.MAX_ROUNDS_FACTOR} times as many"
+                if sizes.mode_seconds
+                else ""
+            )
+            + ")",
+            ["pages / commits", "build", "rounds", labels["none"], labels["incumbent"], "ours",
              "ours / incumbent", "URLs listed (incumbent / ours)", "aim"],
             rows,
         )  # fmt: skip
