@@ -303,6 +303,23 @@ def test_an_offset_with_seconds_is_written_in_utc(tmp_path: Path) -> None:
     check_sitemap_file(tmp_path / "sitemap.xml", sitemap_url=f"{BASE}sitemap.xml")
 
 
+def test_an_offset_with_microseconds_orders_instants_by_them(tmp_path: Path) -> None:
+    """The index names its child's newest instant: one whose offset has microseconds is that
+    much earlier than its fields say, which decides it against an instant a microsecond apart."""
+    odd = dt.timezone(dt.timedelta(microseconds=2))
+    earlier = dt.datetime(2024, 5, 1, 10, 0, 0, tzinfo=odd)  # 09:59:59.999998 in UTC
+    east = dt.timezone(dt.timedelta(hours=1))
+    later = dt.datetime(2024, 5, 1, 10, 59, 59, 999_999, tzinfo=east)  # 09:59:59.999999 in UTC
+    for order in ([earlier, later], [later, earlier]):
+        folder = tmp_path / str(order.index(later))
+        folder.mkdir()
+        entries = [Entry(f"{BASE}{n}/", lastmod) for n, lastmod in enumerate(order)]
+        write(folder, [*entries, Entry(f"{BASE}x/")], urls_per_file=2)
+        children = read_index(folder / "sitemap.xml")
+        assert [child.lastmod for child in children] == ["2024-05-01T10:59:59+01:00", None]
+        check_sitemap_file(folder / "sitemap.xml", sitemap_url=f"{BASE}sitemap.xml")
+
+
 @pytest.mark.parametrize(
     ("style", "newest"), [("date", "2024-05-02"), ("datetime", "2024-05-01T23:00:00-05:00")]
 )
