@@ -180,15 +180,15 @@ def is_future(value: Lastmod, now: dt.datetime) -> bool:
 
 _WHY_UNDATED: Final[Mapping[Why, str]] = {
     Why.SHALLOW: (
-        "{pages} no lastmod: {roots} is a shallow clone, so git cannot see when they last "
+        "{pages} no lastmod: {roots} {is_a} shallow clone{s}, so git cannot see when they last "
         "changed (before the oldest commit the clone holds). Fetch the whole history: "
         "'fetch-depth: 0' for actions/checkout on GitHub Actions, 'GIT_DEPTH: 0' on GitLab CI, "
         "'git fetch --unshallow' in build.jobs.post_checkout on Read the Docs (or before the "
         "build elsewhere), or set the git_fetch_history option"
     ),
     Why.NO_GIT: (
-        "{pages} no lastmod: {roots} is a git work tree but git was not found on PATH, so "
-        "its history cannot be read; install git where the site is built"
+        "{pages} no lastmod: {roots} {is_a} git work tree{s} but git was not found on PATH, "
+        "so no history can be read; install git where the site is built"
     ),
 }
 
@@ -204,9 +204,15 @@ def say_why_undated(undated: Iterable[Undated | None], reporter: Reporter) -> No
                 roots.setdefault(item.reason, set()).add(str(item.root))
     for why, count in sorted(pages.items()):
         text = f"{count} page has" if count == 1 else f"{count} pages have"
-        where = ", ".join(sorted(roots.get(why, ()))) or "the sources"
+        named = sorted(roots.get(why, ()))
+        where = ", ".join(named) or "the sources"
         if why in _WHY_UNDATED:
-            reporter.warning(Code.GIT, _WHY_UNDATED[why].format(pages=text, roots=where))
+            # A site may take pages from submodules: each one is a repository of its own.
+            one = len(named) < 2
+            message = _WHY_UNDATED[why].format(
+                pages=text, roots=where, is_a="is a" if one else "are", s="" if one else "s"
+            )
+            reporter.warning(Code.GIT, message)
         elif why is Why.NOT_TRACKED:
             reporter.info(
                 f"sitemap: {text} no lastmod: their sources are not tracked by git, and a "

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
 
 from tests.support.ci_history import DEPTHS, CiHistory
-from tests.support.gitrepo import GitRepo
+from tests.support.gitrepo import GitRepo, git_env
 from tests.support.hosts import mkdocs_build, output
 from tests.support.sitemap_checks import check_sitemap_file
 
@@ -80,3 +81,57 @@ def test_without_git_on_path_a_work_tree_gets_one_warning_and_no_dates(
     [warning] = [line for line in log.splitlines() if line.startswith("WARNING")]
     assert f"sitemap: {len(URLS)} pages have no lastmod: " in warning
     assert "git was not found" in warning
+
+
+def _clone_with_submodules(origin: GitRepo, dest: Path, *shallow: str) -> Path:
+    """``git clone --recurse-submodules`` as CI checks a site out (file:// submodules allowed)."""
+    subprocess.run(
+        ["git", "-c", "protocol.file.allow=always", "clone", "-q", "--recurse-submodules",
+         *shallow, origin.root.resolve().as_uri(), str(dest)],
+        env=git_env(), capture_output=True, check=True,
+    )  # fmt: skip
+    return dest
+
+
+def test_pages_from_a_submodule_are_dated_by_its_own_history(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """A site whose docs take in another repository as a git submodule: those pages are dated
+    by the submodule's commits, never by the superproject's commits that move its pointer. In
+    the shallow clone CI makes of both, no page is dated, one warning names both repositories,
+    and ``git_fetch_history`` fetches both histories and dates every page."""
+    ext = GitRepo(tmp_path / "ext")
+    ext.write("guide.md", "# Guide\n")
+    ext.commit("guide", "2021-03-04T05:06:07+00:00")
+    ext.write("other.md", "# Other\n")
+    ext.commit("other", "2024-02-02T00:00:00+00:00")
+    git_repo.write("docs/index.md", "# Home\n")
+    git_repo.write("mkdocs.yml", yaml.safe_dump(CONFIG))
+    git_repo.commit("home", "2022-01-01T00:00:00+00:00")
+    git_repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q",
+                 ext.root.resolve().as_uri(), "docs/ext")  # fmt: skip
+    git_repo.commit("take in ext", "2024-03-01T00:00:00+00:00")
+    truth = {  # each page's last commit, in its own repository; UTC is written Z
+        BASE: "2022-01-01T00:00:00Z",
+        BASE + "ext/guide/": "2021-03-04T05:06:07Z",
+        BASE + "ext/other/": "2024-02-02T00:00:00Z",
+    }
+
+    def dated(root: Path) -> tuple[dict[str, str | None], list[str]]:
+        log = output(mkdocs_build(root))
+        entries = check_sitemap_file(root / "site" / "sitemap.xml", BASE + "sitemap.xml")
+        warnings = [line for line in log.splitlines() if line.startswith("WARNING")]
+        return {e.loc: e.lastmod for e in entries}, warnings
+
+    full = _clone_with_submodules(git_repo, tmp_path / "full")
+    assert dated(full) == (truth, [])
+
+    ci = _clone_with_submodules(git_repo, tmp_path / "ci", "--depth", "1", "--shallow-submodules")
+    entries, [warning] = dated(ci)
+    assert entries == dict.fromkeys(truth)
+    roots = f"{ci.resolve()}, {(ci / 'docs' / 'ext').resolve()} are shallow clones"
+    assert f"sitemap: 3 pages have no lastmod: {roots}, so git cannot see" in warning
+
+    config = {**CONFIG, "plugins": [{"sitemap": {"git_fetch_history": True}}]}
+    (ci / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    assert dated(ci) == (truth, [])
