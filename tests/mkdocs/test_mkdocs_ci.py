@@ -66,6 +66,34 @@ def test_a_shallow_clone_dates_what_its_history_proves(
         assert "fetch-depth: 0" in warning
 
 
+def test_a_partial_clone_dates_every_page_without_fetching_old_contents(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """``actions/checkout`` with ``filter: blob:none`` (and ``git_fetch_history``, which leaves
+    one) makes a partial clone: the whole history, without old file contents, which git fetches
+    from the remote when a command needs one. Dating reads commits and trees only: every page is
+    dated exactly with the remote gone, where any such fetch would fail."""
+    history = CiHistory.write(
+        git_repo, SOURCES, page, site_files={"mkdocs.yml": yaml.safe_dump(CONFIG)}
+    )
+    history.origin.git("config", "uploadpack.allowFilter", "true")
+    clone = tmp_path / "checkout"
+    subprocess.run(
+        ["git", "clone", "-q", "--filter=blob:none", history.origin.root.resolve().as_uri(),
+         str(clone)],
+        env=git_env(), capture_output=True, check=True,
+    )  # fmt: skip
+    checkout = GitRepo(clone, init=False)
+    missing = checkout.git("rev-list", "--objects", "--missing=print", "HEAD").split()
+    assert any(line.startswith("?") for line in missing)  # old contents were left behind
+    checkout.git("remote", "set-url", "origin", (tmp_path / "gone").as_uri())
+    log = output(mkdocs_build(clone))
+    entries = check_sitemap_file(clone / "site" / "sitemap.xml", BASE + "sitemap.xml")
+    assert {e.loc: e.lastmod for e in entries} == {URLS[r]: history.truth[r] for r in URLS}
+    assert [line for line in log.splitlines() if line.startswith("WARNING")] == []
+    assert checkout.git("rev-list", "--objects", "--missing=print", "HEAD").split() == missing
+
+
 def test_without_git_on_path_a_work_tree_gets_one_warning_and_no_dates(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:
