@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
 
 from tests.support.ci_history import DEPTHS, CiHistory
-from tests.support.gitrepo import GitRepo, git_env
+from tests.support.gitrepo import GitRepo
 from tests.support.hosts import mkdocs_build, output
 from tests.support.sitemap_checks import check_sitemap_file
 
@@ -77,13 +76,8 @@ def test_a_partial_clone_dates_every_page_without_fetching_old_contents(
         git_repo, SOURCES, page, site_files={"mkdocs.yml": yaml.safe_dump(CONFIG)}
     )
     history.origin.git("config", "uploadpack.allowFilter", "true")
-    clone = tmp_path / "checkout"
-    subprocess.run(
-        ["git", "clone", "-q", "--filter=blob:none", history.origin.root.resolve().as_uri(),
-         str(clone)],
-        env=git_env(), capture_output=True, check=True,
-    )  # fmt: skip
-    checkout = GitRepo(clone, init=False)
+    checkout = history.origin.clone(tmp_path / "checkout", options=["--filter=blob:none"])
+    clone = checkout.root
     missing = checkout.git("rev-list", "--objects", "--missing=print", "HEAD").split()
     assert any(line.startswith("?") for line in missing)  # old contents were left behind
     checkout.git("remote", "set-url", "origin", (tmp_path / "gone").as_uri())
@@ -109,16 +103,6 @@ def test_without_git_on_path_a_work_tree_gets_one_warning_and_no_dates(
     [warning] = [line for line in log.splitlines() if line.startswith("WARNING")]
     assert f"sitemap: {len(URLS)} pages have no lastmod: " in warning
     assert "git was not found" in warning
-
-
-def _clone_with_submodules(origin: GitRepo, dest: Path, *shallow: str) -> Path:
-    """``git clone --recurse-submodules`` as CI checks a site out (file:// submodules allowed)."""
-    subprocess.run(
-        ["git", "-c", "protocol.file.allow=always", "clone", "-q", "--recurse-submodules",
-         *shallow, origin.root.resolve().as_uri(), str(dest)],
-        env=git_env(), capture_output=True, check=True,
-    )  # fmt: skip
-    return dest
 
 
 def test_pages_from_a_submodule_are_dated_by_its_own_history(
@@ -151,10 +135,11 @@ def test_pages_from_a_submodule_are_dated_by_its_own_history(
         warnings = [line for line in log.splitlines() if line.startswith("WARNING")]
         return {e.loc: e.lastmod for e in entries}, warnings
 
-    full = _clone_with_submodules(git_repo, tmp_path / "full")
+    full = git_repo.clone(tmp_path / "full", options=["--recurse-submodules"]).root
     assert dated(full) == (truth, [])
 
-    ci = _clone_with_submodules(git_repo, tmp_path / "ci", "--depth", "1", "--shallow-submodules")
+    shallow = ["--recurse-submodules", "--shallow-submodules"]
+    ci = git_repo.clone(tmp_path / "ci", depth=1, options=shallow).root
     entries, [warning] = dated(ci)
     assert entries == dict.fromkeys(truth)
     roots = f"{ci.resolve()}, {(ci / 'docs' / 'ext').resolve()} are shallow clones"

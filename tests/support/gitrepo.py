@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 __all__ = ["GitError", "GitRepo", "git_env", "have_git"]
@@ -244,9 +244,19 @@ class GitRepo:
         out = self.git("-c", "core.quotepath=off", "ls-tree", "-r", "-z", "--name-only", "HEAD")
         return [name for name in out.split("\0") if name]
 
-    def clone(self, dest: Path, *, depth: int | None = None, branch: str | None = None) -> GitRepo:
-        """Clone this repository to ``dest`` (``depth`` makes a shallow clone, as CI does)."""
-        args = ["clone", "-q"]
+    def clone(
+        self,
+        dest: Path,
+        *,
+        depth: int | None = None,
+        branch: str | None = None,
+        options: Sequence[str] = (),
+    ) -> GitRepo:
+        """Clone this repository to ``dest`` (``depth`` makes a shallow clone, as CI does;
+        ``options`` go to ``git clone``: ``--filter``, ``--recurse-submodules``...).
+
+        Submodules may be cloned from ``file://`` URLs, which git refuses by default."""
+        args = ["-c", "protocol.file.allow=always", "clone", "-q", *options]
         if depth is not None:
             args += ["--depth", str(depth)]
         if branch is not None:
