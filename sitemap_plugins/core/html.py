@@ -47,6 +47,9 @@ _DATE_NAMES: Final = (
     "last-modified",
     "dcterms.modified",
 )
+_SCAN_WORDS: Final = ("bot", "refresh", "modified", "updated")
+"""What a ``<meta>`` tag :func:`scan_head` reads names: robots (``robots``, ``googlebot``,
+``bingbot``), a redirect, or a declared date (every name in :data:`_DATE_NAMES`)."""
 _BASE_TAG: Final = re.compile(r"<base\b[^>]*>", re.IGNORECASE)
 _TITLE: Final = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
 _CHUNK: Final = 16_384
@@ -224,9 +227,14 @@ class HeadScan(NamedTuple):
 
 
 def scan_head(page: str | os.PathLike[str]) -> HeadScan:
-    """Read a rendered page's head once (for a built site the host did not describe to us)."""
+    """Read a rendered page's head once (for a built site the host did not describe to us).
+
+    Only the tags that can say something are parsed: a theme's head has a dozen ``<meta>`` and
+    ``<link>`` tags (charset, viewport, stylesheets, icons), and parsing each cost more than the
+    rest of the scan.
+    """
     head = head_of(page)
-    metas = [_attributes(tag) for tag in _META_TAG.findall(head)]
+    metas = [_attributes(tag) for tag in _META_TAG.findall(head) if _may_say(tag, _SCAN_WORDS)]
     declared: dict[str, str] = {}
     for values in metas:
         key = values.get("property") or values.get("name") or values.get("http-equiv") or ""
@@ -238,11 +246,22 @@ def scan_head(page: str | os.PathLike[str]) -> HeadScan:
     )
     canonical = None
     for tag in _LINK_TAG.findall(head):
+        if not _may_say(tag, ("canonical",)):
+            continue
         values = _attributes(tag)
         if "canonical" in values.get("rel", "").lower().split() and values.get("href"):
             canonical = values["href"].strip()
             break
     return HeadScan(_reason(metas), canonical, modified, head_title(head))
+
+
+def _may_say(tag: str, words: tuple[str, ...]) -> bool:
+    """Whether a tag can name one of ``words`` in an attribute: it shows one (in any case), or
+    has a character reference, which could spell one (``name="&#114;obots"``)."""
+    if "&" in tag:
+        return True
+    lowered = tag.lower()
+    return any(word in lowered for word in words)
 
 
 def _json_ld_modified(head: str) -> str | None:

@@ -232,3 +232,15 @@ def test_format_lastmod_writes_equal_instants_each_in_its_own_offset() -> None:
     assert west == utc
     assert format_lastmod(west, "datetime") == "2024-05-01T23:00:00-05:00"
     assert format_lastmod(utc, "datetime") == "2024-05-02T04:00:00Z"
+
+
+def test_scan_head_reads_names_spelled_with_character_references() -> None:
+    """The scan parses only the tags that can name what it looks for; a character reference
+    can spell any name, as a browser reads it, so a tag with one is always parsed."""
+    scan = scan_head(
+        '<head><meta name="&#114;obots" content="noindex">'
+        '<meta property="article:&#109;odified_time" content="2024-05-01">'
+        '<link rel="&#99;anonical" href="/x/"><meta name="viewport" content="width=1">'
+        '<link rel="stylesheet" href="s.css"></head>'
+    )
+    assert scan == HeadScan(Reason.NOINDEX, "/x/", "2024-05-01", None)
