@@ -16,7 +16,7 @@ import os
 import posixpath
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Final
 
@@ -29,7 +29,9 @@ _JEKYLL_POST: Final = re.compile(
     r"^(?:.*/)?(?P<y>\d{4})/(?P<m>\d{2})/(?P<d>\d{2})/(?P<slug>[^/]+?)(?:\.html|/index\.html)$"
 )
 
-Candidates = Callable[[str], list[str]]
+Candidates = Callable[[str], Iterator[str]]
+"""A built page's possible sources, the generator's preferred first: made one at a time,
+since the first one nearly always exists."""
 
 
 def _split(relpath: str) -> tuple[str, bool]:
@@ -42,47 +44,45 @@ def _split(relpath: str) -> tuple[str, bool]:
     return posixpath.join(folder, stem), False
 
 
-def _mkdocs(relpath: str) -> list[str]:
+def _mkdocs(relpath: str) -> Iterator[str]:
     """MkDocs 1.x, MkDocs 2.0 and Zensical: ``x/index.html`` is ``x.md``, ``x/index.md`` or
     ``x/README.md``; ``x.html`` (``use_directory_urls: false``) is ``x.md``."""
     stem, is_index = _split(relpath)
-    found: list[str] = []
     if stem:
-        found += [stem + ext for ext in _MARKDOWN]
+        yield from (stem + ext for ext in _MARKDOWN)
     if is_index:
         for name in ("index", "README"):
-            found += [posixpath.join(stem, name + ext) for ext in _MARKDOWN]
-    return found
+            yield from (_inside(stem, name + ext) for ext in _MARKDOWN)
 
 
-def _hugo(relpath: str) -> list[str]:
+def _hugo(relpath: str) -> Iterator[str]:
     """Hugo's ``content/``: a page ``x.md``, a leaf bundle ``x/index.md``, a section or the
     home page ``x/_index.md``."""
     stem, is_index = _split(relpath)
-    found: list[str] = []
     if stem:
-        found += [stem + ext for ext in _HUGO]
+        yield from (stem + ext for ext in _HUGO)
     if is_index:
         for name in ("index", "_index"):
-            found += [posixpath.join(stem, name + ext) for ext in _HUGO]
-    return found
+            yield from (_inside(stem, name + ext) for ext in _HUGO)
 
 
-def _jekyll(relpath: str) -> list[str]:
+def _jekyll(relpath: str) -> Iterator[str]:
     """Jekyll's source folder: ``about.md`` for ``about.html`` or ``about/index.html``
     (``permalink: pretty``), ``about/index.md``; posts are found by :meth:`SourceFinder.find`."""
     stem, is_index = _split(relpath)
-    found: list[str] = []
     if stem:
-        found += [stem + ext for ext in _JEKYLL]
+        yield from (stem + ext for ext in _JEKYLL)
     if is_index:
-        found += [posixpath.join(stem, "index" + ext) for ext in _JEKYLL]
-    return found
+        yield from (_inside(stem, "index" + ext) for ext in _JEKYLL)
 
 
-def _html(relpath: str) -> list[str]:
+def _inside(folder: str, name: str) -> str:
+    return f"{folder}/{name}" if folder else name
+
+
+def _html(relpath: str) -> Iterator[str]:
     """A hand-written site: each page is its own source, at the same path."""
-    return [relpath]
+    yield relpath
 
 
 LAYOUTS: Final[dict[str, Candidates]] = {
@@ -136,7 +136,7 @@ class SourceFinder:
             name, is_dir = found
             if is_dir != (number < len(parts) - 1):
                 return None
-            real = posixpath.join(real, name)
+            real = f"{real}/{name}" if real else name
         return real
 
     def _listing(self, folder: str) -> dict[str, tuple[str, bool]]:
