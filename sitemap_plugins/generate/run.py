@@ -1,11 +1,12 @@
 """``generate``'s two jobs, each a stream into the core: a built site, or a URL list.
 
-A built site is walked twice: first only the folder listings, to know every file git must date
-(one git pass needs them all at once), then page by page, each head read once and handed to the
+A built site is walked once to know every file git must date (one git pass needs them all at
+once), while that pass already runs in the background: the same walk reads the first pages'
+heads beside git and holds what they say (a bounded number of them). The pages then go to the
 core's streaming build (:meth:`~sitemap_plugins.core.SitemapBuilder.build_stream`), which sorts
-and deduplicates through sorted runs on disk and streams into the writer. A URL list is read
-line by line into the same build. Neither holds the pages in memory.
-"""
+and deduplicates through sorted runs on disk and streams into the writer; only a site larger
+than what is held is walked a second time, for the rest of its heads. A URL list is read line by
+line into the same build. Neither holds all the pages in memory."""
 
 from __future__ import annotations
 
@@ -30,6 +31,10 @@ from sitemap_plugins.generate.urllist import url_list_pages
 
 __all__ = ["Progress", "display", "generate_site", "generate_urls"]
 
+_HELD: Final = 10_000
+"""Pages described in the first walk, while the history pass runs, and held for the build: a
+site up to this size has each head read once, beside git; a larger one reads the rest again
+after the pass, so that memory stays bounded (under 1 KB a page held)."""
 _HTML_LANG: Final = re.compile(r"<html\b[^>]*?\blang=[\"']?([A-Za-z0-9-]{1,35})", re.IGNORECASE)
 
 Progress = Callable[[int, "int | None"], None]
@@ -84,16 +89,31 @@ def generate_site(
         label=display(site_dir),
         images=options.images,
     )
+    if settings.source_dir is not None:
+        builder.start(settings.source_dir)  # the history pass runs while the pages are read
     wanted = options.lastmod_sources
     # Asked first, so that a built site git does not track (the usual ignored site/) costs no
     # memory: only committed built files are kept for the git pass.
     tracked = _tracked(site_dir) if "git" in wanted else set()
+
+    def files() -> Iterator[BuiltFile]:
+        found = walk_site(site_dir)
+        if not options.html_page:
+            return found
+        ours = html_page_relpath(options.filename)  # an earlier run's page for humans
+        return (file for file in found if file.relpath != ours)
+
     sources: set[Path] = set()
     committed: set[Path] = set()
+    held: dict[str, Page | LeftOut] = {}
     total = 0
-    for file in walk_site(site_dir):
+    for file in files():
         total += 1
         path, is_built = reader.source_of(file)
+        if len(held) < _HELD:
+            held[file.relpath] = reader.page(file, source=path)
+            if progress is not None:
+                progress(total, None)
         if not is_built:
             sources.add(path)
         elif file.relpath in tracked:
@@ -101,15 +121,20 @@ def generate_site(
     del tracked
     dates = _dates(builder, sources, committed)
     explain = "git" in options.lastmod_sources
-    files = walk_site(site_dir)
-    if options.html_page:
-        # The page for humans of an earlier run is no page of the site.
-        ours = html_page_relpath(options.filename)
-        files = (file for file in files if file.relpath != ours)
-    pages = _pages(reader, files, total, dates, builder.reporter, progress, explain)
+    described = held.values() if len(held) == total else _read_again(reader, files(), held)
+    pages = _pages(reader, described, total, dates, builder.reporter, progress, explain)
     summary = builder.build_stream(pages, site_dir, dates=dates, chunk=chunk)
     _write_listing(summary, site_dir, _site_language(site_dir))
     return summary
+
+
+def _read_again(
+    reader: SiteReader, files: Iterable[BuiltFile], held: dict[str, Page | LeftOut]
+) -> Iterator[Page | LeftOut]:
+    """Each file's description: the one held from the first walk, else read now."""
+    for file in files:
+        item = held.pop(file.relpath, None)
+        yield reader.page(file) if item is None else item
 
 
 def _write_listing(summary: Summary, output: Path, lang: str) -> None:
@@ -159,7 +184,7 @@ def _tracked(site_dir: Path) -> set[str]:
 
 def _pages(
     reader: SiteReader,
-    files: Iterable[BuiltFile],
+    described: Iterable[Page | LeftOut],
     total: int,
     dates: DateLookup,
     reporter: Reporter,
@@ -168,8 +193,7 @@ def _pages(
 ) -> Iterator[Page | LeftOut]:
     """Each built file as the core should see it; at the end, what the walk found amiss."""
     unsourced = 0
-    for done, file in enumerate(files, 1):
-        item = reader.page(file)
+    for done, item in enumerate(described, 1):
         if isinstance(item, Page) and item.updated is None:
             source = item.sources[0]
             if source not in dates.dates and source not in dates.undated:

@@ -7,9 +7,8 @@ page declares. Its lastmod then comes, in the core's order, from that declared d
 the git date of its source (found by a layout in a source folder), else from the git date of
 the HTML file itself when the built site is committed (a GitHub Pages branch).
 
-The walk is a generator over a sorted folder tree, so a site is never held in memory; it is run
-twice (the files to date, then the pages), which costs a second listing of the folders, not a
-second read of any page.
+The walk is a generator over a sorted folder tree, so a site is never held in memory whole; a
+site larger than what ``generate`` holds is walked a second time (see :mod:`.run`).
 """
 
 from __future__ import annotations
@@ -122,8 +121,9 @@ class SiteReader:
                 return found, False
         return file.path, True
 
-    def page(self, file: BuiltFile) -> Page | LeftOut:
-        """What the built file is: a page with its source and declared date, or why not."""
+    def page(self, file: BuiltFile, *, source: Path | None = None) -> Page | LeftOut:
+        """What the built file is: a page with its source and declared date, or why not.
+        ``source`` is what :meth:`source_of` gave for it, when the caller asked already."""
         origin = self._origin(file)
         if file.relpath.lower() in _NOT_FOUND:
             return LeftOut(Reason.NOT_FOUND_PAGE, origin)
@@ -136,7 +136,8 @@ class SiteReader:
         path = served_path(file.relpath, keep_index=self.keep_index)
         if scan.canonical is not None and not self._is_canonical(path, scan.canonical):
             return LeftOut(Reason.CANONICAL_ELSEWHERE, origin)
-        source, _ = self.source_of(file)
+        if source is None:
+            source, _ = self.source_of(file)
         return Page(
             path=path,
             origin=origin,
@@ -156,9 +157,12 @@ class SiteReader:
         A relative link is read against the page's URL; ``x/`` and ``x/index.html`` are one
         page, and percent-encoding differences do not count.
         """
+        link = canonical.strip()
         try:
             own = join_url(self.base_url, path, encoded=False)
-            target = urljoin(own, canonical.strip())
+            if link == own:  # what most generators write: nothing to normalise
+                return True
+            target = urljoin(own, link)
         except ValueError:
             return True  # an unreadable link says nothing; the page stays
         mine, theirs = _normal(own), _normal(target)
