@@ -4,6 +4,7 @@
     python benchmarks/run.py --quick    small sizes, a smoke run of every code path
     python benchmarks/run.py --only hosts --hosts sphinx --sizes 100,1000
     python benchmarks/run.py --only images       what the images option costs
+    python benchmarks/run.py --only after        generate after an MkDocs build, and the plugin
 
 Progress and details go to stderr; stdout holds only the tables, ready to paste into the README.
 The exit status is 1 if a check failed (a date that disagrees with ``git log -1``, a cached pass
@@ -21,6 +22,7 @@ import dataclasses
 import importlib.util
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import time
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
     from bench_hosts import Outcome
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCHMARKS = ("lastmod", "writer", "hosts", "images")
+BENCHMARKS = ("lastmod", "writer", "hosts", "after", "images")
 
 
 @dataclass(frozen=True)
@@ -325,6 +327,41 @@ def _check_listing(run: Run, host: str, mode: str, outcome: Outcome) -> None:
         run.fail(f"{host} {pages} pages, {mode}: our sitemap lists {urls} URLs for {pages} pages")
 
 
+def bench_after(run: Run, sizes: Sizes) -> None:
+    import bench_after
+
+    rows = []
+    for pages in sizes.pages:
+        rounds = sizes.rounds if pages < LARGE_SITE else min(sizes.rounds, 2)
+        outcome = bench_after.run(pages, rounds=rounds, mode_seconds=sizes.mode_seconds)
+        if outcome.unavailable is not None:
+            print(f"\nAfter the build: unavailable ({outcome.unavailable})")
+            return
+        build = statistics.median(outcome.build) if outcome.build else None
+        generate = statistics.median(outcome.generate) if outcome.generate else None
+        rows.append(
+            [
+                f"{pages:,} / {outcome.commits:,}",
+                str(len(outcome.build)),
+                f"1.00 ({fmt(build)} s)",
+                fmt(generate),
+                fmt(outcome.after_ratio()),
+                fmt(outcome.ratio(outcome.plugin)),
+                "yes" if not outcome.problems else "NO",
+            ]
+        )
+        for problem in outcome.problems:
+            run.fail(f"after the build, {pages} pages: {problem}")
+    table(
+        "After the build: `sitemap-plugins generate` on the site MkDocs built alone (a fresh "
+        "process with no cache, as a CI step runs it), and the same site built with the plugin; "
+        "clean builds, time / MkDocs alone, median of the paired rounds",
+        ["pages / commits", "rounds", "MkDocs alone", "generate, seconds",
+         "MkDocs, then generate", "MkDocs with the plugin", "same URLs and lastmods"],
+        rows,
+    )  # fmt: skip
+
+
 def bench_images(run: Run, sizes: Sizes) -> None:
     import bench_images
 
@@ -408,6 +445,8 @@ def main(argv: list[str] | None = None) -> int:
         run.guarded("writer", lambda: bench_writer(run, sizes))
     if "hosts" in chosen:
         run.guarded("hosts", lambda: bench_hosts(run, sizes, hosts))
+    if "after" in chosen:
+        run.guarded("after", lambda: bench_after(run, sizes))
     if "images" in chosen:
         run.guarded("images", lambda: bench_images(run, sizes))
     minutes = (time.perf_counter() - start) / 60
