@@ -21,6 +21,7 @@ from sitemap_plugins.core.git_background import BackgroundGit
 from sitemap_plugins.generate import resolve_settings
 from sitemap_plugins.generate.run import generate_site
 from tests.cli_generate.helpers import checked, lastmods, page, redirect, write, written
+from tests.support.git_trace import git_command
 from tests.support.gitrepo import GitRepo
 
 BASE = "https://example.org/"
@@ -64,17 +65,6 @@ def _generate(root: Path) -> tuple[Summary, CollectingReporter]:
     )
     reporter = CollectingReporter()
     return generate_site(settings, reporter), reporter
-
-
-def _command(args: list[str]) -> str:
-    """``log`` of ``-c x=y log ...``: the git command, past its options."""
-    words = iter(args)
-    for word in words:
-        if word == "-c":
-            next(words)
-        elif not word.startswith("-"):
-            return word
-    return ""
 
 
 def _expected(site: GitRepo) -> dict[str, str | None]:
@@ -129,11 +119,11 @@ def test_the_history_pass_runs_while_the_pages_are_read_and_answers_as_one_run_a
         return real_head_of(path)
 
     def started(args: list[str], cwd: Path) -> BackgroundGit:
-        events.append(f"started {_command(args)}")
+        events.append(f"started {git_command(args)}")
         return BackgroundGit(args, cwd)
 
     def ran(args: list[str], cwd: Path) -> object:
-        events.append(f"ran {_command(args)}")
+        events.append(f"ran {git_command(args)}")
         return real_run_git(args, cwd)
 
     monkeypatch.setattr(site_module, "head_of", head_of)

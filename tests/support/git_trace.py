@@ -11,7 +11,7 @@ import os
 import shutil
 from pathlib import Path
 
-__all__ = ["GitTrace"]
+__all__ = ["GitTrace", "git_command"]
 
 _SEPARATOR = "\x1f"
 
@@ -45,13 +45,14 @@ class GitTrace:
 
     def count(self, command: str) -> int:
         """How many times ``git <command>`` ran (options before the command skipped)."""
-        return sum(_command(args) == command for args in self.commands())
+        return sum(git_command(args) == command for args in self.commands())
 
     def clear(self) -> None:
         self.log.unlink(missing_ok=True)
 
 
-def _command(args: list[str]) -> str:
+def git_command(args: list[str]) -> str:
+    """``log`` of ``-c x=y log ...``: the git command, past the options before it."""
     words = iter(args)
     for word in words:
         if word == "-c":
