@@ -10,7 +10,8 @@ Progress and details go to stderr; stdout holds only the tables, ready to paste 
 The exit status is 1 if a check failed (a date that disagrees with ``git log -1``, a cached pass
 that disagrees with a full one, a sitemap with the wrong number of URLs, writer output that is
 not byte-identical to the raw loop's, an image sitemap that does not list exactly the content
-images) or a benchmark could not run at all. A host or plugin that
+images, a sitemap from ``generate`` that differs from the plugin's) or a benchmark could not run
+at all. A host or plugin that
 is not installed is shown as ``unavailable (reason)`` and does not fail the run; nor does an aim
 that is missed (it is shown as missed). See benchmarks/README.md.
 """
