@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from bench_hosts import COMMITS_PER_PAGE, MAX_ROUNDS_FACTOR, SITE_URL, MkDocs, Mode, _build
+from bench_hosts import COMMITS_PER_PAGE, MAX_ROUNDS_FACTOR, SITE_URL, MkDocs, Mode, timed_build
 from synthetic_repo import RepoSpec, ensure_repo
 
 CLEAN: Final = Mode("clean")
@@ -92,7 +92,7 @@ def run(pages: int, *, rounds: int, mode_seconds: float = 0.0) -> AfterOutcome:
             sys.executable, "-m", "sitemap_plugins", "generate", str(site), "--base-url",
             SITE_URL, "--source", str(source / "docs"), "--layout", "mkdocs", "--no-host-config",
         ]  # fmt: skip
-        _build(host.command("none", CLEAN), scratch)  # warm-up, not timed
+        timed_build(host.command("none", CLEAN), scratch)  # warm-up, not timed
         round_number, spent, plugin_first = 0, 0.0, False
         while round_number < rounds or (
             spent < mode_seconds and round_number < rounds * MAX_ROUNDS_FACTOR
@@ -103,14 +103,14 @@ def run(pages: int, *, rounds: int, mode_seconds: float = 0.0) -> AfterOutcome:
             for step in order:
                 if step == "plugin":
                     host.clean("ours")
-                    done = _build(host.command("ours", CLEAN), scratch)
+                    done = timed_build(host.command("ours", CLEAN), scratch)
                     steps["plugin"] = done.seconds
                 else:
                     host.clean("none")
-                    done = _build(host.command("none", CLEAN), scratch)
+                    done = timed_build(host.command("none", CLEAN), scratch)
                     steps["build"] = done.seconds
                     if done.problem is None:
-                        done = _build(generate, scratch)
+                        done = timed_build(generate, scratch)
                         steps["generate"] = done.seconds
                 if done.problem is not None:
                     outcome.problems.append(f"{step}: {done.problem}")

@@ -324,7 +324,7 @@ class Build(NamedTuple):
     problem: str | None
 
 
-def _build(command: list[str], cwd: Path) -> Build:
+def timed_build(command: list[str], cwd: Path) -> Build:
     """Run one build through ``launch.py`` and measure it there: wall and CPU time around the
     build alone (the launcher's own start is not counted), and the build's own peak memory."""
     with tempfile.TemporaryDirectory() as folder:
@@ -392,7 +392,7 @@ def run(
         for variant in variants:
             host.configure(variant)
         target = host.edit_target()
-        _build(host.command("none", host.modes[0]), Path(scratch))  # warm-up, not timed
+        timed_build(host.command("none", host.modes[0]), Path(scratch))  # warm-up, not timed
         host.clean("none")
         for mode in host.modes:
             if mode.up_to is not None and pages > mode.up_to:
@@ -407,7 +407,7 @@ def run(
                 # (Other incremental modes start from the previous mode's last build.)
                 for variant in variants:
                     host.clean(variant)
-                    _build(host.command(variant, mode), Path(scratch))
+                    timed_build(host.command(variant, mode), Path(scratch))
             order = list(variants)
             mode_rounds = rounds * INCREMENTAL_ROUNDS if mode.incremental else rounds
             round_number, spent = 0, 0.0
@@ -423,7 +423,7 @@ def run(
                         continue
                     if not mode.incremental:
                         host.clean(variant)
-                    build = _build(host.command(variant, mode), Path(scratch))
+                    build = timed_build(host.command(variant, mode), Path(scratch))
                     if build.problem:
                         outcome.failed[mode.name, variant] = build.problem
                         log(f"{host_name} {pages} {mode.name} {variant}: {build.problem}")

@@ -33,8 +33,9 @@ __all__ = ["Progress", "display", "generate_site", "generate_urls"]
 
 _HELD: Final = 10_000
 """Pages described in the first walk, while the history pass runs, and held for the build: a
-site up to this size has each head read once, beside git; a larger one reads the rest again
-after the pass, so that memory stays bounded (under 1 KB a page held)."""
+site up to this size has all its heads read beside git; a larger one reads the rest after the
+pass, in a second walk, so that memory stays bounded (under 1 KB a page held). Either way each
+head is read once."""
 _HTML_LANG: Final = re.compile(r"<html\b[^>]*?\blang=[\"']?([A-Za-z0-9-]{1,35})", re.IGNORECASE)
 
 Progress = Callable[[int, "int | None"], None]
