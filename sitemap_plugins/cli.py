@@ -20,11 +20,12 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Final, TextIO
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from sitemap_plugins import __version__
 from sitemap_plugins.core import OPTION_SPECS, SitemapError
 from sitemap_plugins.core.urls import check_base_url
+from sitemap_plugins.defaults import DEFAULT_ENDPOINT, DEFAULT_GLOB, DEFAULT_TIMEOUT, VERSIONS_FILE
 from sitemap_plugins.generate import (
     LAYOUTS,
     GenerateError,
@@ -36,12 +37,10 @@ from sitemap_plugins.generate import (
     resolve_settings,
 )
 from sitemap_plugins.generate.console import ConsoleReporter, ProgressBar, StatusLine
-from sitemap_plugins.index import DEFAULT_GLOB, VERSIONS_FILE, IndexResult, build_index
-from sitemap_plugins.indexnow import DEFAULT_ENDPOINT, IndexNowClient, PlanError
-from sitemap_plugins.indexnow import plan as submit_plan
-from sitemap_plugins.indexnow import preview as submit_preview
-from sitemap_plugins.indexnow import send as submit_send
-from sitemap_plugins.validate import DEFAULT_TIMEOUT, Report, validate
+
+if TYPE_CHECKING:  # each command imports its package when it runs (see main)
+    from sitemap_plugins.index import IndexResult
+    from sitemap_plugins.validate import Report
 
 PROG: Final = "sitemap-plugins"
 JSON_VERSION: Final = 1
@@ -49,7 +48,12 @@ JSON_VERSION: Final = 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; returns the exit status (the console script exits with it)."""
+    """Run one command; returns the exit status (the console script exits with it).
+
+    Every parser is built, but a command imports its own package only when it runs: ``generate``,
+    run after every build in CI, then starts without the validator, the index builder and the
+    HTTP client, which took half of its start-up.
+    """
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -154,6 +158,8 @@ def _add_validate(commands: Any) -> None:
 
 
 def _validate(args: argparse.Namespace) -> int:
+    from sitemap_plugins.validate import validate
+
     progress = StatusLine(sys.stderr)
     try:
         report = validate(
@@ -366,6 +372,8 @@ def _add_index(commands: Any) -> None:
 
 
 def _index(args: argparse.Namespace) -> int:
+    from sitemap_plugins.index import build_index
+
     progress = StatusLine(sys.stderr, verb="reading")
     try:
         result = build_index(
@@ -466,6 +474,11 @@ def _add_submit(commands: Any) -> None:
 
 
 def _submit(args: argparse.Namespace) -> int:
+    from sitemap_plugins.indexnow import IndexNowClient, PlanError
+    from sitemap_plugins.indexnow import plan as submit_plan
+    from sitemap_plugins.indexnow import preview as submit_preview
+    from sitemap_plugins.indexnow import send as submit_send
+
     progress = StatusLine(sys.stderr, verb="reading")
     try:
         found = submit_plan(

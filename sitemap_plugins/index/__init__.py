@@ -7,15 +7,9 @@ it, listing each build's sitemap (or, for a split one, its parts) with its newes
 checking each with ``validate``'s rules. It prints nothing: the command line shows its notes.
 """
 
-from sitemap_plugins.index.build import (
-    DEFAULT_GLOB,
-    INDEX_RECORD,
-    IndexResult,
-    Level,
-    Note,
-    build_index,
-)
-from sitemap_plugins.index.versions import VERSIONS_FILE, Version, read_versions
+from sitemap_plugins.defaults import DEFAULT_GLOB, VERSIONS_FILE
+from sitemap_plugins.index.build import INDEX_RECORD, IndexResult, Level, Note, build_index
+from sitemap_plugins.index.versions import Version, read_versions
 
 __all__ = [
     "DEFAULT_GLOB",

@@ -41,8 +41,8 @@ from sitemap_plugins.core.publish import TEMP_PREFIX, Publication
 from sitemap_plugins.core.render import INDEX_CLOSE, INDEX_OPEN, render_index_entry
 from sitemap_plugins.core.report import Code, PublishError
 from sitemap_plugins.core.urls import check_base_url, directory_url, in_scope, join_url
+from sitemap_plugins.defaults import DEFAULT_GLOB, VERSIONS_FILE
 from sitemap_plugins.index.versions import (
-    VERSIONS_FILE,
     Version,
     VersionsError,
     alias_of,
@@ -53,7 +53,6 @@ from sitemap_plugins.index.versions import (
 from sitemap_plugins.validate import Finding, Report, Severity, validate
 from sitemap_plugins.validate.collect import Listed, Listing, ListingError, read_listing
 
-DEFAULT_GLOB: Final = "*/sitemap.xml"
 INDEX_RECORD: Final = ".sitemap-plugins-index.json"
 """The record of what ``sitemap-plugins index`` published in a folder (see :mod:`.publish`)."""
 SHOWN_FINDINGS: Final = 5

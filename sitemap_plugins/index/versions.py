@@ -14,9 +14,6 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
-
-VERSIONS_FILE: Final = "versions.json"
 
 
 class VersionsError(ValueError):

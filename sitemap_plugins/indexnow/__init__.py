@@ -9,8 +9,8 @@ Yandex, Seznam and Naver share what any of them receives.
 sends them, :mod:`.client` speaks HTTP with bounded retries. Standard library only.
 """
 
+from sitemap_plugins.defaults import DEFAULT_ENDPOINT
 from sitemap_plugins.indexnow.client import (
-    DEFAULT_ENDPOINT,
     MAX_URLS_PER_REQUEST,
     Answer,
     IndexNowClient,

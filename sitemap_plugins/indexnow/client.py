@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from sitemap_plugins import __version__
+from sitemap_plugins.defaults import DEFAULT_ENDPOINT, DEFAULT_TIMEOUT
 
-DEFAULT_ENDPOINT: Final = "https://api.indexnow.org/indexnow"
-"""The shared endpoint: a submission there reaches every engine that takes part."""
 MAX_URLS_PER_REQUEST: Final = 10_000
 USER_AGENT: Final = f"sitemap-plugins/{__version__} (submit)"
 
@@ -106,7 +105,7 @@ class IndexNowClient:
         self,
         endpoint: str = DEFAULT_ENDPOINT,
         *,
-        timeout: float = 30.0,
+        timeout: float = DEFAULT_TIMEOUT,
         retry: RetryPolicy | None = None,
         send: Send = http_send,
         sleep: Callable[[float], None] = time.sleep,

@@ -11,8 +11,9 @@ value: URL, date, number), :mod:`~.schema` (which element goes where), :mod:`~.x
 robots.txt) and :mod:`~.run` (targets, indexes and their children, checks over a whole set).
 """
 
+from sitemap_plugins.defaults import DEFAULT_TIMEOUT
 from sitemap_plugins.validate.findings import SUMMARIES, Check, Document, Finding, Report, Severity
-from sitemap_plugins.validate.run import DEFAULT_TIMEOUT, validate
+from sitemap_plugins.validate.run import validate
 
 __all__ = [
     "DEFAULT_TIMEOUT",

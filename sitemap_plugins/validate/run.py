@@ -27,6 +27,7 @@ from typing import Final
 from urllib.parse import SplitResult, unquote, urlsplit
 
 from sitemap_plugins.core.urls import check_base_url, directory_url, encode_path
+from sitemap_plugins.defaults import DEFAULT_TIMEOUT
 from sitemap_plugins.validate import values
 from sitemap_plugins.validate.documents import DocumentChecker
 from sitemap_plugins.validate.findings import Check, Document, Finding, Report
@@ -41,7 +42,6 @@ from sitemap_plugins.validate.reading import (
 )
 from sitemap_plugins.validate.xmldoc import Entry
 
-DEFAULT_TIMEOUT: Final = 30.0
 FOLDER_SITEMAPS: Final = ("sitemap.xml", "sitemap.xml.gz")
 """What a folder without robots.txt ``Sitemap:`` lines is checked for, in this order."""
 SAME_DAY_MIN: Final = 3

@@ -242,6 +242,40 @@ def test_no_progress_bar_outside_a_terminal(tmp_path: Path) -> None:
     assert "\x1b" not in done.stderr
 
 
+OTHER_COMMANDS = ("sitemap_plugins.validate", "sitemap_plugins.index", "sitemap_plugins.indexnow")
+
+
+def imported(stderr: str) -> set[str]:
+    """The modules a process imported, from what ``PYTHONPROFILEIMPORTTIME`` prints."""
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+
+
+def test_generate_starts_without_the_other_commands(tmp_path: Path) -> None:
+    """``generate`` runs after every CI build: the validator, the index builder and the HTTP
+    client they read with are not imported for it (they were half of its start-up), and each of
+    the other commands still imports its own package."""
+    write(tmp_path / "site/index.html", page("Home"))
+    profile = {"PYTHONPROFILEIMPORTTIME": "1"}
+    done = run("generate", "site", "--base-url", BASE, cwd=tmp_path, env=profile)
+    assert done.returncode == 0, done.stderr
+    modules = imported(done.stderr)
+    assert "sitemap_plugins.generate.run" in modules
+    assert not {m for m in modules if m.startswith(OTHER_COMMANDS)}
+    assert not modules & {"http.client", "urllib.request", "ssl", "socket"}
+    checked(tmp_path / "site", BASE)
+    helped = run("index", "--help", cwd=tmp_path, env=profile)
+    assert "'*/sitemap.xml'" in helped.stdout
+    assert "versions.json" in helped.stdout
+    assert not {m for m in imported(helped.stderr) if m.startswith(OTHER_COMMANDS)}
+    validated = run("validate", "site", "--base-url", BASE, cwd=tmp_path, env=profile)
+    assert validated.returncode == 0, validated.stdout + validated.stderr
+    assert "sitemap_plugins.validate.run" in imported(validated.stderr)
+
+
 # -- host configs ---------------------------------------------------------------------------
 
 
