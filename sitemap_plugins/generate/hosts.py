@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from sitemap_plugins.generate._toml import load_toml
 from sitemap_plugins.generate.errors import InputError
+from sitemap_plugins.generate.yaml_scalars import FALSE, TRUE, scalar, unquote, without_comment
 
 __all__ = ["HOST_FILES", "HostConfig", "find_host_config", "read_host_config"]
 
@@ -29,8 +30,6 @@ HOST_FILES: Final = ("zensical.toml", "mkdocs.toml", "mkdocs.yml", "mkdocs.yaml"
 _KEYS: Final = ("site_url", "docs_dir", "site_dir", "use_directory_urls")
 _TOP_LEVEL: Final = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)\s*:(?:\s+(?P<value>.*?))?\s*$")
 _ENV: Final = re.compile(r"^!ENV\s+(?:\[(?P<list>[^\]]*)\]|(?P<name>\S+))$")
-_TRUE: Final = frozenset({"true", "yes", "on"})
-_FALSE: Final = frozenset({"false", "no", "off"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +93,8 @@ def _flag(path: Path, values: dict[str, Any], key: str, *, default: bool) -> boo
     value = values.get(key, default)
     if isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.lower() in _TRUE | _FALSE:
-        return value.lower() in _TRUE
+    if isinstance(value, str) and value.lower() in TRUE | FALSE:
+        return value.lower() in TRUE
     raise InputError(f"{path}: {key} {value!r} is not true or false")
 
 
@@ -130,12 +129,12 @@ def _read_yaml_keys(path: Path, seen: set[Path]) -> dict[str, Any]:
 
 
 def _yaml_scalar(path: Path, number: int, raw: str) -> Any:
-    """One scalar as YAML reads it: quoted or plain text, a boolean, ``null``, or ``!ENV``."""
-    text = _without_comment(raw).strip()
+    """One scalar as MkDocs reads it: :func:`.yaml_scalars.scalar`, or ``!ENV``."""
+    text = without_comment(raw).strip()
     env = _ENV.match(text)
     if env is not None:
         names = env["list"].split(",") if env["list"] is not None else [env["name"]]
-        items = [_unquote(name.strip()) for name in names]
+        items = [unquote(name.strip()) for name in names]
         default: str | None = None
         if len(items) > 1:
             *items, default = items
@@ -143,36 +142,7 @@ def _yaml_scalar(path: Path, number: int, raw: str) -> Any:
             if variable in os.environ:
                 return os.environ[variable]
         return default  # with several items, the last is the default, as MkDocs reads it
-    if text.startswith(("'", '"')):
-        if len(text) < 2 or text[-1] != text[0]:
-            raise InputError(f"{path}:{number}: a quoted value without its closing quote")
-        return _unquote(text)
-    if text in ("", "~", "null", "Null", "NULL"):
-        return None
-    if text.lower() in _TRUE:
-        return True
-    if text.lower() in _FALSE:
-        return False
-    return text
-
-
-def _unquote(text: str) -> str:
-    if len(text) >= 2 and text[0] == text[-1] == "'":
-        return text[1:-1].replace("''", "'")
-    if len(text) >= 2 and text[0] == text[-1] == '"':
-        return text[1:-1].replace('\\"', '"').replace("\\\\", "\\")
-    return text
-
-
-def _without_comment(text: str) -> str:
-    """The value before a ``#`` comment (a ``#`` inside quotes or a URL stays)."""
-    quote = ""
-    for index, char in enumerate(text):
-        if quote:
-            if char == quote:
-                quote = ""
-        elif char in "'\"" and (index == 0 or text[index - 1].isspace()):
-            quote = char
-        elif char == "#" and (index == 0 or text[index - 1].isspace()):
-            return text[:index]
-    return text
+    try:
+        return scalar(text)
+    except ValueError as error:
+        raise InputError(f"{path}:{number}: {error}") from None

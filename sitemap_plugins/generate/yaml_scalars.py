@@ -1,0 +1,57 @@
+"""YAML scalars read without a YAML library: the values of the few YAML keys ``generate`` reads.
+
+The standard library has no YAML reader, and the package takes no dependency for a few keys:
+``mkdocs.yml``'s site keys and a page's ``sitemap`` front matter are plain or quoted scalars,
+booleans and nulls. They are read as YAML 1.1 reads them (PyYAML for MkDocs, Psych for Jekyll):
+``yes``/``on`` are true, ``~`` is null, a ``#`` after a space starts a comment. Numbers and dates
+stay text: the core reads both from text.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+__all__ = ["FALSE", "TRUE", "scalar", "unquote", "without_comment"]
+
+TRUE: Final = frozenset({"true", "yes", "on"})
+FALSE: Final = frozenset({"false", "no", "off"})
+
+
+def scalar(raw: str) -> Any:
+    """One scalar: quoted or plain text, a boolean or ``None``; a quote left open is a
+    :class:`ValueError`."""
+    text = without_comment(raw).strip()
+    if text.startswith(("'", '"')):
+        if len(text) < 2 or text[-1] != text[0]:
+            raise ValueError("a quoted value without its closing quote")
+        return unquote(text)
+    if text in ("", "~", "null", "Null", "NULL"):
+        return None
+    if text.lower() in TRUE:
+        return True
+    if text.lower() in FALSE:
+        return False
+    return text
+
+
+def unquote(text: str) -> str:
+    """The text inside single or double quotes, with YAML's escapes of the quote undone."""
+    if len(text) >= 2 and text[0] == text[-1] == "'":
+        return text[1:-1].replace("''", "'")
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        return text[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+    return text
+
+
+def without_comment(text: str) -> str:
+    """The value before a ``#`` comment (a ``#`` inside quotes or a URL stays)."""
+    quote = ""
+    for index, char in enumerate(text):
+        if quote:
+            if char == quote:
+                quote = ""
+        elif char in "'\"" and (index == 0 or text[index - 1].isspace()):
+            quote = char
+        elif char == "#" and (index == 0 or text[index - 1].isspace()):
+            return text[:index]
+    return text
