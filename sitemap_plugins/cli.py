@@ -184,8 +184,9 @@ def _add_generate(commands: Any) -> None:
         help="write a true sitemap for a built site, or for a URL list",
         description="Write the sitemap of a site any generator built: every HTML page at its "
         "served URL, left out by the plugins' rules (404, noindex, redirect stubs, a canonical "
-        "URL elsewhere, --exclude), lastmod from a date the page declares, else the git date of "
-        "its source (--source, --layout), else of the committed HTML file. With --urls, the "
+        "URL elsewhere, --exclude, the source's sitemap front matter), lastmod from a date the "
+        "page declares, else the git date of its source (--source, --layout), else of the "
+        "committed HTML file. With --urls, the "
         "pages are the lines of a URL list instead (URL, optionally a tab and a lastmod). "
         "Run with no argument in a folder holding zensical.toml, mkdocs.toml or mkdocs.yml, "
         "it reads the site URL and folders from there. Options also come from "

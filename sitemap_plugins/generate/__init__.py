@@ -1,8 +1,9 @@
 """``sitemap-plugins generate``: a true sitemap for a site some other tool built.
 
 A host of its own beside the plugins: it walks a built site (:mod:`.site`), finds each page's
-source by a layout (:mod:`.layouts`), reads its settings from flags, a TOML file and the host's
-own config (:mod:`.settings`, :mod:`.hosts`), or reads a URL list (:mod:`.urllist`), and hands
+source by a layout (:mod:`.layouts`) and the source's ``sitemap`` front matter
+(:mod:`.front_matter`), reads its settings from flags, a TOML file and the host's own config
+(:mod:`.settings`, :mod:`.hosts`), or reads a URL list (:mod:`.urllist`), and hands
 it all to the core's streaming build (:mod:`.run`). The core decides every rule, as for the
 plugins; the command line (:mod:`sitemap_plugins.cli`) only parses and prints.
 """

@@ -17,7 +17,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-__all__ = ["load_toml"]
+__all__ = ["load_toml", "parse_toml"]
 
 
 def load_toml(path: Path) -> dict[str, Any]:
@@ -31,3 +31,8 @@ def load_toml(path: Path) -> dict[str, Any]:
         raise InputError(f"{path}: not valid TOML: {error}") from None
     except UnicodeDecodeError:
         raise InputError(f"{path}: not valid TOML: not UTF-8 text") from None
+
+
+def parse_toml(text: str) -> dict[str, Any]:
+    """The document ``text`` holds; bad TOML is tomllib's own :class:`ValueError`."""
+    return tomllib.loads(text)

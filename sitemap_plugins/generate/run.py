@@ -89,6 +89,8 @@ def generate_site(
         keep_index=settings.keep_index_html,
         label=display(site_dir),
         images=options.images,
+        warn=lambda message: builder.reporter.warning(Code.BAD_METADATA, message),
+        show=display,
     )
     if settings.source_dir is not None:
         builder.start(settings.source_dir)  # the history pass runs while the pages are read
@@ -110,9 +112,9 @@ def generate_site(
     total = 0
     for file in files():
         total += 1
-        path, is_built = reader.source_of(file)
+        path, is_built = source = reader.source_of(file)
         if len(held) < _HELD:
-            held[file.relpath] = reader.page(file, source=path)
+            held[file.relpath] = reader.page(file, source=source)
             if progress is not None:
                 progress(total, None)
         if not is_built:

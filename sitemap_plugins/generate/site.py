@@ -17,7 +17,7 @@ import os
 import posixpath
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -26,6 +26,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 from sitemap_plugins.core.html import head_of, scan_head
 from sitemap_plugins.core.model import LeftOut, Page, Reason
 from sitemap_plugins.core.urls import encode_path, join_url
+from sitemap_plugins.generate.front_matter import sitemap_front_matter
 from sitemap_plugins.generate.layouts import SourceFinder
 
 __all__ = ["HTML_SUFFIXES", "BuiltFile", "SiteReader", "served_path", "walk_site"]
@@ -92,6 +93,8 @@ class SiteReader:
     built file is dated by git only: its file time is the build's). ``label`` is how messages
     name the site folder. With ``images`` (the option), each page hands its file to the core,
     which reads it whole for the images of its main content; without, only heads are read.
+    A source the finder found gives the page its ``sitemap`` front matter; ``warn`` is told
+    what in it cannot be read, naming the source as ``show`` shows paths.
     """
 
     def __init__(
@@ -103,6 +106,8 @@ class SiteReader:
         keep_index: bool = False,
         label: str | None = None,
         images: bool = False,
+        warn: Callable[[str], None] | None = None,
+        show: Callable[[Path], str] = str,
     ) -> None:
         self.site_dir = site_dir
         self.base_url = base_url
@@ -110,6 +115,8 @@ class SiteReader:
         self.keep_index = keep_index
         self.label = label if label is not None else str(site_dir)
         self.images = images
+        self.warn = warn
+        self.show = show
         self.foreign_canonicals: Counter[str] = Counter()
         """Pages left out for a canonical URL on another origin, by that origin."""
 
@@ -121,9 +128,10 @@ class SiteReader:
                 return found, False
         return file.path, True
 
-    def page(self, file: BuiltFile, *, source: Path | None = None) -> Page | LeftOut:
-        """What the built file is: a page with its source and declared date, or why not.
-        ``source`` is what :meth:`source_of` gave for it, when the caller asked already."""
+    def page(self, file: BuiltFile, *, source: tuple[Path, bool] | None = None) -> Page | LeftOut:
+        """What the built file is: a page with its source, declared date and front matter, or
+        why not. ``source`` is what :meth:`source_of` gave for it, when the caller asked
+        already."""
         origin = self._origin(file)
         if file.relpath.lower() in _NOT_FOUND:
             return LeftOut(Reason.NOT_FOUND_PAGE, origin)
@@ -136,12 +144,19 @@ class SiteReader:
         path = served_path(file.relpath, keep_index=self.keep_index)
         if scan.canonical is not None and not self._is_canonical(path, scan.canonical):
             return LeftOut(Reason.CANONICAL_ELSEWHERE, origin)
-        if source is None:
-            source, _ = self.source_of(file)
+        found, is_built = self.source_of(file) if source is None else source
+        sitemap = None
+        if not is_built:
+            sitemap, problems = sitemap_front_matter(found)
+            for line, problem in problems:
+                if self.warn is not None:
+                    where = self.show(found) if line is None else f"{self.show(found)}:{line}"
+                    self.warn(f"{where}: {problem}")
         return Page(
             path=path,
             origin=origin,
-            sources=(source,),
+            sources=(found,),
+            sitemap=sitemap,
             updated=_declared(scan.modified),
             encoded=False,
             html=file.path if self.images else None,

@@ -1,0 +1,185 @@
+"""A page's ``sitemap`` front matter, read by ``generate`` from the source a layout found.
+
+The settings users already wrote keep their meaning after the build: the plugins' keys on a real
+Zensical build, jekyll-sitemap's ``sitemap: false``, Hugo's ``disable`` in TOML and YAML. The
+YAML reader (no YAML library is a dependency) is held to PyYAML, the reader MkDocs itself uses,
+on mappings written in each style PyYAML writes.
+"""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sitemap_plugins.generate.front_matter import Problem, sitemap_front_matter
+from tests.cli_generate.helpers import checked, lastmods, page, run, write, written
+from tests.cli_generate.test_zensical import zensical_build
+from tests.support.gitrepo import GitRepo
+
+BASE = "https://docs.example.org/"
+JAN = "2024-01-15T12:00:00+00:00"
+
+
+@pytest.fixture
+def zensical_project(git_repo: GitRepo) -> GitRepo:
+    """Pages whose front matter says, in each form, how the sitemap should list them."""
+    pytest.importorskip("zensical", reason="zensical is installed in tests_cli_generate")
+    git_repo.write("zensical.toml", '[project]\nsite_name = "S"\nsite_url = "' + BASE + '"\n')
+    git_repo.write(".gitignore", "site/\n.cache/\n")
+    git_repo.write("docs/index.md", "# Home\n")
+    git_repo.write("docs/private.md", "---\nsitemap: false\n---\n\n# Private\n")
+    git_repo.write("docs/hidden.md", "---\nsitemap: {exclude: yes}  # flow style\n---\n# Hidden\n")
+    git_repo.write(
+        "docs/weekly.md",
+        "---\ntitle: Weekly\nsitemap:\n  priority: 0.8\n  changefreq: weekly  # a comment\n"
+        "  lastmod: 2020-02-03\nsearch:\n  exclude: true\n---\n\n# Weekly\n",
+    )
+    git_repo.write(
+        "docs/video.md",
+        "---\nsitemap:\n  video:\n    - title: A clip\n  priority: '0.3'\n---\n\n# Video\n",
+    )
+    git_repo.write("docs/bad.md", "---\nsitemap:\n  priority: 2\n---\n\n# Bad\n")
+    git_repo.commit("pages", JAN)
+    return git_repo
+
+
+def test_zensical_pages_keep_their_sitemap_front_matter(zensical_project: GitRepo) -> None:
+    root = zensical_project.root
+    zensical_build(root)
+    done = run("generate", cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert "left out 3 (1 404 page, 2 excluded by metadata)" in done.stdout
+    entries = checked(root / "site", BASE)
+    assert set(lastmods(entries, BASE)) == {"", "weekly/", "video/", "bad/"}
+    weekly = entries[BASE + "weekly/"]
+    assert (weekly.priority, weekly.changefreq, weekly.lastmod) == ("0.8", "weekly", "2020-02-03")
+    assert entries[BASE + "video/"].priority == "0.3"
+    assert entries[BASE + "bad/"].priority is None
+    assert entries[BASE + "bad/"].lastmod == written(JAN)
+    warnings = [line for line in done.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 2, done.stderr
+    video = next(line for line in warnings if "video" in line)
+    assert "warning: docs/video.md:3: sitemap.video is not read after the build" in video
+    bad = next(line for line in warnings if "priority" in line)
+    assert "site/bad/index.html: priority '2' is not allowed" in bad
+    strict = run("generate", "--strict", cwd=root)
+    assert strict.returncode == 1, strict.stdout + strict.stderr
+
+
+def test_jekyll_and_hugo_exclusions_are_kept(git_repo: GitRepo) -> None:
+    """jekyll-sitemap's ``sitemap: false``; Hugo's ``disable``, in TOML and in YAML, with its
+    other keys; a page without front matter and one whose ``---`` opens no front matter."""
+    git_repo.write("jekyll/about.md", "---\nlayout: page\nsitemap: false\n---\nAbout\n")
+    git_repo.write("jekyll/contact.md", "---\nlayout: page\n---\nContact\n")
+    git_repo.write("hugo/content/old.md", '+++\ntitle = "Old"\n[sitemap]\ndisable = true\n+++\n')
+    git_repo.write(
+        "hugo/content/news.md",
+        '+++\ntitle = "News"\n[sitemap]\nchangefreq = "daily"\npriority = 0.9\n+++\n',
+    )
+    git_repo.write("hugo/content/gone.md", "---\nsitemap:\n  disable: true\n---\n")
+    git_repo.write("hugo/content/plain.md", "---\n\nA rule, then text: no front matter.\n")
+    git_repo.commit("sources", JAN)
+    for name in ("about", "contact"):
+        write(git_repo.root / f"jekyll/_site/{name}.html", page(name))
+    for name in ("old", "news", "gone", "plain"):
+        write(git_repo.root / f"hugo/public/{name}/index.html", page(name))
+    jekyll = run(
+        "generate", "jekyll/_site", "--source", "jekyll", "--layout", "jekyll",
+        "--base-url", BASE, cwd=git_repo.root,
+    )  # fmt: skip
+    assert jekyll.returncode == 0, jekyll.stderr
+    assert set(checked(git_repo.root / "jekyll/_site", BASE)) == {BASE + "contact.html"}
+    hugo = run(
+        "generate", "hugo/public", "--source", "hugo/content", "--layout", "hugo",
+        "--base-url", BASE, cwd=git_repo.root,
+    )  # fmt: skip
+    assert hugo.returncode == 0, hugo.stderr
+    assert "warning" not in hugo.stderr
+    entries = checked(git_repo.root / "hugo/public", BASE)
+    assert set(entries) == {BASE + "news/", BASE + "plain/"}
+    assert (entries[BASE + "news/"].changefreq, entries[BASE + "news/"].priority) == (
+        "daily",
+        "0.9",
+    )
+    assert entries[BASE + "plain/"].lastmod == written(JAN)
+
+
+# -- the YAML reader against PyYAML -----------------------------------------------------------
+
+_TEXT = st.text(
+    alphabet=string.ascii_letters + string.digits + " -_.:/#'\"!?&*%@,[]{}", max_size=24
+)
+_SCALAR = st.one_of(st.none(), st.booleans(), _TEXT)
+_KEYS = st.from_regex(r"[a-z][a-z_]{0,11}", fullmatch=True)
+
+
+def _in_source(tmp_path: Path, front: str, newline: str = "\n") -> tuple[Any, list[Problem]]:
+    text = f"---\ntitle: T\n{front}other: 1\n---\n\n# T\n".replace("\n", newline)
+    source = tmp_path / "page.md"
+    source.write_bytes(text.encode())
+    return sitemap_front_matter(source)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    mapping=st.dictionaries(_KEYS, _SCALAR, max_size=5),
+    flow=st.booleans(),
+    indent=st.sampled_from([2, 4]),
+    newline=st.sampled_from(["\n", "\r\n"]),
+)
+def test_mappings_read_as_pyyaml_reads_them(
+    tmp_path_factory: pytest.TempPathFactory,
+    mapping: dict[str, Any],
+    flow: bool,
+    indent: int,
+    newline: str,
+) -> None:
+    """Each mapping of plain values, written by PyYAML in block or flow style, indented by two
+    or four, with Unix or Windows line ends, reads back as PyYAML reads it (Hugo's ``disable``
+    aside, which is read as ``exclude``)."""
+    mapping.pop("disable", None)
+    if flow:  # on the line of its key: sitemap: {priority: '0.5', exclude: false}
+        front = "sitemap: " + yaml.safe_dump(mapping, default_flow_style=True, width=10_000)
+    else:
+        front = yaml.safe_dump(
+            {"sitemap": mapping}, default_flow_style=False, width=10_000, indent=indent
+        )
+    value, problems = _in_source(tmp_path_factory.mktemp("fm"), front, newline)
+    assert problems == []
+    assert value == yaml.safe_load(front)["sitemap"], front
+
+
+@pytest.mark.parametrize(
+    ("front", "skipped"),
+    [
+        ("sitemap:\n  priority: 0.5\n  video:\n    - title: A\n  changefreq: daily\n", "video"),
+        ("sitemap:\n  priority: 0.5\n  video: [a, b]\n", "video"),
+        ("sitemap:\n  priority: 0.5\n  lastmod: &when 2024-01-02\n", "lastmod"),
+        ("sitemap: {priority: 0.5, video: {title: A}}\n", "video"),
+    ],
+)
+def test_what_is_not_a_plain_value_is_named_and_the_rest_kept(
+    tmp_path: Path, front: str, skipped: str
+) -> None:
+    value, problems = _in_source(tmp_path, front)
+    full = yaml.safe_load(front)["sitemap"]
+    assert value == {key: str(v) for key, v in full.items() if key != skipped}
+    [(line, problem)] = problems
+    assert front.splitlines()[line - 3].lstrip().startswith(("sitemap:", f"{skipped}:"))
+    assert problem.startswith(f"sitemap.{skipped} is not read after the build")
+
+
+@pytest.mark.parametrize(
+    "front",
+    ["sitemap:\n  - priority\n", "sitemap: [a]\n", "sitemap: 'open\n", "sitemap: {a: 1\n"],
+)
+def test_a_sitemap_value_not_read_is_one_problem_and_no_value(tmp_path: Path, front: str) -> None:
+    value, problems = _in_source(tmp_path, front)
+    assert value is None
+    assert [line for line, _ in problems] == [3]  # the line of sitemap: itself
