@@ -35,6 +35,7 @@ TEST_DEPS = [
     "lxml>=5",
     "ultimate-sitemap-parser>=1.8",
     "requests",
+    "pyyaml>=6",  # the reference `generate`'s front matter reader is held to
 ]
 PY = sys.version_info[:2]
 # Linters pinned: a new release may add rules (ruff 0.16 began formatting Markdown code

@@ -1,13 +1,15 @@
-"""A page's own ``sitemap`` settings, read from the front matter of the source a layout found.
+"""A page's own settings, read from the front matter of the source a layout found.
 
 The plugins take each page's ``sitemap`` metadata from their host; ``generate`` runs after
 another tool's build, so it reads the same key where those tools' authors write it: YAML front
 matter between ``---`` lines (MkDocs, Zensical, Jekyll, Hugo) or TOML between ``+++`` (Hugo).
 What users already wrote for the sitemaps they had keeps its meaning: jekyll-sitemap's
 ``sitemap: false``, Hugo's ``sitemap: {disable: true}`` (read as ``exclude``), and the plugins'
-``priority``, ``changefreq``, ``lastmod`` and ``exclude``. The core checks the values.
+``priority``, ``changefreq``, ``lastmod`` and ``exclude``. The core checks the values. A blog
+post's ``date`` (and the ``slug`` and ``title`` that make its URL, see :mod:`.layouts`) is read
+here too.
 
-YAML is read without a YAML library (see :mod:`.yaml_scalars`): ``sitemap`` as a plain value,
+YAML is read without a YAML library (see :mod:`.yaml_scalars`): a key's value as a plain value,
 a flow mapping on its line, or one level of indented keys, which is every form these settings
 take. Anything else (a list, a nested key such as ``video``) is named in a warning and left
 out, and the page stays.
@@ -22,7 +24,7 @@ from typing import Any, Final
 from sitemap_plugins.generate._toml import parse_toml
 from sitemap_plugins.generate.yaml_scalars import scalar, unquote, without_comment
 
-__all__ = ["Problem", "sitemap_front_matter"]
+__all__ = ["FrontMatter", "Problem", "parse_front_matter", "read_front_matter"]
 
 Problem = tuple[int | None, str]
 """What could not be read: the line it is on (None: the whole file), and what it is."""
@@ -42,12 +44,47 @@ _KEY: Final = re.compile(
 _NOT_PLAIN: Final = ("{", "[", "&", "*", "!", "|", ">")
 """How YAML values start that are not plain scalars: collections, anchors, aliases, tags, blocks."""
 _READ: Final = "not read after the build (a plain value or one level of keys is)"
-_EXPECTED: Final = "expected false or keys (priority, changefreq, lastmod, exclude)"
+_EXPECTED: Final = "not a value or keys"
 
 
-def sitemap_front_matter(source: Path) -> tuple[Any, list[Problem]]:
-    """The ``sitemap`` value of the source's front matter (None when it has none), and what
-    could not be read in it, for warnings that name the file."""
+class FrontMatter:
+    """The front matter at the top of a source: YAML lines, or a TOML table."""
+
+    def __init__(self, lines: list[str] | None, table: dict[str, Any] | None) -> None:
+        self._lines = lines
+        self._table = table
+
+    def value(self, key: str) -> tuple[Any, list[Problem]]:
+        """A top-level key's value (None when it is not there), and what could not be read."""
+        if self._table is not None:
+            return self._table.get(key), []
+        lines = self._lines or []
+        for index, line in enumerate(lines):
+            if line.startswith(key):
+                match = _KEY.match(line.rstrip())
+                if match is not None and match["key"] == key:
+                    return _yaml_value(key, index + 2, match["value"], lines[index + 1 :])
+        return None, []
+
+    def sitemap(self) -> tuple[Any, list[Problem]]:
+        """``sitemap``, with Hugo's ``disable`` read as ``exclude`` (which wins where both are)."""
+        value, problems = self.value("sitemap")
+        if isinstance(value, dict) and "disable" in value:
+            value = dict(value)
+            value.setdefault("exclude", value.pop("disable"))
+        return value, problems
+
+    def post_date(self) -> Any:
+        """A Material or Zensical blog post's own date, as the plugins take it: ``date``, or
+        ``date.updated`` else ``date.created``; what cannot be read is no date."""
+        value, _ = self.value("date")
+        if isinstance(value, dict):
+            value = value.get("updated") or value.get("created")
+        return value if isinstance(value, str) and value else None
+
+
+def read_front_matter(source: Path) -> tuple[FrontMatter | None, list[Problem]]:
+    """The source's front matter (None when it has none), and why it could not be read."""
     try:
         with open(source, "rb", buffering=0) as stream:
             data = stream.read(_FIRST_BYTES).removeprefix(b"\xef\xbb\xbf")
@@ -56,54 +93,51 @@ def sitemap_front_matter(source: Path) -> tuple[Any, list[Problem]]:
             data += stream.read(_MAX_BYTES)
     except OSError as error:
         return None, [(None, f"cannot read its front matter: {error.strerror or error}")]
-    opened = _OPENING.match(data)
+    found, _ = parse_front_matter(data)
+    if isinstance(found, str):
+        return None, [(None, found)]
+    return found, []
+
+
+def parse_front_matter(data: bytes) -> tuple[FrontMatter | str | None, int]:
+    """The front matter at the start of ``data`` (or why it is unreadable, or None) and where
+    the text after it starts."""
+    opened = _OPENING.match(data.removeprefix(b"\xef\xbb\xbf"))
     if opened is None:
-        return None, []
+        return None, 0
+    skipped = len(data) - len(data.removeprefix(b"\xef\xbb\xbf"))
     toml = opened[1] == b"+++"
-    closed = (_TOML_END if toml else _YAML_END).search(data, opened.end())
+    closed = (_TOML_END if toml else _YAML_END).search(data, skipped + opened.end())
     if closed is None:
-        return None, []  # a rule (---) opening the text, not front matter
-    block = data[opened.end() : closed.start()].decode("utf-8", errors="replace").split("\n")
-    if toml:
-        try:
-            value = parse_toml("\n".join(block)).get("sitemap")
-        except ValueError as error:
-            return None, [(None, f"front matter is not valid TOML ({error}); sitemap ignored")]
-        return _hugo_disable(value), []
-    for index, line in enumerate(block):
-        if line.startswith("sitemap"):
-            match = _KEY.match(line.rstrip())
-            if match is not None and match["key"] == "sitemap":
-                found, problems = _yaml_value(index + 2, match["value"], block[index + 1 :])
-                return _hugo_disable(found), problems
-    return None, []
+        return None, 0  # a rule (---) opening the text, not front matter
+    text = data[skipped + opened.end() : closed.start()].decode("utf-8", errors="replace")
+    if not toml:
+        return FrontMatter(text.split("\n"), None), closed.end()
+    try:
+        return FrontMatter(None, parse_toml(text)), closed.end()
+    except ValueError as error:
+        return f"front matter is not valid TOML ({error}); ignored", closed.end()
 
 
-def _hugo_disable(value: Any) -> Any:
-    """Hugo's ``disable`` is the plugins' ``exclude`` (which wins where both are set)."""
-    if isinstance(value, dict) and "disable" in value:
-        value = dict(value)
-        value.setdefault("exclude", value.pop("disable"))
-    return value
-
-
-def _yaml_value(number: int, raw: str | None, below: list[str]) -> tuple[Any, list[Problem]]:
-    """``sitemap``'s value: on its own line (``number``), or a mapping on the lines ``below``."""
+def _yaml_value(
+    name: str, number: int, raw: str | None, below: list[str]
+) -> tuple[Any, list[Problem]]:
+    """A top-level key's value: on its line (``number``), or a mapping on the lines ``below``."""
     text = without_comment(raw or "").strip()
     if text.startswith("{"):
-        return _flow_mapping(number, text)
+        return _flow_mapping(name, number, text)
     if text.startswith(_NOT_PLAIN):
-        return None, [(number, f"sitemap {text[:40]!r} is {_READ}; ignored")]
+        return None, [(number, f"{name} {text[:40]!r} is {_READ}; ignored")]
     if text:
         try:
             return scalar(text), []
         except ValueError as error:
-            return None, [(number, f"sitemap: {error}; ignored")]
-    return _block_mapping(number + 1, below)
+            return None, [(number, f"{name}: {error}; ignored")]
+    return _block_mapping(name, number + 1, below)
 
 
-def _block_mapping(first: int, lines: list[str]) -> tuple[Any, list[Problem]]:
-    """The indented ``key: value`` lines under ``sitemap:``, up to the next top-level key."""
+def _block_mapping(name: str, first: int, lines: list[str]) -> tuple[Any, list[Problem]]:
+    """The indented ``key: value`` lines under ``name:``, up to the next top-level key."""
     mapping: dict[str, Any] = {}
     problems: list[Problem] = []
     indent: int | None = None
@@ -119,17 +153,17 @@ def _block_mapping(first: int, lines: list[str]) -> tuple[Any, list[Problem]]:
             break  # the next top-level key
         if indent is None:
             if stripped.startswith("-"):
-                return None, [(first - 1, f"sitemap is a list, {_EXPECTED}; ignored")]
+                return None, [(first - 1, f"{name} is a list, {_EXPECTED}; ignored")]
             indent = width
         if width > indent:
             if open_key is not None:
-                problems.append((open_line, f"sitemap.{open_key} is {_READ}; ignored"))
+                problems.append((open_line, f"{name}.{open_key} is {_READ}; ignored"))
                 del mapping[open_key]
                 open_key = None
             continue
         match = _KEY.match(stripped)
         if width < indent or match is None:
-            problems.append((number, f"{stripped[:40]!r} under sitemap is no key; ignored"))
+            problems.append((number, f"{stripped[:40]!r} under {name} is no key; ignored"))
             continue
         key, value = unquote(match["key"]), without_comment(match["value"] or "").strip()
         open_key = None
@@ -137,36 +171,37 @@ def _block_mapping(first: int, lines: list[str]) -> tuple[Any, list[Problem]]:
             mapping[key] = None
             open_key, open_line = key, number
         else:
-            _put(mapping, problems, number, key, value)
+            _put(mapping, problems, number, f"{name}.{key}", value)
     return mapping, problems
 
 
 def _put(
-    mapping: dict[str, Any], problems: list[Problem], number: int, key: str, value: str
+    mapping: dict[str, Any], problems: list[Problem], number: int, dotted: str, value: str
 ) -> None:
-    """One key's plain value into the mapping, or the reason it is not read into the problems."""
+    """One plain value into the mapping (``dotted``: its key after its parent's), or the reason
+    it is not read into the problems."""
     if value.startswith(_NOT_PLAIN):
-        problems.append((number, f"sitemap.{key} is {_READ}; ignored"))
+        problems.append((number, f"{dotted} is {_READ}; ignored"))
         return
     try:
-        mapping[key] = scalar(value)
+        mapping[dotted.partition(".")[2]] = scalar(value)
     except ValueError as error:
-        problems.append((number, f"sitemap.{key}: {error}; ignored"))
+        problems.append((number, f"{dotted}: {error}; ignored"))
 
 
-def _flow_mapping(number: int, text: str) -> tuple[Any, list[Problem]]:
+def _flow_mapping(name: str, number: int, text: str) -> tuple[Any, list[Problem]]:
     """``{priority: 0.8, changefreq: weekly}`` on one line."""
     if not text.endswith("}"):
-        return None, [(number, f"sitemap {text[:40]!r} is {_READ}; ignored")]
+        return None, [(number, f"{name} {text[:40]!r} is {_READ}; ignored")]
     mapping: dict[str, Any] = {}
     problems: list[Problem] = []
     for item in _split_items(text[1:-1]):
         key, colon, value = item.partition(":")
         key, value = unquote(key.strip()), value.strip()
         if not colon or not key:
-            problems.append((number, f"{item.strip()[:40]!r} in sitemap is no key; ignored"))
+            problems.append((number, f"{item.strip()[:40]!r} in {name} is no key; ignored"))
         else:
-            _put(mapping, problems, number, key, value)
+            _put(mapping, problems, number, f"{name}.{key}", value)
     return mapping, problems
 
 

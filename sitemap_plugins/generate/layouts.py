@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Final
 
+from sitemap_plugins.generate.front_matter import FrontMatter, parse_front_matter
+
 __all__ = ["LAYOUTS", "SourceFinder"]
 
 _MARKDOWN: Final = (".md", ".markdown", ".mdown", ".mkdn", ".mkd")
@@ -105,6 +107,7 @@ class SourceFinder:
         self._folders: dict[str, dict[str, tuple[str, bool]]] = {}
         self._posts: dict[str, str] | None = None
         self._blog: dict[str, str] | None = None
+        self._blog_sources: frozenset[Path] | None = None
 
     def find(self, relpath: str) -> Path | None:
         """The source of the built page at ``relpath`` (posix, relative to the site), or None."""
@@ -124,6 +127,15 @@ class SourceFinder:
                 if post is not None:
                     return self.source_dir / post
         return None
+
+    def is_blog_post(self, source: Path) -> bool:
+        """Whether :meth:`find` gave ``source`` as a Material or Zensical blog post, whose own
+        ``date`` dates it (other pages' ``date`` often says when they were first written)."""
+        if self._blog is None:
+            return False  # no page was looked for among the posts
+        if self._blog_sources is None:
+            self._blog_sources = frozenset(self.source_dir / post for post in self._blog.values())
+        return source in self._blog_sources
 
     def _exists(self, relpath: str) -> str | None:
         """``relpath`` as spelled on disk if such a file exists (any case), else None."""
@@ -203,39 +215,30 @@ class SourceFinder:
         return self._blog
 
 
-_FRONT_MATTER: Final = re.compile(r"^---[ \t]*\r?\n(.*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)", re.S)
-_KEY: Final = re.compile(r"^(?P<indent>[ \t]*)(?P<key>[\w-]+)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*$")
 _HEADING: Final = re.compile(r"^#[ \t]+(?P<title>.+?)[ \t#]*$", re.M)
-_DAY: Final = re.compile(r"^[\"']?(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})")
+_DAY: Final = re.compile(r"(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})")
 
 
 def _post_url(path: Path, blog: str) -> str | None:
     """The file a blog post is written to with the default URL format, or None."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError):
+        data = path.read_bytes()
+    except OSError:
         return None
-    match = _FRONT_MATTER.match(text)
-    if match is None:
+    front, body = parse_front_matter(data)
+    if not isinstance(front, FrontMatter):
         return None
-    values: dict[str, str] = {}
-    parent = ""
-    for line in match[1].splitlines():
-        found = _KEY.match(line)
-        if found is None:
-            continue
-        key = found["key"] if not found["indent"] else f"{parent}.{found['key']}"
-        if not found["indent"]:
-            parent = found["key"]
-        values.setdefault(key, found["value"].strip().strip("\"'"))
-    day = _DAY.match(values.get("date") or values.get("date.created") or "")
+    date, _ = front.value("date")
+    if isinstance(date, dict):
+        date = date.get("created")
+    day = _DAY.match(date) if isinstance(date, str) else None
     if day is None:
         return None
-    slug = values.get("slug")
-    if not slug:
-        title = values.get("title")
-        if not title:
-            heading = _HEADING.search(text, match.end())
+    slug, _ = front.value("slug")
+    if not isinstance(slug, str) or not slug:
+        title, _ = front.value("title")
+        if not isinstance(title, str) or not title:
+            heading = _HEADING.search(data[body:].decode("utf-8", errors="replace"))
             title = heading["title"] if heading is not None else None
         if not title:
             return None

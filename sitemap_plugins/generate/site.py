@@ -26,7 +26,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 from sitemap_plugins.core.html import head_of, scan_head
 from sitemap_plugins.core.model import LeftOut, Page, Reason
 from sitemap_plugins.core.urls import encode_path, join_url
-from sitemap_plugins.generate.front_matter import sitemap_front_matter
+from sitemap_plugins.generate.front_matter import Problem, read_front_matter
 from sitemap_plugins.generate.layouts import SourceFinder
 
 __all__ = ["HTML_SUFFIXES", "BuiltFile", "SiteReader", "served_path", "walk_site"]
@@ -145,23 +145,31 @@ class SiteReader:
         if scan.canonical is not None and not self._is_canonical(path, scan.canonical):
             return LeftOut(Reason.CANONICAL_ELSEWHERE, origin)
         found, is_built = self.source_of(file) if source is None else source
-        sitemap = None
+        sitemap = post_date = None
         if not is_built:
-            sitemap, problems = sitemap_front_matter(found)
-            for line, problem in problems:
-                if self.warn is not None:
-                    where = self.show(found) if line is None else f"{self.show(found)}:{line}"
-                    self.warn(f"{where}: {problem}")
+            front, problems = read_front_matter(found)
+            if front is not None:
+                sitemap, problems = front.sitemap()
+                if self.finder is not None and self.finder.is_blog_post(found):
+                    post_date = front.post_date()
+            self._report(found, problems)
+        declared = _declared(scan.modified)
         return Page(
             path=path,
             origin=origin,
             sources=(found,),
             sitemap=sitemap,
-            updated=_declared(scan.modified),
+            updated=declared if declared is not None else post_date,
             encoded=False,
             html=file.path if self.images else None,
             title=scan.title,
         )
+
+    def _report(self, source: Path, problems: list[Problem]) -> None:
+        for line, problem in problems:
+            if self.warn is not None:
+                where = self.show(source) if line is None else f"{self.show(source)}:{line}"
+                self.warn(f"{where}: {problem}")
 
     def _origin(self, file: BuiltFile) -> str:
         return posixpath.join(self.label.replace(os.sep, "/"), file.relpath)

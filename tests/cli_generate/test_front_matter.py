@@ -17,7 +17,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitemap_plugins.generate.front_matter import Problem, sitemap_front_matter
+from sitemap_plugins.generate.front_matter import Problem, read_front_matter
 from tests.cli_generate.helpers import checked, lastmods, page, run, write, written
 from tests.cli_generate.test_zensical import zensical_build
 from tests.support.gitrepo import GitRepo
@@ -123,7 +123,10 @@ def _in_source(tmp_path: Path, front: str, newline: str = "\n") -> tuple[Any, li
     text = f"---\ntitle: T\n{front}other: 1\n---\n\n# T\n".replace("\n", newline)
     source = tmp_path / "page.md"
     source.write_bytes(text.encode())
-    return sitemap_front_matter(source)
+    front, problems = read_front_matter(source)
+    assert front is not None
+    assert problems == []
+    return front.sitemap()
 
 
 @settings(max_examples=150, deadline=None)
