@@ -102,15 +102,15 @@ def read_front_matter(source: Path) -> tuple[FrontMatter | None, list[Problem]]:
 def parse_front_matter(data: bytes) -> tuple[FrontMatter | str | None, int]:
     """The front matter at the start of ``data`` (or why it is unreadable, or None) and where
     the text after it starts."""
-    opened = _OPENING.match(data.removeprefix(b"\xef\xbb\xbf"))
+    skipped = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # a byte order mark
+    opened = _OPENING.match(data, skipped)
     if opened is None:
         return None, 0
-    skipped = len(data) - len(data.removeprefix(b"\xef\xbb\xbf"))
     toml = opened[1] == b"+++"
-    closed = (_TOML_END if toml else _YAML_END).search(data, skipped + opened.end())
+    closed = (_TOML_END if toml else _YAML_END).search(data, opened.end())
     if closed is None:
         return None, 0  # a rule (---) opening the text, not front matter
-    text = data[skipped + opened.end() : closed.start()].decode("utf-8", errors="replace")
+    text = data[opened.end() : closed.start()].decode("utf-8", errors="replace")
     if not toml:
         return FrontMatter(text.split("\n"), None), closed.end()
     try:

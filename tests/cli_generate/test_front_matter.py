@@ -73,9 +73,12 @@ def test_zensical_pages_keep_their_sitemap_front_matter(zensical_project: GitRep
 
 
 def test_jekyll_and_hugo_exclusions_are_kept(git_repo: GitRepo) -> None:
-    """jekyll-sitemap's ``sitemap: false``; Hugo's ``disable``, in TOML and in YAML, with its
-    other keys; a page without front matter and one whose ``---`` opens no front matter."""
-    git_repo.write("jekyll/about.md", "---\nlayout: page\nsitemap: false\n---\nAbout\n")
+    """jekyll-sitemap's ``sitemap: false`` (in a file saved by a Windows editor: a byte order
+    mark, CRLF line ends); Hugo's ``disable``, in TOML and in YAML, with its other keys; a page
+    without front matter and one whose ``---`` opens no front matter."""
+    about = "\ufeff---\r\nlayout: page\r\nsitemap: false\r\n---\r\nAbout\r\n"
+    git_repo.path("jekyll/about.md").parent.mkdir(parents=True)
+    git_repo.path("jekyll/about.md").write_bytes(about.encode())
     git_repo.write("jekyll/contact.md", "---\nlayout: page\n---\nContact\n")
     git_repo.write("hugo/content/old.md", '+++\ntitle = "Old"\n[sitemap]\ndisable = true\n+++\n')
     git_repo.write(
