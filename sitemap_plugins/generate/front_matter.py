@@ -5,9 +5,9 @@ another tool's build, so it reads the same key where those tools' authors write 
 matter between ``---`` lines (MkDocs, Zensical, Jekyll, Hugo) or TOML between ``+++`` (Hugo).
 What users already wrote for the sitemaps they had keeps its meaning: jekyll-sitemap's
 ``sitemap: false``, Hugo's ``sitemap: {disable: true}`` (read as ``exclude``), and the plugins'
-``priority``, ``changefreq``, ``lastmod`` and ``exclude``. The core checks the values. A blog
-post's ``date`` (and the ``slug`` and ``title`` that make its URL, see :mod:`.layouts`) is read
-here too.
+``priority``, ``changefreq``, ``lastmod`` and ``exclude``. The core checks the values. The
+keys a layout dates pages by, and those that make a blog post's URL, are read here too (see
+:mod:`.layouts`).
 
 YAML is read without a YAML library (see :mod:`.yaml_scalars`): a key's value as a plain value,
 a flow mapping on its line, or one level of indented keys, which is every form these settings
@@ -73,14 +73,6 @@ class FrontMatter:
             value = dict(value)
             value.setdefault("exclude", value.pop("disable"))
         return value, problems
-
-    def post_date(self) -> Any:
-        """A Material or Zensical blog post's own date, as the plugins take it: ``date``, or
-        ``date.updated`` else ``date.created``; what cannot be read is no date."""
-        value, _ = self.value("date")
-        if isinstance(value, dict):
-            value = value.get("updated") or value.get("created")
-        return value if isinstance(value, str) and value else None
 
 
 def read_front_matter(source: Path) -> tuple[FrontMatter | None, list[Problem]]:

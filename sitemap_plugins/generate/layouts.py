@@ -95,6 +95,11 @@ LAYOUTS: Final[dict[str, Candidates]] = {
     "html": _html,
 }
 """Every layout by the name ``--layout`` takes."""
+_MODIFIED_KEYS: Final[dict[str, tuple[str, ...]]] = {
+    "hugo": ("lastmod", "modified"),  # what Hugo's own .Lastmod reads, after git
+    "jekyll": ("last_modified_at",),  # jekyll-last-modified-at's, read by jekyll-sitemap
+}
+"""The front matter keys in which a layout's authors say when a page last changed."""
 
 
 class SourceFinder:
@@ -128,9 +133,26 @@ class SourceFinder:
                     return self.source_dir / post
         return None
 
-    def is_blog_post(self, source: Path) -> bool:
-        """Whether :meth:`find` gave ``source`` as a Material or Zensical blog post, whose own
-        ``date`` dates it (other pages' ``date`` often says when they were first written)."""
+    def declared_date(self, source: Path, front: FrontMatter) -> object:
+        """The date the source's front matter says the page last changed, or None: a
+        Material or Zensical blog post's own ``date`` (``date.updated``, else ``date.created``,
+        as the MkDocs plugin takes it; other pages' ``date`` often says when they were first
+        written), Hugo's ``lastmod``, Jekyll's ``last_modified_at``."""
+        if self.layout in ("mkdocs", "zensical"):
+            if not self._is_blog_post(source):
+                return None
+            value, _ = front.value("date")
+            if isinstance(value, dict):
+                value = value.get("updated") or value.get("created")
+            return value or None
+        for key in _MODIFIED_KEYS.get(self.layout, ()):
+            value, _ = front.value(key)
+            if value:
+                return value
+        return None
+
+    def _is_blog_post(self, source: Path) -> bool:
+        """Whether :meth:`find` gave ``source`` as a blog post."""
         if self._blog is None:
             return False  # no page was looked for among the posts
         if self._blog_sources is None:

@@ -33,7 +33,7 @@ __all__ = ["HTML_SUFFIXES", "BuiltFile", "SiteReader", "served_path", "walk_site
 
 HTML_SUFFIXES: Final = (".html", ".htm")
 _PAGE_MARKERS: Final = re.compile(r"<(?:!doctype\s+html|html|head|title|meta|body)\b", re.I)
-_BASIC_OFFSET: Final = re.compile(r"(?<=\d)([+-]\d{2})(\d{2})$")
+_OFFSET: Final = re.compile(r"(?<=\d) ?([+-]\d{2}):?(\d{2})$")
 _NOT_FOUND: Final = frozenset({"404.html", "404.htm", "404/index.html", "404/index.htm"})
 
 
@@ -145,21 +145,21 @@ class SiteReader:
         if scan.canonical is not None and not self._is_canonical(path, scan.canonical):
             return LeftOut(Reason.CANONICAL_ELSEWHERE, origin)
         found, is_built = self.source_of(file) if source is None else source
-        sitemap = post_date = None
+        sitemap = declared = None
         if not is_built:
             front, problems = read_front_matter(found)
             if front is not None:
                 sitemap, problems = front.sitemap()
-                if self.finder is not None and self.finder.is_blog_post(found):
-                    post_date = front.post_date()
+                if self.finder is not None:
+                    declared = self.finder.declared_date(found, front)
             self._report(found, problems)
-        declared = _declared(scan.modified)
+        in_head = _declared(scan.modified)
         return Page(
             path=path,
             origin=origin,
             sources=(found,),
             sitemap=sitemap,
-            updated=declared if declared is not None else post_date,
+            updated=in_head if in_head is not None else _declared(declared),
             encoded=False,
             html=file.path if self.images else None,
             title=scan.title,
@@ -208,12 +208,13 @@ def _normal(url: str) -> tuple[str, str, str, str]:
     return parts.scheme.lower(), parts.netloc.lower(), path, parts.query
 
 
-def _declared(value: str | None) -> str | None:
-    """A date as pages declare it, made readable: ``+0000`` offsets (Open Graph tags often have
-    them) become ``+00:00``; the core reads and checks the rest."""
-    if value is None:
-        return None
+def _declared(value: object) -> object:
+    """A date as pages and sources declare it, made readable: an offset written ``+0000`` (Open
+    Graph tags often have it) or after a space (Jekyll's ``2024-03-15 10:00:00 -0500``) becomes
+    ``+00:00``; the core reads and checks the rest, and values TOML has already read."""
+    if not isinstance(value, str):
+        return value
     text = value.strip()
     if "T" in text or " " in text:
-        text = _BASIC_OFFSET.sub(r"\1:\2", text)
+        text = _OFFSET.sub(r"\1:\2", text)
     return text or None

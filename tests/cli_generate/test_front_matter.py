@@ -189,3 +189,42 @@ def test_a_sitemap_value_not_read_is_one_problem_and_no_value(tmp_path: Path, fr
     value, problems = _in_source(tmp_path, front)
     assert value is None
     assert [line for line, _ in problems] == [3]  # the line of sitemap: itself
+
+
+def test_hugo_and_jekyll_modification_dates_date_their_pages(git_repo: GitRepo) -> None:
+    """Hugo's ``lastmod`` and ``modified`` (a TOML date-time, YAML text), Jekyll's
+    ``last_modified_at`` (its offset after a space); a ``date`` says when a page was written, so
+    git dates those pages."""
+    git_repo.write(
+        "hugo/content/toml.md", '+++\ntitle = "T"\nlastmod = 2023-05-06T07:08:09Z\n+++\n'
+    )
+    git_repo.write("hugo/content/yaml.md", "---\ndate: 2020-01-01\nlastmod: 2023-04-05\n---\n")
+    git_repo.write("hugo/content/modified.md", "---\nmodified: 2023-03-04T05:06:07+02:00\n---\n")
+    git_repo.write("hugo/content/dated.md", "---\ndate: 2020-01-01\n---\n")
+    git_repo.write("jekyll/page.md", "---\nlast_modified_at: 2023-02-03 10:00:00 -0500\n---\n")
+    git_repo.write("jekyll/dated.md", "---\ndate: 2020-01-01\n---\n")
+    git_repo.commit("sources", JAN)
+    for name in ("toml", "yaml", "modified", "dated"):
+        write(git_repo.root / f"hugo/public/{name}/index.html", page(name))
+    for name in ("page", "dated"):
+        write(git_repo.root / f"jekyll/_site/{name}.html", page(name))
+    for site, source, layout in (
+        ("hugo/public", "hugo/content", "hugo"),
+        ("jekyll/_site", "jekyll", "jekyll"),
+    ):
+        done = run(
+            "generate", site, "--source", source, "--layout", layout, "--base-url", BASE,
+            cwd=git_repo.root,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert "warning" not in done.stderr
+    assert lastmods(checked(git_repo.root / "hugo/public", BASE), BASE) == {
+        "toml/": "2023-05-06T07:08:09Z",
+        "yaml/": "2023-04-05",
+        "modified/": "2023-03-04T05:06:07+02:00",
+        "dated/": written(JAN),
+    }
+    assert lastmods(checked(git_repo.root / "jekyll/_site", BASE), BASE) == {
+        "page.html": "2023-02-03T10:00:00-05:00",
+        "dated.html": written(JAN),
+    }
