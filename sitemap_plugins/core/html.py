@@ -26,6 +26,7 @@ __all__ = [
     "head_of",
     "head_reason",
     "head_title",
+    "html_lang",
     "read_page",
     "scan_head",
 ]
@@ -38,6 +39,7 @@ _RELEVANT: Final = re.compile(r"robots|bot\b|refresh")
 is tried at every character of every tag (7 µs a page, more than reading the head)."""
 _ROBOTS_NAMES: Final = frozenset({"robots", "googlebot", "bingbot"})
 _LINK_TAG: Final = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
+_HTML_LANG: Final = re.compile(r"<html\b[^>]*?\blang=[\"']?([A-Za-z0-9-]{1,35})", re.IGNORECASE)
 _JSON_LD: Final = re.compile(
     r"<script\b[^>]*application/ld\+json[^>]*>(.*?)</script\s*>", re.IGNORECASE | re.DOTALL
 )
@@ -218,12 +220,16 @@ class HeadScan(NamedTuple):
     ``modified``: a modification date the page declares, as written: JSON-LD ``dateModified``,
     then ``article:modified_time``, ``og:updated_time``, ``last-modified``, ``dcterms.modified``.
     ``title``: the text of ``<title>``, for the page for humans.
+    ``alternates``: each ``<link rel="alternate" hreflang=... href=...>``, as (hreflang, href)
+    written, in page order; ``lang``: the ``lang`` of ``<html>``, read where there are some.
     """
 
     reason: Reason | None = None
     canonical: str | None = None
     modified: str | None = None
     title: str | None = None
+    alternates: tuple[tuple[str, str], ...] = ()
+    lang: str | None = None
 
 
 def scan_head(page: str | os.PathLike[str]) -> HeadScan:
@@ -245,14 +251,26 @@ def scan_head(page: str | os.PathLike[str]) -> HeadScan:
         (declared[name] for name in _DATE_NAMES if name in declared), None
     )
     canonical = None
+    alternates: list[tuple[str, str]] = []
     for tag in _LINK_TAG.findall(head):
-        if not _may_say(tag, ("canonical",)):
+        if not _may_say(tag, ("canonical", "hreflang")):
             continue
         values = _attributes(tag)
-        if "canonical" in values.get("rel", "").lower().split() and values.get("href"):
-            canonical = values["href"].strip()
-            break
-    return HeadScan(_reason(metas), canonical, modified, head_title(head))
+        rel, href = values.get("rel", "").lower().split(), values.get("href", "").strip()
+        if not href:
+            continue
+        if "canonical" in rel:
+            canonical = href if canonical is None else canonical
+        elif "alternate" in rel and values.get("hreflang", "").strip():
+            alternates.append((values["hreflang"].strip(), href))
+    lang = html_lang(head) if alternates else None
+    return HeadScan(_reason(metas), canonical, modified, head_title(head), tuple(alternates), lang)
+
+
+def html_lang(head: str) -> str | None:
+    """The ``lang`` of the page's ``<html>`` tag, or None."""
+    found = _HTML_LANG.search(head)
+    return found.group(1) if found else None
 
 
 def _may_say(tag: str, words: tuple[str, ...]) -> bool:

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, BinaryIO, Final
 
 from sitemap_plugins.core import LeftOut, Page, Reporter, SitemapBuilder, Summary
 from sitemap_plugins.core.git_dates import DateLookup, Undated, Why, run_git
-from sitemap_plugins.core.html import head_of
+from sitemap_plugins.core.html import head_of, html_lang
 from sitemap_plugins.core.human_page import html_page_relpath, write_html_page
 from sitemap_plugins.core.report import Code
 from sitemap_plugins.core.spill import DEFAULT_CHUNK
@@ -36,7 +35,6 @@ _HELD: Final = 10_000
 site up to this size has all its heads read beside git; a larger one reads the rest after the
 pass, in a second walk, so that memory stays bounded (under 1 KB a page held). Either way each
 head is read once."""
-_HTML_LANG: Final = re.compile(r"<html\b[^>]*?\blang=[\"']?([A-Za-z0-9-]{1,35})", re.IGNORECASE)
 
 Progress = Callable[[int, "int | None"], None]
 """Called with (pages done, pages in all or None when unknown); -1 done means finished."""
@@ -149,8 +147,7 @@ def _write_listing(summary: Summary, output: Path, lang: str) -> None:
 
 def _site_language(site_dir: Path) -> str:
     """The ``lang`` of the site's home page, for the plain page to say the same; else English."""
-    found = _HTML_LANG.search(head_of(site_dir / "index.html"))
-    return found.group(1) if found else "en"
+    return html_lang(head_of(site_dir / "index.html")) or "en"
 
 
 def _dates(builder: SitemapBuilder, sources: set[Path], committed: set[Path]) -> DateLookup:
@@ -212,6 +209,18 @@ def _pages(
             f"{count} page{'s' if count != 1 else ''} left out: their canonical link points to "
             f"{origin}, another site than the base URL {reader.base_url} (is the base URL "
             "right?)",
+        )
+    for origin, count in sorted(reader.foreign_alternates.items()):
+        reporter.info(
+            f"sitemap: {count} hreflang link{'s' if count != 1 else ''} to {origin} left out of "
+            f"the alternates: generate names language versions on {reader.base_url}'s host only"
+        )
+    if reader.selfless_alternates:
+        count = reader.selfless_alternates
+        reporter.info(
+            f"sitemap: {count} page{'s' if count != 1 else ''} without alternates: their "
+            "hreflang links leave the page itself out, and its <html lang> does not say which "
+            "language it is"
         )
     if unsourced and explain:
         reporter.info(

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Final
 from urllib.parse import unquote, urljoin, urlsplit
 
-from sitemap_plugins.core.html import head_of, scan_head
+from sitemap_plugins.core.html import HeadScan, head_of, scan_head
 from sitemap_plugins.core.model import LeftOut, Page, Reason
 from sitemap_plugins.core.urls import encode_path, join_url
 from sitemap_plugins.generate.front_matter import Problem, read_front_matter
@@ -119,6 +119,11 @@ class SiteReader:
         self.show = show
         self.foreign_canonicals: Counter[str] = Counter()
         """Pages left out for a canonical URL on another origin, by that origin."""
+        self.foreign_alternates: Counter[str] = Counter()
+        """Language versions on another origin, left out of their pages' alternates, by origin."""
+        self.selfless_alternates = 0
+        """Pages whose hreflang links name other versions but not the page itself, in a language
+        its ``<html lang>`` does not give: no alternates (each version must name itself)."""
 
     def source_of(self, file: BuiltFile) -> tuple[Path, bool]:
         """The file that dates the page, and whether it is the built HTML file itself."""
@@ -154,16 +159,56 @@ class SiteReader:
                     declared = self.finder.declared_date(found, front)
             self._report(found, problems)
         in_head = _declared(scan.modified)
+        translations, default = self._translations(path, scan) if scan.alternates else ({}, None)
         return Page(
             path=path,
             origin=origin,
             sources=(found,),
             sitemap=sitemap,
             updated=in_head if in_head is not None else _declared(declared),
+            translations=translations,
+            default_locale=default,
             encoded=False,
             html=file.path if self.images else None,
             title=scan.title,
         )
+
+    def _translations(self, path: str, scan: HeadScan) -> tuple[dict[str, str], str | None]:
+        """The page's language versions, from its ``hreflang`` links, as paths from the base
+        URL's folder (``../de/x/`` for a sibling folder), and which one ``x-default`` names.
+
+        A version on another origin cannot be written as such a path and is left out (counted);
+        the page itself is added under its ``<html lang>`` when its links leave it out, as some
+        themes do. The core checks the language tags, as for the plugins.
+        """
+        own = join_url(self.base_url, path, encoded=False)
+        mine, base = _normal(own), _normal(self.base_url)
+        versions: dict[str, str] = {}
+        listed: dict[tuple[str, str, str, str], str] = {}  # a version's URL -> its hreflang
+        default_url = None
+        for hreflang, href in scan.alternates:
+            try:
+                target = _normal(urljoin(own, href))
+            except ValueError:
+                continue  # an unreadable link says nothing
+            if target[3]:
+                continue  # a query string: no page of the site
+            if hreflang.lower() == "x-default":
+                default_url = default_url or target
+            elif target[:2] != base[:2]:
+                self.foreign_alternates[f"{target[0]}://{target[1]}"] += 1
+            elif hreflang not in versions:
+                relative = posixpath.relpath(unquote(target[2]), unquote(base[2]))
+                versions[hreflang] = relative + "/" if target[2].endswith("/") else relative
+                listed.setdefault(target, hreflang)
+        if mine not in listed and versions:
+            if scan.lang is None or scan.lang in versions:
+                self.selfless_alternates += 1
+                return {}, None
+            versions[scan.lang] = path
+            listed[mine] = scan.lang
+        default = listed.get(default_url) if default_url is not None else None
+        return versions, default
 
     def _report(self, source: Path, problems: list[Problem]) -> None:
         for line, problem in problems:

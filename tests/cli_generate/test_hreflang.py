@@ -1,0 +1,59 @@
+"""Language versions after the build: each page's ``hreflang`` links become its alternates.
+
+Hugo, Jekyll's multilingual plugins and most themes link every language version of a page in
+its head; ``generate`` lists them as the plugins list a host's translations: the page itself
+included, ``x-default`` where it names one of them, checked against the XSD with the ``xhtml``
+namespace.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.cli_generate.helpers import checked, run, write
+
+BASE = "https://ex.org/"
+
+
+def built(lang: str | None, links: dict[str, str]) -> str:
+    """A built page whose head links its language versions (hreflang -> href)."""
+    opening = f'<html lang="{lang}">' if lang else "<html>"
+    head = "".join(f'<link rel="alternate" hreflang="{k}" href="{v}">' for k, v in links.items())
+    return f"<!DOCTYPE html>\n{opening}<head><title>T</title>{head}</head><body>x</body></html>\n"
+
+
+def test_hreflang_links_become_alternates(tmp_path: Path) -> None:
+    home = {"en": BASE, "de": BASE + "de/", "x-default": BASE}
+    write(tmp_path / "site/index.html", built("en", home))
+    write(tmp_path / "site/de/index.html", built("de", home))
+    # Links to the other version only, relative and root-relative: the page adds itself.
+    write(tmp_path / "site/about/index.html", built("en", {"de": "../de/about/"}))
+    write(tmp_path / "site/de/about/index.html", built("de", {"en": "/about/"}))
+    # No <html lang> to place the page itself: no alternates rather than a set without it.
+    write(tmp_path / "site/fr/index.html", built(None, {"en": "/"}))
+    # A version on another host: left out, so only the page itself stays, and no set.
+    write(
+        tmp_path / "site/ext/index.html", built("en", {"en": "/ext/", "fr": "https://fr.ex.org/"})
+    )
+    done = run("generate", "site", "--base-url", BASE, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    entries = checked(tmp_path / "site", BASE)
+    got = {loc.removeprefix(BASE): dict(entry.alternates) for loc, entry in entries.items()}
+    pair = {"en": BASE, "de": BASE + "de/"}
+    assert got[""] == got["de/"] == {**pair, "x-default": BASE}
+    assert got["about/"] == got["de/about/"] == {"en": BASE + "about/", "de": BASE + "de/about/"}
+    assert got["fr/"] == got["ext/"] == {}
+    assert "1 hreflang link to https://fr.ex.org left out of the alternates" in done.stderr
+    assert (
+        "1 page without alternates: their hreflang links leave the page itself out" in done.stderr
+    )
+
+
+def test_versions_in_a_sibling_folder_of_the_base_url(tmp_path: Path) -> None:
+    """The English build is served at /en/ and the German one beside it at /de/."""
+    links = {"en": "https://ex.org/en/guide/", "de": "https://ex.org/de/guide/"}
+    write(tmp_path / "en/guide/index.html", built("en", links))
+    done = run("generate", "en", "--base-url", BASE + "en/", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    [entry] = checked(tmp_path / "en", BASE + "en/").values()
+    assert dict(entry.alternates) == links
