@@ -94,7 +94,8 @@ class SiteReader:
     name the site folder. With ``images`` (the option), each page hands its file to the core,
     which reads it whole for the images of its main content; without, only heads are read.
     A source the finder found gives the page its ``sitemap`` front matter; ``warn`` is told
-    what in it cannot be read, naming the source as ``show`` shows paths.
+    what in it cannot be read, naming the source as ``show`` shows paths. The ``hreflang``
+    links of a page's head give its language versions.
     """
 
     def __init__(
@@ -188,7 +189,8 @@ class SiteReader:
         default_url = None
         for hreflang, href in scan.alternates:
             try:
-                target = _normal(urljoin(own, href))
+                url = urljoin(own, href)
+                target = _normal(url)
             except ValueError:
                 continue  # an unreadable link says nothing
             if target[3]:
@@ -198,8 +200,9 @@ class SiteReader:
             elif target[:2] != base[:2]:
                 self.foreign_alternates[f"{target[0]}://{target[1]}"] += 1
             elif hreflang not in versions:
-                relative = posixpath.relpath(unquote(target[2]), unquote(base[2]))
-                versions[hreflang] = relative + "/" if target[2].endswith("/") else relative
+                linked = unquote(urlsplit(url).path or "/")  # as linked: x/ or x/index.html
+                relative = posixpath.relpath(linked, unquote(base[2]))
+                versions[hreflang] = relative + "/" if linked.endswith("/") else relative
                 listed.setdefault(target, hreflang)
         if mine not in listed and versions:
             if scan.lang is None or scan.lang in versions:

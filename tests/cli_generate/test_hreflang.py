@@ -57,3 +57,15 @@ def test_versions_in_a_sibling_folder_of_the_base_url(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     [entry] = checked(tmp_path / "en", BASE + "en/").values()
     assert dict(entry.alternates) == links
+
+
+def test_alternates_keep_the_links_form_for_servers_that_keep_index_html(tmp_path: Path) -> None:
+    links = {"en": "/index.html", "de": "/de/index.html"}
+    write(tmp_path / "site/index.html", built("en", links))
+    write(tmp_path / "site/de/index.html", built("de", links))
+    done = run("generate", "site", "--base-url", BASE, "--keep-index-html", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    entries = checked(tmp_path / "site", BASE)
+    assert set(entries) == {BASE + "index.html", BASE + "de/index.html"}
+    want = {"en": BASE + "index.html", "de": BASE + "de/index.html"}
+    assert all(dict(entry.alternates) == want for entry in entries.values())
