@@ -8,6 +8,8 @@ MkDocs 2.0 and Hugo lower-case the paths they write.
 
 Only existence is checked here, with one listing per source folder kept for the whole walk, so
 finding the sources of a site costs one ``scandir`` per folder, not a ``stat`` per candidate.
+A layout also knows which front matter keys say when its pages changed
+(:meth:`SourceFinder.declared_date`), and where blog posts go, by their front matter.
 """
 
 from __future__ import annotations
