@@ -153,6 +153,13 @@ class SourceFinder:
                 return value
         return None
 
+    def post_at(self, relpath: str) -> Path | None:
+        """The source of the blog post built at ``relpath``, or None when none is there."""
+        if self.layout not in ("mkdocs", "zensical"):
+            return None
+        found = self.find(relpath)
+        return found if found is not None and self._is_blog_post(found) else None
+
     def _is_blog_post(self, source: Path) -> bool:
         """Whether :meth:`find` gave ``source`` as a blog post."""
         if self._blog is None:

@@ -194,7 +194,7 @@ def _pages(
     """Each built file as the core should see it; at the end, what the walk found amiss."""
     unsourced = 0
     for done, item in enumerate(described, 1):
-        if isinstance(item, Page) and item.updated is None:
+        if isinstance(item, Page) and item.updated is None and item.sources:
             source = item.sources[0]
             if source not in dates.dates and source not in dates.undated:
                 unsourced += 1

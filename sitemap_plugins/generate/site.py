@@ -35,6 +35,12 @@ HTML_SUFFIXES: Final = (".html", ".htm")
 _PAGE_MARKERS: Final = re.compile(r"<(?:!doctype\s+html|html|head|title|meta|body)\b", re.I)
 _OFFSET: Final = re.compile(r"(?<=\d) ?([+-]\d{2}):?(\d{2})$")
 _NOT_FOUND: Final = frozenset({"404.html", "404.htm", "404/index.html", "404/index.htm"})
+_EXCERPT: Final = "md-post--excerpt"
+_EXCERPTS: Final = re.compile(
+    r"<article\b[^>]*\bmd-post--excerpt\b[^>]*>(.*?)</article\s*>", re.IGNORECASE | re.DOTALL
+)
+"""A post's excerpt in a Material or Zensical blog view (index, archive, category, page 2...)."""
+_HREF: Final = re.compile(r"<a\b[^>]*?\bhref=[\"']([^\"'#]+)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +158,17 @@ class SiteReader:
             return LeftOut(Reason.CANONICAL_ELSEWHERE, origin)
         found, is_built = self.source_of(file) if source is None else source
         sitemap = declared = None
+        if is_built and self.finder is not None and self.finder.layout in ("mkdocs", "zensical"):
+            listed = self._listed_posts(file, path)
+            if listed:  # a blog's archive, category or index page
+                return Page(
+                    path=path,
+                    origin=origin,
+                    listed_dates=listed,
+                    encoded=False,
+                    html=file.path if self.images else None,
+                    title=scan.title,
+                )
         if not is_built:
             front, problems = read_front_matter(found)
             if front is not None:
@@ -173,6 +190,36 @@ class SiteReader:
             html=file.path if self.images else None,
             title=scan.title,
         )
+
+    def _listed_posts(self, file: BuiltFile, path: str) -> tuple[object, ...]:
+        """The dates of the posts a Material or Zensical blog view without a source lists (its
+        post excerpts), each as the post's own page is dated, for the core to date the view by
+        its newest post as the MkDocs plugin does. (A post always has a date: the blog plugin
+        makes its URL from it, and a post is found by its URL.)"""
+        try:
+            text = file.path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ()
+        finder = self.finder
+        if finder is None or _EXCERPT not in text:
+            return ()
+        own = join_url(self.base_url, path, encoded=False)
+        base = urlsplit(self.base_url).path
+        dates: list[object] = []
+        for excerpt in _EXCERPTS.findall(text):
+            for href in _HREF.findall(excerpt):  # a category link may come before the post's
+                linked = unquote(urlsplit(urljoin(own, href)).path)
+                if not linked.startswith(base):
+                    continue
+                relpath = linked[len(base) :]
+                post = finder.post_at(relpath + "index.html" if linked.endswith("/") else relpath)
+                if post is None:
+                    continue
+                front, _ = read_front_matter(post)
+                if front is not None:
+                    dates.append(_declared(finder.declared_date(post, front)))
+                break
+        return tuple(date for date in dates if date is not None)
 
     def _translations(self, path: str, scan: HeadScan) -> tuple[dict[str, str], str | None]:
         """The page's language versions, from its ``hreflang`` links, as paths from the base
