@@ -7,7 +7,6 @@ import importlib.metadata
 import logging
 import os
 import shutil
-import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -363,6 +362,20 @@ def test_static_i18n_alternates(git_repo: GitRepo, caplog: pytest.LogCaptureFixt
     assert "6 URLs" in line
 
 
+UPDATED_POST = """\
+---
+date:
+  created: 2023-01-05
+  updated: 2023-02-06
+---
+
+# Updated post
+
+Text.
+"""
+"""A Material blog post updated after it was published (its URL keeps the day it was created)."""
+
+
 def material_blog_available() -> bool:
     try:
         importlib.metadata.version("mkdocs-material")
@@ -375,18 +388,7 @@ def material_blog_available() -> bool:
 def test_material_blog_post_dates_count_as_explicit(git_repo: GitRepo) -> None:
     git_repo.write("docs/index.md", "# Home\n\nHome.\n")
     git_repo.write("docs/blog/index.md", "# Blog\n")
-    post = """\
-        ---
-        date:
-          created: 2023-01-05
-          updated: 2023-02-06
-        ---
-
-        # Updated post
-
-        Text.
-        """
-    git_repo.write("docs/blog/posts/updated.md", textwrap.dedent(post))
+    git_repo.write("docs/blog/posts/updated.md", UPDATED_POST)
     git_repo.write("docs/blog/posts/plain.md", "---\ndate: 2023-03-07\n---\n\n# Plain\n\nText.\n")
     git_repo.commit("blog", "2024-03-01T00:00:00+00:00")
     write_config(

@@ -10,35 +10,21 @@ changefreq and priority, the blog's archive (dated by its newest post) included.
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 from tests.mkdocs.helpers import BASE, example_repo, sitemap, write_config
-from tests.mkdocs.test_mkdocs import material_blog_available
+from tests.mkdocs.test_mkdocs import UPDATED_POST, material_blog_available
 from tests.support.console_script import run
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import mkdocs_build
 from tests.support.sitemap_checks import check_sitemap_file
-
-POST = """\
-    ---
-    date:
-      created: 2023-01-05
-      updated: 2023-02-06
-    ---
-
-    # Updated post
-
-    Text.
-    """
 
 
 @pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
 def test_generate_after_mkdocs_lists_what_the_plugin_lists(git_repo: GitRepo) -> None:
     root = example_repo(git_repo)
     git_repo.write("docs/blog/index.md", "# Blog\n")
-    git_repo.write("docs/blog/posts/updated.md", textwrap.dedent(POST))
+    git_repo.write("docs/blog/posts/updated.md", UPDATED_POST)
     git_repo.write("docs/blog/posts/plain.md", "---\ndate: 2023-03-07\n---\n\n# Plain\n\nText.\n")
     git_repo.commit("blog", "2024-10-01T00:00:00+00:00")
     blog = {"blog": {"categories": False}}
