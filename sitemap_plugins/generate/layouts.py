@@ -114,7 +114,7 @@ class SourceFinder:
         self._folders: dict[str, dict[str, tuple[str, bool]]] = {}
         self._posts: dict[str, str] | None = None
         self._blog: dict[str, str] | None = None
-        self._blog_sources: frozenset[Path] | None = None
+        self._post_dates: dict[Path, object] = {}  # each blog post's own date, by its source
 
     def find(self, relpath: str) -> Path | None:
         """The source of the built page at ``relpath`` (posix, relative to the site), or None."""
@@ -141,32 +141,19 @@ class SourceFinder:
         as the MkDocs plugin takes it; other pages' ``date`` often says when they were first
         written), Hugo's ``lastmod``, Jekyll's ``last_modified_at``."""
         if self.layout in ("mkdocs", "zensical"):
-            if not self._is_blog_post(source):
-                return None
-            value, _ = front.value("date")
-            if isinstance(value, dict):
-                value = value.get("updated") or value.get("created")
-            return value or None
+            return self._post_dates.get(source)  # read when the posts were found
         for key in _MODIFIED_KEYS.get(self.layout, ()):
             value, _ = front.value(key)
             if value:
                 return value
         return None
 
-    def post_at(self, relpath: str) -> Path | None:
-        """The source of the blog post built at ``relpath``, or None when none is there."""
+    def post_date(self, relpath: str) -> object:
+        """The own date of the blog post built at ``relpath``, or None when no post is there."""
         if self.layout not in ("mkdocs", "zensical"):
             return None
         found = self.find(relpath)
-        return found if found is not None and self._is_blog_post(found) else None
-
-    def _is_blog_post(self, source: Path) -> bool:
-        """Whether :meth:`find` gave ``source`` as a blog post."""
-        if self._blog is None:
-            return False  # no page was looked for among the posts
-        if self._blog_sources is None:
-            self._blog_sources = frozenset(self.source_dir / post for post in self._blog.values())
-        return source in self._blog_sources
+        return None if found is None else self._post_dates.get(found)
 
     def _exists(self, relpath: str) -> str | None:
         """``relpath`` as spelled on disk if such a file exists (any case), else None."""
@@ -240,9 +227,10 @@ class SourceFinder:
                     if posixpath.splitext(name)[1].lower() not in _MARKDOWN:
                         continue
                     path = posixpath.normpath(posixpath.join(relative, name))
-                    url = _post_url(self.source_dir / path, blog)
-                    if url is not None:
-                        self._blog.setdefault(url.lower(), path)
+                    source = self.source_dir / path
+                    post = _post(source, blog)
+                    if post is not None and self._blog.setdefault(post[0].lower(), path) == path:
+                        self._post_dates[source] = post[1]
         return self._blog
 
 
@@ -250,8 +238,10 @@ _HEADING: Final = re.compile(r"^#[ \t]+(?P<title>.+?)[ \t#]*$", re.M)
 _DAY: Final = re.compile(r"(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})")
 
 
-def _post_url(path: Path, blog: str) -> str | None:
-    """The file a blog post is written to with the default URL format, or None."""
+def _post(path: Path, blog: str) -> tuple[str, object] | None:
+    """The file a blog post is written to with the default URL format, and the post's own date
+    (``date.updated``, else ``date.created``, as the MkDocs plugin takes it); None for a file
+    that is no post."""
     try:
         data = path.read_bytes()
     except OSError:
@@ -259,9 +249,9 @@ def _post_url(path: Path, blog: str) -> str | None:
     front, body = parse_front_matter(data)
     if not isinstance(front, FrontMatter):
         return None
-    date, _ = front.value("date")
-    if isinstance(date, dict):
-        date = date.get("created")
+    dates, _ = front.value("date")
+    date = dates.get("created") if isinstance(dates, dict) else dates
+    own = (dates.get("updated") or date) if isinstance(dates, dict) else dates
     day = _DAY.match(date) if isinstance(date, str) else None
     if day is None:
         return None
@@ -274,7 +264,7 @@ def _post_url(path: Path, blog: str) -> str | None:
         if not title:
             return None
         slug = _slugify(title)
-    return posixpath.join(blog, day["y"], day["m"], day["d"], slug, "index.html")
+    return posixpath.join(blog, day["y"], day["m"], day["d"], slug, "index.html"), own or None
 
 
 def _slugify(text: str) -> str:

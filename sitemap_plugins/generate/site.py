@@ -212,14 +212,11 @@ class SiteReader:
                 if not linked.startswith(base):
                     continue
                 relpath = linked[len(base) :]
-                post = finder.post_at(relpath + "index.html" if linked.endswith("/") else relpath)
-                if post is None:
-                    continue
-                front, _ = read_front_matter(post)
-                if front is not None:
-                    dates.append(_declared(finder.declared_date(post, front)))
-                break
-        return tuple(date for date in dates if date is not None)
+                date = finder.post_date(relpath + "index.html" if linked.endswith("/") else relpath)
+                if date is not None:
+                    dates.append(_declared(date))
+                    break
+        return tuple(dates)
 
     def _translations(self, path: str, scan: HeadScan) -> tuple[dict[str, str], str | None]:
         """The page's language versions, from its ``hreflang`` links, as paths from the base
