@@ -158,17 +158,7 @@ class SiteReader:
             return LeftOut(Reason.CANONICAL_ELSEWHERE, origin)
         found, is_built = self.source_of(file) if source is None else source
         sitemap = declared = None
-        if is_built and self.finder is not None and self.finder.layout in ("mkdocs", "zensical"):
-            listed = self._listed_posts(file, path)
-            if listed:  # a blog's archive, category or index page
-                return Page(
-                    path=path,
-                    origin=origin,
-                    listed_dates=listed,
-                    encoded=False,
-                    html=file.path if self.images else None,
-                    title=scan.title,
-                )
+        listed: tuple[object, ...] = ()
         if not is_built:
             front, problems = read_front_matter(found)
             if front is not None:
@@ -176,12 +166,15 @@ class SiteReader:
                 if self.finder is not None:
                     declared = self.finder.declared_date(found, front)
             self._report(found, problems)
+        elif self.finder is not None and self.finder.layout in ("mkdocs", "zensical"):
+            listed = self._listed_posts(file, path)  # a blog's archive or category page
         in_head = _declared(scan.modified)
         translations, default = self._translations(path, scan) if scan.alternates else ({}, None)
         return Page(
             path=path,
             origin=origin,
-            sources=(found,),
+            sources=() if listed else (found,),  # a blog view: as new as its newest post
+            listed_dates=listed,
             sitemap=sitemap,
             updated=in_head if in_head is not None else _declared(declared),
             translations=translations,
