@@ -152,7 +152,8 @@ def listing(pages: Iterable[Listed], *, scope: str, sitemap_relpath: str, style:
     folders: dict[str, list[tuple[str, Listed]]] = {}
     for page in pages:
         relative = page.loc[len(scope) :] if page.loc.startswith(scope) else page.loc
-        folder, slash, _ = relative.partition("/")
+        # A URL list's query may hold a "/" (``q?next=/a``): only the path has folders.
+        folder, slash, _ = relative.partition("?")[0].partition("/")
         folders.setdefault(folder if slash else "", []).append((relative, page))
     top = folders.pop("", [])
     for folder in list(folders):

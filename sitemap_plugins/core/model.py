@@ -122,6 +122,10 @@ class Page:
 
     ``article`` is set for a page the host knows as a dated article (see :class:`Article`),
     which the ``news`` option lists while it is recent.
+
+    ``query`` is the text after ``?`` in a URL that names a page with a query string
+    (``search?q=x&page=2``), encoded as ``path`` is. Only a URL list has such pages: a page a
+    host writes to a file has none, and a ``?`` in a file's name is part of its name.
     """
 
     path: str
@@ -137,6 +141,7 @@ class Page:
     encoded: bool = True
     article: Article | None = None
     title: str | None = None
+    query: str = ""
 
     def __post_init__(self) -> None:
         if isinstance(self.sitemap, Mapping) and not isinstance(self.sitemap, MappingProxyType):

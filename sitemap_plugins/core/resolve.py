@@ -27,7 +27,13 @@ from sitemap_plugins.core.lastmod import LastmodRules
 from sitemap_plugins.core.model import Entry, News, Page, Reason, Video
 from sitemap_plugins.core.options import Options, Rule, check_changefreq, check_priority
 from sitemap_plugins.core.report import Code, Reporter
-from sitemap_plugins.core.urls import MAX_URL_LENGTH, in_scope, join_url, resolve_reference
+from sitemap_plugins.core.urls import (
+    MAX_URL_LENGTH,
+    encode_query,
+    in_scope,
+    join_url,
+    resolve_reference,
+)
 
 if TYPE_CHECKING:  # news and videos are imported by the builds that have them
     from sitemap_plugins.core.video import VideoReader
@@ -94,13 +100,14 @@ class Resolver:
         options = self.options
         rule = None
         if options.exclude or options.rules:  # most sites set neither: no names made
-            names = (page.path.lstrip("/"), page.origin)
+            path = page.path.lstrip("/")
+            names = (f"{path}?{page.query}" if page.query else path, page.origin)
             if any(fnmatch.fnmatchcase(n, glob) for glob in options.exclude for n in names):
                 return Reason.BY_CONFIG
             rule = _first_rule(options.rules, names)
             if rule is not None and rule.exclude:
                 return Reason.BY_RULE
-        loc = self._url(page, page.path, "URL")
+        loc = self._url(page, page.path, "URL", query=page.query)
         if loc is None:
             return Reason.BAD_URL
         priority = changefreq = None
@@ -211,13 +218,18 @@ class Resolver:
             )
             return None
 
-    def _url(self, page: Page, path: str, what: str, *, scoped: bool = True) -> str | None:
-        """The absolute URL of ``path``, or None (with a warning) when the sitemap may not list
-        it: no UTF-8 form, over the protocol's length, or (``scoped``) outside the sitemap's own
-        folder. Alternates are not scoped: the protocol confines the URLs a sitemap lists, and a
-        language version may live in a sibling folder (``/de/`` beside ``/en/sitemap.xml``)."""
+    def _url(
+        self, page: Page, path: str, what: str, *, scoped: bool = True, query: str = ""
+    ) -> str | None:
+        """The absolute URL of ``path`` (with ``query``), or None (with a warning) when the
+        sitemap may not list it: no UTF-8 form, over the protocol's length, or (``scoped``)
+        outside the sitemap's own folder. Alternates are not scoped: the protocol confines the
+        URLs a sitemap lists, and a language version may live in a sibling folder (``/de/``
+        beside ``/en/sitemap.xml``)."""
         try:
             url = join_url(self.base_url, path, encoded=page.encoded)
+            if query:
+                url += "?" + encode_query(query, encoded=page.encoded)
         except ValueError as error:
             self._warn(Code.BAD_URL, f"{page.origin}: {what} path {error}; left out")
             return None

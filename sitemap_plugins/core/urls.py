@@ -45,6 +45,19 @@ def encode_path(path: str, *, encoded: bool = True) -> str:
         raise ValueError(f"{path!r} holds characters that have no UTF-8 encoding") from None
 
 
+def encode_query(query: str, *, encoded: bool = True) -> str:
+    """Percent-encode a query (the text after ``?``) once, as :func:`encode_path` encodes a
+    path: ``?`` and ``/`` stay, as RFC 3986 allows them in a query, and ``&`` and ``=`` stay
+    as the separators they are (the renderer XML-escapes ``&``). A fragment is written with
+    the same characters, so it is encoded the same way.
+    """
+    text = _STRAY_PERCENT.sub("%25", query) if encoded else query.replace("%", "%25")
+    try:
+        return quote(text, safe=_SAFE_QUERY, errors="surrogateescape")
+    except UnicodeEncodeError:
+        raise ValueError(f"{query!r} holds characters that have no UTF-8 encoding") from None
+
+
 def check_base_url(url: str) -> str:
     """Normalise a base URL (trailing slash, encoded path, ASCII host) or say what an acceptable
     one is.
@@ -167,9 +180,7 @@ def resolve_reference(page_url: str, reference: str) -> str | None:
     try:
         host = ascii_host(parts.hostname)
         path = encode_path(parts.path or "/")
-        query = quote(
-            _STRAY_PERCENT.sub("%25", parts.query), safe=_SAFE_QUERY, errors="surrogateescape"
-        )
+        query = encode_query(parts.query)
     except (ValueError, UnicodeError):
         return None
     netloc = f"[{host}]" if ":" in host else host

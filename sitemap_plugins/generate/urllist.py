@@ -32,8 +32,11 @@ def url_list_pages(
 ) -> Iterator[Page | LeftOut]:
     """Each URL of the list as a page (its line, ``FILE:N``, names it in messages).
 
-    Blank lines and lines starting with ``#`` are skipped. A URL outside ``base_url`` (another
-    scheme, host or folder), or with a query or fragment, is left out with a warning.
+    Blank lines and lines starting with ``#`` are skipped. A URL keeps its query string
+    (``search?q=x&page=2`` is a page of its own, as a server answers it); a URL outside
+    ``base_url`` (another scheme, host or folder), or with a fragment, is left out with a
+    warning: a fragment names a place in a page, and search engines drop it, so listing it
+    would list the page again under another name.
     """
     base = urlsplit(base_url)
     scheme, host, folder = base.scheme, base.netloc, base.path
@@ -48,35 +51,33 @@ def url_list_pages(
         url, _, rest = line.partition("\t")
         url, lastmod = url.strip(), rest.strip() or None
         origin = f"{label}:{number}"
-        path = _relative(url, scheme, host, folder)
-        if path is None:
-            why = (
-                "has a query or a fragment, which URL lists cannot list yet"
-                if "?" in url or "#" in url
-                else f"is not a URL under the base URL {base_url}"
-            )
+        found = _relative(url, scheme, host, folder)
+        if isinstance(found, str):
+            why = found or f"is not a URL under the base URL {base_url}"
             reporter.warning(Code.BAD_URL, f"{origin}: {url[:_SHOWN]!r} {why}; left out")
             yield LeftOut(Reason.BAD_URL, origin)
             continue
-        yield Page(path=path, origin=origin, updated=lastmod, encoded=True)
+        path, query = found
+        yield Page(path=path, origin=origin, updated=lastmod, encoded=True, query=query)
     if progress is not None:
         progress(-1)
 
 
-def _relative(url: str, scheme: str, host: str, folder: str) -> str | None:
-    """The path of ``url`` under the base URL's folder, or None when it is not under it."""
+def _relative(url: str, scheme: str, host: str, folder: str) -> tuple[str, str] | str:
+    """The path of ``url`` under the base URL's folder and its query (empty for none, as for
+    ``page?``), or why it cannot be listed: ``""`` when it is not under that folder."""
     try:
         parts = urlsplit(url)
         netloc = parts.netloc.lower()
         if parts.hostname and not parts.hostname.isascii():
             netloc = netloc.replace(parts.hostname, ascii_host(parts.hostname))
     except ValueError:
-        return None
-    if parts.query or parts.fragment or "?" in url or "#" in url:
-        return None
+        return ""
     if parts.scheme.lower() != scheme or netloc != host:
-        return None
+        return ""
     path = parts.path or "/"
     if not path.startswith(folder):
-        return None
-    return path[len(folder) :]
+        return ""
+    if "#" in url:
+        return "has a fragment, which names a place in a page, not a page (list the page's URL)"
+    return path[len(folder) :], parts.query

@@ -15,10 +15,9 @@ import functools
 import re
 from decimal import Decimal, InvalidOperation
 from typing import Final
-from urllib.parse import quote
 
 from sitemap_plugins.core.options import CHANGEFREQS
-from sitemap_plugins.core.urls import MAX_URL_LENGTH, encode_path
+from sitemap_plugins.core.urls import MAX_URL_LENGTH, encode_path, encode_query
 from sitemap_plugins.validate.findings import Check
 
 Problem = tuple[Check, str]
@@ -210,9 +209,9 @@ def _suggest(url: str) -> str:
     path, query, fragment = _split_tail(tail)
     text = f"{scheme}://{_idna(authority) or authority}{encode_path(path) if path else ''}"
     if query is not None:
-        text += "?" + quote(_STRAY_PERCENT.sub("%25", query), safe="/?!$&'()*+,;=:@-._~%")
+        text += "?" + encode_query(query)
     if fragment is not None:
-        text += "#" + quote(_STRAY_PERCENT.sub("%25", fragment), safe="/?!$&'()*+,;=:@-._~%")
+        text += "#" + encode_query(fragment)
     return text
 
 

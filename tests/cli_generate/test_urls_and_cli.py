@@ -83,7 +83,7 @@ def test_url_list_lines_that_break_the_rules_are_named(tmp_path: Path) -> None:
         f"{BASE}ok\t2024-05-01T10:00:00+02:00\n"
         f"{BASE}bad-date\tyesterday\n"
         f"{BASE}future\t2999-01-01\n"
-        f"{BASE}search?q=x\n"
+        f"{BASE}guide#install\n"
         f"{BASE}caf\xe9 menu\n"
     ))  # fmt: skip
     done = run("generate", "out", "--urls", "urls.txt", "--base-url", BASE, cwd=tmp_path)
@@ -93,10 +93,54 @@ def test_url_list_lines_that_break_the_rules_are_named(tmp_path: Path) -> None:
     assert lines[1].startswith(
         "warning: urls.txt:3: lastmod 2999-01-01 (from metadata) is in the future"
     )
-    assert lines[2].startswith(f"warning: urls.txt:4: '{BASE}search?q=x' has a query or a fragment")
+    assert lines[2] == (
+        f"warning: urls.txt:4: '{BASE}guide#install' has a fragment, which names a place in a "
+        "page, not a page (list the page's URL); left out"
+    )
     got = lastmods(checked(tmp_path / "out", BASE), BASE)
     assert got == {"ok": "2024-05-01T10:00:00+02:00", "bad-date": None, "future": None,
                    "caf%C3%A9%20menu": None}  # fmt: skip
+
+
+def test_a_url_list_keeps_query_strings_escaped_in_xml_and_plain_in_text(tmp_path: Path) -> None:
+    """A database's pages are often one path with many queries: each is a URL of its own."""
+    write(tmp_path / "urls.txt", (
+        f"{BASE}search?q=caf\xe9 cr\xe8me&page=2\t2024-05-01\n"
+        f"{BASE}product?id=7&ref=a%20b\n"
+        f"{BASE}product?id=7&ref=a%20b\n"  # the same URL again
+        f"{BASE}product?id=8&sort=price\n"
+        f"{BASE}product\n"
+        f"{BASE}login?next=/cart/\n"
+        f"{BASE}about?\n"  # an empty query: the page itself
+    ))  # fmt: skip
+    done = run("generate", "out", "--urls", "urls.txt", "--base-url", BASE, "--html-page",
+               "--exclude", "*&sort=*", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        f"warning: urls.txt:3: URL {BASE}product?id=7&ref=a%20b is already listed for "
+        "urls.txt:2; listed once"
+    ]
+    out = tmp_path / "out"
+    assert "product?id=7&amp;ref=a%20b" in (out / "sitemap.xml").read_text(encoding="utf-8")
+    got = lastmods(checked(out, BASE), BASE)
+    want = {
+        "about": None,
+        "login?next=/cart/": None,
+        "product": None,
+        "product?id=7&ref=a%20b": None,
+        "search?q=caf%C3%A9%20cr%C3%A8me&page=2": "2024-05-01",
+    }
+    assert got == want
+    # The page for humans lists them at the top: a "/" in a query is no folder.
+    html = (out / "sitemap.html").read_text(encoding="utf-8")
+    assert html.count("<h2 ") == 1
+    assert 'href="product?id=7&amp;ref=a%20b"' in html
+    # A text sitemap is plain text: the same URLs, "&" as it is.
+    done = run("generate", "txt", "--urls", "urls.txt", "--base-url", BASE, "--format", "txt",
+               "--exclude", "*&sort=*", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    listed = (tmp_path / "txt/sitemap.txt").read_text(encoding="utf-8").splitlines()
+    assert listed == sorted(BASE + path for path in want)
 
 
 # -- the command line -----------------------------------------------------------------------

@@ -437,6 +437,38 @@ def test_a_page_says_whether_its_path_is_already_encoded(tmp_path: Path) -> None
     }
 
 
+def test_a_query_is_part_of_the_url_its_rules_and_its_limits(tmp_path: Path) -> None:
+    """A URL list's pages keep their query: encoded once, XML-escaped by the renderer, matched
+    by the globs, and counted in the protocol's length."""
+    pages = [
+        Page(path="search", origin="list:1", query="q=caf\u00e9 cr\u00e8me&page=2"),
+        Page(path="item", origin="list:2", query="id=1&ref=a%20b"),  # kept as encoded
+        Page(path="item", origin="list:3", query="id=2&sort=new"),
+        Page(path="item", origin="list:4"),  # no query: another URL
+        Page(path="raw", origin="list:5", query="a=100%25", encoded=False),  # a percent sign
+        Page(path="long", origin="list:6", query="x=" + "y" * 2_100),
+    ]
+    summary, reporter = build(
+        tmp_path / "out",
+        pages,
+        exclude=["*&sort=*"],
+        rules=[{"pattern": "item[?]id=1&*", "priority": 0.9}],
+    )
+    text = (tmp_path / "out/sitemap.xml").read_text()
+    assert "item?id=1&amp;ref=a%20b" in text
+    entries = {e.loc: e.priority for e in check_sitemap_file(tmp_path / "out/sitemap.xml")}
+    assert entries == {
+        BASE + "item": None,
+        BASE + "item?id=1&ref=a%20b": "0.9",
+        BASE + "raw?a=100%2525": None,
+        BASE + "search?q=caf%C3%A9%20cr%C3%A8me&page=2": None,
+    }
+    assert set(parse_with_usp(tmp_path / "out", "sitemap.xml", base_url=BASE)) == set(entries)
+    assert summary.left_out == {"excluded by config": 1, "bad URL": 1}
+    assert reporter.codes() == [Code.BAD_URL]
+    assert reporter.warnings[0][1].startswith("list:6: URL is 2,")
+
+
 def test_generated_pages_take_the_newest_listed_date(tmp_path: Path) -> None:
     listed = (dt.date(2024, 1, 1), dt.datetime(2024, 2, 3, 4, tzinfo=dt.timezone.utc))
     pages = [Page(path="tags/x/", origin="tags/x/index.html", listed_dates=listed)]

@@ -14,6 +14,7 @@ from sitemap_plugins.core.urls import (
     check_base_url,
     directory_url,
     encode_path,
+    encode_query,
     in_scope,
     join_url,
 )
@@ -34,6 +35,30 @@ from sitemap_plugins.core.urls import (
 def test_encode_path_encodes_once(raw: str, encoded: str) -> None:
     assert encode_path(raw) == encoded
     assert encode_path(encode_path(raw)) == encoded
+
+
+@pytest.mark.parametrize(
+    ("raw", "encoded"),
+    [
+        ("q=caf\u00e9 cr\u00e8me&page=2", "q=caf%C3%A9%20cr%C3%A8me&page=2"),
+        ("next=/a/b?c", "next=/a/b?c"),  # '/' and '?' are plain text in a query
+        ("ref=a%20b", "ref=a%20b"),  # already encoded: not encoded twice
+        ("a=100%", "a=100%25"),  # a stray percent is data
+        ("tag=c#", "tag=c%23"),  # '#' would start a fragment
+        ("x=[1]", "x=%5B1%5D"),
+    ],
+)
+def test_encode_query_encodes_once_and_keeps_its_separators(raw: str, encoded: str) -> None:
+    assert encode_query(raw) == encoded
+    assert encode_query(encoded) == encoded
+
+
+def test_a_raw_query_has_only_percent_signs_and_no_utf8_less_text() -> None:
+    assert encode_query("a=%20", encoded=False) == "a=%2520"
+    latin1 = b"q=caf\xe9".decode("utf-8", errors="surrogateescape")
+    assert encode_query(latin1) == "q=caf%E9"
+    with pytest.raises(ValueError, match="no UTF-8 encoding"):
+        encode_query("q=\ud800")
 
 
 @pytest.mark.parametrize(
