@@ -226,12 +226,14 @@ class Resolver:
         outside the sitemap's own folder. Alternates are not scoped: the protocol confines the
         URLs a sitemap lists, and a language version may live in a sibling folder (``/de/``
         beside ``/en/sitemap.xml``)."""
+        part = "path"
         try:
             url = join_url(self.base_url, path, encoded=page.encoded)
             if query:
+                part = "query"
                 url += "?" + encode_query(query, encoded=page.encoded)
         except ValueError as error:
-            self._warn(Code.BAD_URL, f"{page.origin}: {what} path {error}; left out")
+            self._warn(Code.BAD_URL, f"{page.origin}: {what} {part} {error}; left out")
             return None
         if len(url) > MAX_URL_LENGTH:
             self._warn(

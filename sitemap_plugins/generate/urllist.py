@@ -40,6 +40,7 @@ def url_list_pages(
     """
     base = urlsplit(base_url)
     scheme, host, folder = base.scheme, base.netloc, base.path
+    outside = f"is not a URL under the base URL {base_url}"
     for number, raw in enumerate(lines, 1):
         if progress is not None and number % 4096 == 0:
             progress(number)
@@ -51,10 +52,9 @@ def url_list_pages(
         url, _, rest = line.partition("\t")
         url, lastmod = url.strip(), rest.strip() or None
         origin = f"{label}:{number}"
-        found = _relative(url, scheme, host, folder)
+        found = _relative(url, scheme, host, folder, outside)
         if isinstance(found, str):
-            why = found or f"is not a URL under the base URL {base_url}"
-            reporter.warning(Code.BAD_URL, f"{origin}: {url[:_SHOWN]!r} {why}; left out")
+            reporter.warning(Code.BAD_URL, f"{origin}: {url[:_SHOWN]!r} {found}; left out")
             yield LeftOut(Reason.BAD_URL, origin)
             continue
         path, query = found
@@ -63,21 +63,21 @@ def url_list_pages(
         progress(-1)
 
 
-def _relative(url: str, scheme: str, host: str, folder: str) -> tuple[str, str] | str:
+def _relative(url: str, scheme: str, host: str, folder: str, outside: str) -> tuple[str, str] | str:
     """The path of ``url`` under the base URL's folder and its query (empty for none, as for
-    ``page?``), or why it cannot be listed: ``""`` when it is not under that folder."""
+    ``page?``), or why it cannot be listed (``outside`` when it is not under that folder)."""
     try:
         parts = urlsplit(url)
         netloc = parts.netloc.lower()
         if parts.hostname and not parts.hostname.isascii():
             netloc = netloc.replace(parts.hostname, ascii_host(parts.hostname))
     except ValueError:
-        return ""
+        return outside
     if parts.scheme.lower() != scheme or netloc != host:
-        return ""
+        return outside
     path = parts.path or "/"
     if not path.startswith(folder):
-        return ""
+        return outside
     if "#" in url:
         return "has a fragment, which names a place in a page, not a page (list the page's URL)"
     return path[len(folder) :], parts.query

@@ -447,6 +447,7 @@ def test_a_query_is_part_of_the_url_its_rules_and_its_limits(tmp_path: Path) -> 
         Page(path="item", origin="list:4"),  # no query: another URL
         Page(path="raw", origin="list:5", query="a=100%25", encoded=False),  # a percent sign
         Page(path="long", origin="list:6", query="x=" + "y" * 2_100),
+        Page(path="broken", origin="list:7", query="q=\ud800"),
     ]
     summary, reporter = build(
         tmp_path / "out",
@@ -464,9 +465,12 @@ def test_a_query_is_part_of_the_url_its_rules_and_its_limits(tmp_path: Path) -> 
         BASE + "search?q=caf%C3%A9%20cr%C3%A8me&page=2": None,
     }
     assert set(parse_with_usp(tmp_path / "out", "sitemap.xml", base_url=BASE)) == set(entries)
-    assert summary.left_out == {"excluded by config": 1, "bad URL": 1}
-    assert reporter.codes() == [Code.BAD_URL]
+    assert summary.left_out == {"excluded by config": 1, "bad URL": 2}
+    assert reporter.codes() == [Code.BAD_URL] * 2
     assert reporter.warnings[0][1].startswith("list:6: URL is 2,")
+    assert reporter.warnings[1][1] == (
+        "list:7: URL query 'q=\\ud800' holds characters that have no UTF-8 encoding; left out"
+    )
 
 
 def test_generated_pages_take_the_newest_listed_date(tmp_path: Path) -> None:
