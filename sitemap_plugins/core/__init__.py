@@ -7,7 +7,7 @@ each written file (with an :class:`Article` for a dated article, for the news si
 onto the host's logging. Nothing in this package imports a host (MkDocs, Sphinx, Pelican).
 """
 
-from sitemap_plugins.core.build import SitemapBuilder, Summary
+from sitemap_plugins.core.build import READ_THE_DOCS_URL, SitemapBuilder, Summary
 from sitemap_plugins.core.collector import collector_paused
 from sitemap_plugins.core.git_dates import FileDates
 from sitemap_plugins.core.languages import LanguageSite, folder_under, join_language_sites
@@ -44,6 +44,7 @@ from sitemap_plugins.core.report import (
 
 __all__ = [
     "OPTION_SPECS",
+    "READ_THE_DOCS_URL",
     "Article",
     "Code",
     "CollectingReporter",

@@ -11,11 +11,12 @@ mode, and the files written (:mod:`~sitemap_plugins.core.writer`).
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from sitemap_plugins.core.collector import collector_paused
 from sitemap_plugins.core.git_dates import DateLookup, FileDates, Undated
@@ -32,7 +33,13 @@ from sitemap_plugins.core.writer import write_sitemaps
 if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
     from sitemap_plugins.core.human_page import Listed, Listing
 
-__all__ = ["SitemapBuilder", "Summary"]
+__all__ = ["READ_THE_DOCS_URL", "SitemapBuilder", "Summary"]
+
+
+READ_THE_DOCS_URL: Final = "READTHEDOCS_CANONICAL_URL"
+"""The variable in which Read the Docs gives every build the URL its output is served at (the
+project, language and version included): the base URL of a site that sets none of its own, on
+every host, as Read the Docs means it to be used."""
 
 
 @dataclass
@@ -150,10 +157,11 @@ class SitemapBuilder:
         """Resolve every page into an entry and write the files; warnings go to the reporter.
 
         ``host_base_urls`` are the host's own ideas of the site's URL, as (setting, value), in
-        the host's order: MkDocs ``site_url``; Sphinx ``html_baseurl``, then Read the Docs'
-        canonical URL; Pelican ``SITEURL``. The first one set stands in when the ``base_url``
-        option is unset. Hosts allow values a sitemap cannot use (a relative ``/`` for local
-        previews), so an unusable one is a warning and no sitemap, not a config error.
+        the host's order: MkDocs ``site_url``, Sphinx ``html_baseurl``, Pelican ``SITEURL``;
+        Read the Docs' canonical URL (:data:`READ_THE_DOCS_URL`) comes after them. The first
+        one set stands in when the ``base_url`` option is unset. Hosts allow values a sitemap
+        cannot use (a relative ``/`` for local previews), so an unusable one is a warning and no
+        sitemap, not a config error.
 
         ``output_url_path`` is where ``output_dir`` is served, relative to the base URL, when
         that is not the base URL itself: a build of one language whose pages' paths start with
@@ -182,10 +190,12 @@ class SitemapBuilder:
             raise StrictError(self.reporter.count, written=written)
 
     def _base_url(self, host_base_urls: Sequence[tuple[str, str | None]]) -> str | None:
-        """The ``base_url`` option, else the first host setting that is set, or None (warned)."""
+        """The ``base_url`` option, else the first host setting that is set, else Read the
+        Docs' URL of this build, or None (warned)."""
         if self.options.base_url is not None:
             return self.options.base_url
-        for setting, value in host_base_urls:
+        read_the_docs = (READ_THE_DOCS_URL, os.environ.get(READ_THE_DOCS_URL))
+        for setting, value in (*host_base_urls, read_the_docs):
             if not value:
                 continue
             try:

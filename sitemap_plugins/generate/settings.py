@@ -13,12 +13,20 @@ Precedence: flag, then config file, then the host's config, then the schema's de
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from sitemap_plugins.core import OPTION_SPECS, OptionError, Options, OptionSpec, shown
+from sitemap_plugins.core import (
+    OPTION_SPECS,
+    READ_THE_DOCS_URL,
+    OptionError,
+    Options,
+    OptionSpec,
+    shown,
+)
 from sitemap_plugins.generate._toml import load_toml
 from sitemap_plugins.generate.errors import UsageError
 from sitemap_plugins.generate.hosts import HOST_FILES, HostConfig, find_host_config
@@ -238,6 +246,9 @@ def resolve_settings(
     explicit = frozenset(raw)
     if "base_url" not in raw and host is not None and host.site_url:
         raw["base_url"], where["base_url"] = host.site_url, host.setting
+    elif "base_url" not in raw and os.environ.get(READ_THE_DOCS_URL):
+        raw["base_url"] = os.environ[READ_THE_DOCS_URL]
+        where["base_url"] = f"${READ_THE_DOCS_URL}"
     try:
         options = Options.from_mapping(raw)
     except OptionError as error:

@@ -126,10 +126,7 @@ class _Site:
             summary = builder.build(
                 self._written(app),  # described inside, with the collector paused
                 Path(app.outdir),
-                host_base_urls=[
-                    ("html_baseurl", app.config.html_baseurl),
-                    ("READTHEDOCS_CANONICAL_URL", os.environ.get("READTHEDOCS_CANONICAL_URL")),
-                ],
+                host_base_urls=[("html_baseurl", app.config.html_baseurl)],
                 output_url_path=self.scheme.folder() if self.scheme else "",
             )
         except StrictError as error:

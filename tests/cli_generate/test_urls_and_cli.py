@@ -352,6 +352,25 @@ def test_mkdocs_yml_keys_are_read_as_mkdocs_reads_them(
     assert host.site_url == "https://env.example/"
 
 
+def test_read_the_docs_gives_the_base_url_when_nothing_else_does(tmp_path: Path) -> None:
+    """A step after the build on Read the Docs: its URL for this build stands in for a base
+    URL that neither the command line, a config file nor the host's config gives."""
+    write(tmp_path / "site/index.html", page("Home"))
+    write(tmp_path / "site/guide/index.html", page("Guide"))
+    canonical = "https://demo.readthedocs.io/en/latest/"
+    rtd = {"READTHEDOCS_CANONICAL_URL": canonical}
+    done = run("generate", "site", cwd=tmp_path, env=rtd)
+    assert done.returncode == 0, done.stderr
+    assert set(checked(tmp_path / "site", canonical)) == {canonical, canonical + "guide/"}
+    done = run("generate", "site", "--base-url", BASE, cwd=tmp_path, env=rtd)
+    assert set(checked(tmp_path / "site", BASE)) == {BASE, BASE + "guide/"}
+    done = run("generate", "site", cwd=tmp_path, env={"READTHEDOCS_CANONICAL_URL": "/latest/"})
+    assert done.returncode == 2
+    assert done.stderr.startswith(
+        "sitemap-plugins generate: error: $READTHEDOCS_CANONICAL_URL: '/latest/' is not allowed"
+    )
+
+
 def test_zensical_toml_wins_and_bad_host_configs_are_one_line(tmp_path: Path) -> None:
     write(tmp_path / "mkdocs.yml", "site_url: https://mkdocs.example/\n")
     write(

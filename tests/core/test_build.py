@@ -384,6 +384,29 @@ def test_an_unusable_host_base_url_warns_naming_setting_and_value(tmp_path: Path
     assert [e.loc for e in read_sitemap(tmp_path / "sitemap.xml")] == [BASE + "a/"]
 
 
+def test_read_the_docs_url_comes_after_the_hosts_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    canonical = "https://demo.readthedocs.io/en/latest/"
+    monkeypatch.setenv("READTHEDOCS_CANONICAL_URL", canonical)
+    outcomes = {}
+    for setting in (None, "", "https://own.example/", "/"):
+        reporter = CollectingReporter()
+        out = tmp_path / repr(setting)
+        SitemapBuilder(Options.from_mapping({}), reporter).build(
+            [Page(path="a/", origin="a.md")], out, host_base_urls=[("site_url", setting)]
+        )
+        written = out / "sitemap.xml"
+        locs = [e.loc for e in read_sitemap(written)] if written.exists() else []
+        outcomes[setting] = (locs, reporter.codes())
+    assert outcomes == {
+        None: ([canonical + "a/"], []),
+        "": ([canonical + "a/"], []),
+        "https://own.example/": (["https://own.example/a/"], []),
+        "/": ([], [Code.BAD_URL]),  # set, but unusable: said, not replaced
+    }
+
+
 def test_out_of_scope_and_overlong_urls_are_left_out(tmp_path: Path) -> None:
     pages = [
         Page(path="ok/", origin="ok.md"),

@@ -131,6 +131,26 @@ def test_no_site_url_warns_once_and_writes_nothing(
     assert not (site / "sitemap.xml.gz").exists()
 
 
+def test_read_the_docs_gives_the_url_of_a_site_without_site_url(git_repo: GitRepo) -> None:
+    """Read the Docs serves each build at the URL it puts in READTHEDOCS_CANONICAL_URL; a
+    project there that sets no site_url of its own is listed at it, and one that does keeps
+    its own."""
+    root = example_repo(git_repo)
+    config = yaml.safe_load(git_repo.path("mkdocs.yml").read_text(encoding="utf-8"))
+    del config["site_url"]
+    git_repo.write("mkdocs.yml", yaml.safe_dump(config))
+    canonical = "https://demo.readthedocs.io/en/latest/"
+    done = mkdocs_build(root, env={"READTHEDOCS_CANONICAL_URL": canonical})
+    assert "WARNING" not in done.stderr, done.stderr
+    entries = sitemap(root / "site", canonical)
+    assert canonical + "guide/install/" in entries
+    assert all(loc.startswith(canonical) for loc in entries)
+
+    write_config(git_repo, site_url=BASE)
+    mkdocs_build(root, env={"READTHEDOCS_CANONICAL_URL": canonical})
+    assert set(sitemap(root / "site")) == {BASE + loc[len(canonical) :] for loc in entries}
+
+
 @pytest.mark.parametrize(
     ("option", "value"),
     [("priority", 1.5), ("changefreq", "sometimes"), ("gzip", "maybe"), ("base_url", "/docs/")],
