@@ -6,18 +6,23 @@ the translations it finds in ``locale_dirs``), and writes no lastmod when
 ``sitemap_show_lastmod`` is false. ``sitemap_filename`` and ``sitemap_indent`` are options of
 ours under the same names. A value sphinx-sitemap would not take fails at config time, naming
 it, like any option of ours.
+
+One setting is ours alone: ``sitemap_language_folders`` names the folder ``{lang}`` stands for
+where it is not the language's own name: ``pt-br`` for ``pt_BR``, or ``""`` for a language
+served at the root (``/3/`` in English, ``/fr/3/`` in French), layouts sphinx-sitemap's
+scheme cannot describe.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 from sitemap_plugins.core import Code, OptionError, Reporter
 
-__all__ = ["SETTINGS", "UrlScheme", "translate"]
+__all__ = ["LANGUAGE_FOLDERS", "SETTINGS", "UrlScheme", "translate"]
 
 SETTINGS: Final[Mapping[str, object]] = {
     "sitemap_url_scheme": None,
@@ -27,6 +32,12 @@ SETTINGS: Final[Mapping[str, object]] = {
 }
 """sphinx-sitemap's names that are not ours, with "not set" defaults: only what a user wrote
 takes effect (unset, the URL scheme is ``{link}``: no language or version prefix is added)."""
+LANGUAGE_FOLDERS: Final = "sitemap_language_folders"
+"""Our setting for the folders ``{lang}`` stands for (see the module), unset by default."""
+_FOLDERS_ALLOWED: Final = (
+    "a mapping of language to the folder it is served under, such as "
+    "{'pt_BR': 'pt-br', 'en': ''} ('' for the root)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,14 +49,17 @@ class UrlScheme:
     version: str
     source_language: str
     locales: tuple[str, ...]
+    folders: Mapping[str, str] = field(default_factory=dict)
+    """The folder ``{lang}`` stands for, by language, where it is not the language's name."""
 
     def path(self, link: str, language: str | None = None) -> str:
         """The served path of ``link`` in ``language`` (this build's language by default)."""
         if self.template == "{link}":  # the default scheme, on every page: nothing to add
             return link
         lang = self.language if language is None else language
+        folder = self.folders.get(lang, lang)
         return self.template.format(
-            lang=f"{lang}/" if lang else "",
+            lang=f"{folder}/" if folder else "",
             version=f"{self.version}/" if self.version else "",
             link=link,
         )
@@ -73,10 +87,12 @@ def translate(
     source_language: str,
     locale_dirs: Iterable[Path],
     reporter: Reporter,
+    folders: object = None,
 ) -> tuple[dict[str, object], UrlScheme]:
     """Our option values with sphinx-sitemap's equivalents mapped in, and the URL scheme.
 
-    ``settings`` holds sphinx-sitemap's names, ``ours`` our own options (by their core names).
+    ``settings`` holds sphinx-sitemap's names, ``ours`` our own options (by their core names),
+    ``folders`` the value of :data:`LANGUAGE_FOLDERS`.
     Its exclude patterns match the link before the URL scheme adds a language or version prefix;
     ours match the served path, so the prefix is put in front of each pattern.
     """
@@ -86,15 +102,20 @@ def translate(
         version=version,
         source_language=source_language or language,
         locales=_locales(settings["sitemap_locales"], locale_dirs),
+        folders=_folders(folders),
     )
     explicit = settings["sitemap_locales"] not in (None, [], (), [None])
-    if explicit and "{lang}" not in scheme.template:
-        reporter.warning(
-            Code.CONFLICT,
-            f"sitemap_locales {settings['sitemap_locales']!r} has no effect: the URL scheme "
-            f"{scheme.template!r} has no {{lang}} (set sitemap_url_scheme, for example to "
-            "'{lang}{link}', to list hreflang alternates)",
-        )
+    for name, value, used in (
+        ("sitemap_locales", settings["sitemap_locales"], explicit),
+        (LANGUAGE_FOLDERS, folders, bool(scheme.folders)),
+    ):
+        if used and "{lang}" not in scheme.template:
+            reporter.warning(
+                Code.CONFLICT,
+                f"{name} {value!r} has no effect: the URL scheme {scheme.template!r} has no "
+                "{lang} (set sitemap_url_scheme, for example to '{lang}{link}', to list "
+                "hreflang alternates)",
+            )
     values = dict(ours)
     excludes = settings["sitemap_excludes"]
     if excludes:
@@ -125,6 +146,24 @@ def _url_scheme(value: object) -> str:
     except (KeyError, IndexError, ValueError):
         raise OptionError("sitemap_url_scheme", value, allowed) from None
     return value
+
+
+def _folders(value: object) -> dict[str, str]:
+    """:data:`LANGUAGE_FOLDERS` checked: each folder relative, without empty or dot segments
+    (a folder ``..`` would move a language out of the site)."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise OptionError(LANGUAGE_FOLDERS, value, _FOLDERS_ALLOWED)
+    folders: dict[str, str] = {}
+    for language, folder in value.items():
+        if not isinstance(language, str) or not language or not isinstance(folder, str):
+            raise OptionError(LANGUAGE_FOLDERS, value, _FOLDERS_ALLOWED)
+        segments = folder.split("/")
+        if folder and any(part in ("", ".", "..") or part != part.strip() for part in segments):
+            raise OptionError(LANGUAGE_FOLDERS, value, _FOLDERS_ALLOWED)
+        folders[language] = folder
+    return folders
 
 
 def _locales(value: object, locale_dirs: Iterable[Path]) -> tuple[str, ...]:

@@ -94,6 +94,7 @@ class _Site:
                 source_language=self.source_language,
                 locale_dirs=[Path(app.srcdir, folder) for folder in config.locale_dirs or ()],
                 reporter=self.reporter,
+                folders=config[sphinx_sitemap.LANGUAGE_FOLDERS],
             )
             self.options = Options.from_mapping(values, prefix=PREFIX)
         except OptionError as error:
@@ -461,6 +462,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         app.add_config_value(PREFIX + spec.name, default, "", types=Any)
     for name, default in sphinx_sitemap.SETTINGS.items():
         app.add_config_value(name, default, "", types=Any)
+    app.add_config_value(sphinx_sitemap.LANGUAGE_FOLDERS, None, "", types=Any)
     # x-default and the full set of languages need the source language, which a translation
     # build overrides (-D language=ja). conf.py's own value is kept nowhere public: Sphinx holds
     # it only in the raw namespace, and only until config-inited (Sphinx 7 then overwrites it).

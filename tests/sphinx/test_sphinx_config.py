@@ -92,6 +92,12 @@ def test_format_txt_alone_writes_sitemap_txt(git_repo: GitRepo, tmp_path: Path) 
         ('sitemap_show_lastmod = "yes"', "sitemap_show_lastmod", "'yes'"),
         ('sitemap_locales = "ja"', "sitemap_locales", "'ja'"),
         ("sitemap_excludes = [3]", "sitemap_excludes", "[3]"),
+        (
+            'sitemap_language_folders = {"fr": "../fr"}',
+            "sitemap_language_folders",
+            "{'fr': '../fr'}",
+        ),
+        ('sitemap_language_folders = ["fr"]', "sitemap_language_folders", "['fr']"),
     ],
 )
 def test_invalid_config_fails_naming_option_and_value(
@@ -286,6 +292,9 @@ def test_locales_without_lang_in_the_url_scheme_warn(git_repo: GitRepo, tmp_path
     result = sphinx_build(srcdir, outdir)
     assert "sitemap_locales ['de', 'fr'] has no effect" in result.stderr
     assert "sitemap_url_scheme" in result.stderr
+    folders = _project(git_repo, 'sitemap_language_folders = {"en": ""}\n')
+    result = sphinx_build(folders, tmp_path / "folders")
+    assert "sitemap_language_folders {'en': ''} has no effect" in result.stderr
     entries = read_entries(outdir)
     assert BASE_URL + "guide/" in entries
     assert all(not entry.alternates for entry in entries.values())

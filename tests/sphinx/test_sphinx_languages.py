@@ -124,3 +124,47 @@ def test_the_index_command_joins_the_languages_at_the_root(
     }
     assert all(set(entry.alternates) == {"en", "de", "x-default"} for entry in entries)
     assert (site / "robots.txt").read_text() == f"Sitemap: {BASE_URL}sitemap.xml\n"
+
+
+ROOT_CONF = """\
+language = "en"
+version = "3"
+locale_dirs = ["locales"]
+sitemap_url_scheme = "{lang}{version}{link}"
+sitemap_locales = ["en", "pt_BR"]
+sitemap_language_folders = {"en": "", "pt_BR": "pt-br"}
+"""
+
+
+def test_a_language_at_the_root_and_one_in_a_folder_of_another_name(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """The layout of docs.python.org: English at /3/, Brazilian Portuguese at /pt-br/3/."""
+    srcdir = write_project(
+        git_repo,
+        {"guide.rst": page("Guide", "Hello world."), "api/index.rst": page("API")},
+        conf_extra=ROOT_CONF,
+    )
+    git_repo.write(".gitignore", "*.mo\n")
+    git_repo.commit("project", "2024-01-01T08:00:00+00:00")
+    site = tmp_path / "site"
+    served = {"en": "3/", "pt_BR": "pt-br/3/"}
+    for lang, folder in served.items():
+        sphinx_build(srcdir, site / folder, "-W", "-D", f"language={lang}")
+    for folder in served.values():
+        # Each sitemap at its own URL, listing only what is under its folder.
+        entries = check_sitemap_file(
+            site / folder / "sitemap.xml", f"{BASE_URL}{folder}sitemap.xml"
+        )
+        assert {entry.loc for entry in entries} == {f"{BASE_URL}{folder}{doc}" for doc in DOCS}
+        for entry in entries:
+            doc = entry.loc.removeprefix(BASE_URL + folder)
+            assert entry.alternates == {
+                "en": f"{BASE_URL}3/{doc}",
+                "pt-BR": f"{BASE_URL}pt-br/3/{doc}",
+                "x-default": f"{BASE_URL}3/{doc}",
+            }
+        pages = parse_with_usp(site, f"{folder}sitemap.xml", base_url=BASE_URL)
+        assert {loc: dict(info.alternates) for loc, info in pages.items()} == {
+            entry.loc: entry.alternates for entry in entries
+        }
