@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
-from sitemap_plugins.core.cache_file import write_json
+from sitemap_plugins.core.cache_file import write_json, write_json_rows
 from sitemap_plugins.core.git_history import Commit
 
 __all__ = ["HistoryCache", "StoredWalk"]
@@ -104,12 +104,12 @@ class HistoryCache:
             return
         common = {"version": _VERSION, "top": str(top), "format": date_format, "head": walk.head}
         if walk.commits is not None:
-            commits = [
+            commits = (
                 [c.sha.decode(), [p.decode() for p in c.parents], c.date.decode(),
                  {name: change.decode() for name, change in c.changes.items()}]
                 for c in walk.commits
-            ]  # fmt: skip
-            if not write_json(files[1], {**common, "commits": commits}):
+            )  # fmt: skip
+            if not write_json_rows(files[1], common, "commits", commits):
                 return
         answers = {
             "boundary": sorted(sha.decode() for sha in walk.boundary),

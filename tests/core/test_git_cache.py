@@ -11,10 +11,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from sitemap_plugins.core.cache_file import write_json, write_json_rows
 from sitemap_plugins.core.git_dates import FileDates, Why
 from sitemap_plugins.core.report import CollectingReporter
 from tests.core.test_git_dates import D1, D2, D3, Recorder, iso, random_history
@@ -283,3 +285,26 @@ def test_deepening_a_shallow_clone_invalidates_its_stored_pass(
         "b.md": D2,
         "c.md": D3,
     }
+
+
+@pytest.mark.parametrize("count", [0, 1, 1023, 1024, 1025, 2500])
+def test_rows_written_a_batch_at_a_time_are_the_same_json(tmp_path: Path, count: int) -> None:
+    """The stored commits are written in batches (never one text of them all): the same bytes
+    as the whole document at once, whatever the number of rows; a write that fails half-way
+    (a full disk) leaves the file as it was and no temporary file."""
+    rows = [[f"{n:040x}", [f"{n + 1:040x}"], "2024-01-01T00:00:00Z", {"a/é b": "m s"}]
+            for n in range(count)]  # fmt: skip
+    for data in ({"version": 3, "head": "x"}, {}):
+        assert write_json(tmp_path / "whole.json", {**data, "commits": rows})
+        assert write_json_rows(tmp_path / "rows.json", data, "commits", iter(rows))
+        whole = (tmp_path / "whole.json").read_bytes()
+        assert (tmp_path / "rows.json").read_bytes() == whole
+        assert json.loads(whole)["commits"] == rows
+
+    def disk_fills_up() -> Iterator[object]:
+        yield from rows
+        raise OSError(28, "No space left on device")
+
+    assert not write_json_rows(tmp_path / "rows.json", {"version": 4}, "commits", disk_fills_up())
+    assert (tmp_path / "rows.json").read_bytes() == whole
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["rows.json", "whole.json"]
