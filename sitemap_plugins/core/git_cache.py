@@ -89,7 +89,8 @@ class HistoryCache:
             data = _read(files[1], top, date_format)
             if data["head"] != head:
                 return None
-            return [_commit(item) for item in data["commits"]]
+            ids: dict[bytes, bytes] = {}  # each id one object, as parse_log makes them
+            return [_commit(item, ids) for item in data["commits"]]
         except _ERRORS:
             return None
 
@@ -129,11 +130,12 @@ def _read(path: Path, top: Path, date_format: str) -> Any:
     return data
 
 
-def _commit(item: Any) -> Commit:
+def _commit(item: Any, ids: dict[bytes, bytes]) -> Commit:
     sha, parents, date, changes = item
+    shared = [ids.setdefault(one, one) for one in (sha.encode(), *map(str.encode, parents))]
     return Commit(
-        sha.encode(),
-        [parent.encode() for parent in parents],
+        shared[0],
+        shared[1:],
         date.encode(),
         {str(name): change.encode() for name, change in changes.items()},
     )

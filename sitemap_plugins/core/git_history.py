@@ -24,7 +24,7 @@ This module knows git's output and the graph, nothing about files on disk or pag
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 __all__ = ["ABSENT", "Commit", "last_changes", "log_args", "parse_log", "pathspecs", "reachable"]
@@ -83,31 +83,49 @@ def pathspecs(paths: Iterable[str]) -> list[str]:
 
 
 def parse_log(out: bytes, wanted: frozenset[str]) -> list[Commit]:
-    """Commits in git's topological order, each with its wanted paths' blobs after the commit."""
+    """Commits in git's topological order, each with its wanted paths' blobs after the commit.
+
+    Kept small, as a long history's commits stay in memory for the next build of a session:
+    each commit's id is one object, shared with the lists of parents that name it.
+    """
     names = {os.fsencode(path): path for path in wanted}
+    ids: dict[bytes, bytes] = {}
     commits: list[Commit] = []
     current: Commit | None = None
-    tokens = out.split(b"\0")
-    i = 0
-    while i < len(tokens):
-        token = tokens[i]
-        i += 1
+    tokens = _fields(out)
+    for token in tokens:
         if token[:1] == b"\n":
             token = token[1:]
         if token[:1] == b"\x1e":
-            ids, _, date = token[1:].partition(b"\x1f")
-            sha, *parents = ids.split()
+            listed, _, date = token[1:].partition(b"\x1f")
+            sha, *parents = (ids.setdefault(one, one) for one in listed.split())
             if current is None or current.sha != sha:  # ``-m`` repeats a merge's header
                 current = Commit(sha, parents, date, {})
                 commits.append(current)
-        elif token[:1] == b":" and i < len(tokens):
-            path = names.get(tokens[i])  # the name is taken by position: any byte may be in it
-            i += 1
+        elif token[:1] == b":":
+            # The name is taken by position: any byte may be in it.
+            path = names.get(next(tokens, b""))
             if path is not None and current is not None:
                 fields = token.split(b" ")
                 gone = fields[1] == b"000000"
                 current.changes[path] = ABSENT if gone else fields[1] + b" " + fields[3]
     return commits
+
+
+_CHUNK = 1 << 20
+"""Bytes of ``git log`` output split into fields at once."""
+
+
+def _fields(out: bytes) -> Iterator[bytes]:
+    """The NUL-separated fields of ``out``, split a chunk at a time: all of a long history's
+    fields at once are a list of about a hundred thousand objects, twice the output's size."""
+    start, size = 0, len(out)
+    while start < size:
+        end = out.find(b"\0", start + _CHUNK)
+        if end == -1:
+            end = size
+        yield from out[start:end].split(b"\0")
+        start = end + 1
 
 
 def last_changes(

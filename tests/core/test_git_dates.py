@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from sitemap_plugins.core import git_history
 from sitemap_plugins.core.git_background import BackgroundGit
 from sitemap_plugins.core.git_dates import FileDates, Undated, Why, run_git
 from sitemap_plugins.core.report import Code, CollectingReporter
@@ -483,6 +484,17 @@ def test_random_histories_match_git_log_for_every_file(
 ) -> None:
     random_history(repo, seed)
     assert repo.git("status", "--porcelain") == ""
+    assert_matches_git(repo, make)
+
+
+@pytest.mark.parametrize(("seed", "chunk"), [(0, 1), (3, 13), (5, 4096)])
+def test_the_log_split_a_chunk_at_a_time_gives_the_same_dates(
+    repo: GitRepo, make: Make, monkeypatch: pytest.MonkeyPatch, seed: int, chunk: int
+) -> None:
+    """The pass splits git's output into fields a chunk at a time: a chunk that ends anywhere
+    in a commit's header or its list of changes must not change a date."""
+    monkeypatch.setattr(git_history, "_CHUNK", chunk)
+    random_history(repo, seed)
     assert_matches_git(repo, make)
 
 
