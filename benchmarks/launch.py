@@ -1,8 +1,10 @@
 """Run one build and say what it cost: ``python launch.py '[command, cwd, output, timeout]'``.
 
 Prints one JSON line: wall seconds, CPU seconds (the build's and every process it waited for,
-git's), peak resident memory in bytes, exit status, and whether the timeout stopped it; the
-build's own output goes to the file ``output``.
+git's), the build process's own peak resident memory in bytes, exit status, and whether the
+timeout stopped it; the build's own output goes to the file ``output``. A ``python -m MODULE``
+build runs through :mod:`own_peak`, which reports its own peak, without git's; for any other
+command the peak is the largest of the whole tree, as the kernel gives it.
 
 Why a process of its own: the kernel starts a new process's peak memory at what the process
 that forked it held, and the benchmark runner holds far more (the writer's million URLs) than
@@ -15,20 +17,31 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 _MAXRSS_UNIT = 1 if sys.platform == "darwin" else 1024
 """Bytes in a unit of ``ru_maxrss``: bytes on macOS, KiB on Linux and the BSDs."""
 
 
+_OWN_PEAK = str(Path(__file__).with_name("own_peak.py"))
+
+
 def main() -> None:
     command, cwd, output_path, timeout = json.loads(sys.argv[1])
+    peaks = Path(tempfile.mkdtemp(prefix="sitemap-bench-peaks-"), "peaks")
+    env = dict(os.environ)
+    if len(command) > 2 and command[1] == "-m":
+        command = [command[0], _OWN_PEAK, *command[2:]]
+        env["SITEMAP_BENCH_PEAKS"] = str(peaks)
     with open(output_path, "wb") as output:
         start = time.perf_counter()
         proc = subprocess.Popen(
-            command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT
-        )
+            command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=output,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
         timed_out = threading.Event()
 
         def stop() -> None:
@@ -45,6 +58,13 @@ def main() -> None:
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
     cpu = usage.ru_utime + usage.ru_stime
     peak = usage.ru_maxrss * _MAXRSS_UNIT
+    try:
+        peak = int(peaks.read_text(encoding="ascii")) * _MAXRSS_UNIT
+    except (OSError, ValueError):
+        pass  # not a "-m" build, or one that ended without exiting normally
+    finally:
+        peaks.unlink(missing_ok=True)
+        peaks.parent.rmdir()
     print(json.dumps([seconds, cpu, peak, proc.returncode, timed_out.is_set()]))
 
 

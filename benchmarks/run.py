@@ -306,7 +306,8 @@ def bench_hosts(run: Run, sizes: Sizes, hosts: Sequence[str]) -> None:
         growth,
     )
     table(
-        "Memory: peak resident memory of one build, MiB, median over the same rounds",
+        "Memory: peak resident memory of one build's own process (not of the git processes "
+        "it runs), MiB, median over the same rounds",
         ["host", "pages", "build", "no sitemap (the host's own)", "incumbent", "ours",
          "ours - no sitemap"],
         memory,
