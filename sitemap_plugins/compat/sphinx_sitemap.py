@@ -91,10 +91,10 @@ def translate(
 ) -> tuple[dict[str, object], UrlScheme]:
     """Our option values with sphinx-sitemap's equivalents mapped in, and the URL scheme.
 
-    ``settings`` holds sphinx-sitemap's names, ``ours`` our own options (by their core names),
-    ``folders`` the value of :data:`LANGUAGE_FOLDERS`.
+    ``settings`` holds sphinx-sitemap's names, ``ours`` our own options (by their core names).
     Its exclude patterns match the link before the URL scheme adds a language or version prefix;
-    ours match the served path, so the prefix is put in front of each pattern.
+    ours match the served path, so the prefix is put in front of each pattern. ``folders`` is
+    the value of :data:`LANGUAGE_FOLDERS`.
     """
     scheme = UrlScheme(
         template=_url_scheme(settings["sitemap_url_scheme"]),
