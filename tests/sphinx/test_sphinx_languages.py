@@ -168,3 +168,13 @@ def test_a_language_at_the_root_and_one_in_a_folder_of_another_name(
         assert {loc: dict(info.alternates) for loc, info in pages.items()} == {
             entry.loc: entry.alternates for entry in entries
         }
+    # One index at the root over both, found by the globs README gives for this layout.
+    globs = ("--glob", "3/sitemap.xml", "--glob", "*/3/sitemap.xml")
+    run_python("-m", "sitemap_plugins", "index", site, "--base-url", BASE_URL, *globs,
+               cwd=tmp_path)  # fmt: skip
+    entries = check_sitemap_file(
+        site / "sitemap.xml", BASE_URL + "sitemap.xml", site_dir=site, base_url=BASE_URL
+    )
+    assert {entry.loc for entry in entries} == {
+        f"{BASE_URL}{folder}{doc}" for folder in served.values() for doc in DOCS
+    }
