@@ -19,10 +19,8 @@ also in the main sitemap and one index tree lists each URL once; ``robots.txt`` 
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import datetime as dt
-import gzip
 import hashlib
 import itertools
 import operator
@@ -32,6 +30,7 @@ from pathlib import Path
 from typing import Final, NamedTuple, Protocol
 
 from sitemap_plugins.core.dates import lastmod_text, utc_day
+from sitemap_plugins.core.gzip_stream import GzipStream
 from sitemap_plugins.core.indexnow import key_file_bytes, key_file_name
 from sitemap_plugins.core.model import Entry, IndexEntry, Lastmod
 from sitemap_plugins.core.options import CHANGEFREQS, NEWS_FILENAME, Options
@@ -118,17 +117,7 @@ class _PendingFile:
             for variant in variants:
                 temp = publication.new_file(folder, label + variant)
                 self.temps[variant] = temp
-                if variant == ".gz":
-                    # mtime=0 and no file name in the header: identical input, identical bytes.
-                    # Level 6, gzip's own default: 5 % larger than 9 for a sitemap's XML, in
-                    # less than half the time (the largest part of writing a big sitemap).
-                    self._streams.append(
-                        gzip.GzipFile(
-                            filename="", mode="wb", fileobj=temp, mtime=0, compresslevel=6
-                        )
-                    )
-                else:
-                    self._streams.append(temp)
+                self._streams.append(GzipStream(temp) if variant == ".gz" else temp)
         except BaseException:
             self.discard()
             raise
@@ -141,7 +130,7 @@ class _PendingFile:
 
     def close(self) -> None:
         for stream in self._streams:
-            stream.close()  # a GzipFile writes its trailer and leaves our file open
+            stream.close()  # a GzipStream writes its trailer and leaves our file open
         for temp in self.temps.values():
             temp.close()
             self.publication.written(temp)
@@ -154,12 +143,7 @@ class _PendingFile:
         return self.temps[""].sha256
 
     def discard(self) -> None:
-        # Close the gzip layers too: left open, they try to flush into a closed file when
-        # collected later (an "unraisable" error on Python 3.12+).
-        for stream in self._streams:
-            with contextlib.suppress(Exception):
-                stream.close()
-        for temp in self.temps.values():
+        for temp in self.temps.values():  # a GzipStream holds nothing of its own
             temp.discard()
 
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import datetime as dt
 import gzip
+import io
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from sitemap_plugins.core.gzip_stream import GzipStream
 from sitemap_plugins.core.model import Entry
 from sitemap_plugins.core.options import MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE, Options
 from sitemap_plugins.core.render import URLSET_CLOSE, render_url, urlset_open, xml_clean, xml_escape
@@ -395,3 +398,26 @@ def test_exactly_the_characters_xml_cannot_carry_are_dropped() -> None:
             ord("'"): "&apos;",
         }
     )
+
+
+@pytest.mark.parametrize("size", [0, 1, 5_000, 300_000])
+@pytest.mark.parametrize("pieces", [1, 7, 300])
+def test_gzip_stream_writes_the_bytes_gzipfile_writes(size: int, pieces: int) -> None:
+    """The gzip layer is written by hand (see gzip_stream): byte for byte what GzipFile with
+    no file name, mtime 0 and level 6 writes, whatever the pieces the data comes in."""
+    rng = random.Random(size * 1000 + pieces)
+    text = "".join(f"<url><loc>https://example.org/p{rng.randrange(10**6)}</loc></url>\n"
+                   for _ in range(size // 40 + 1))  # fmt: skip
+    data = text.encode()[:size]
+    cuts = sorted(rng.sample(range(size + 1), min(size, pieces - 1)))
+    chunks = [data[a:b] for a, b in zip([0, *cuts], [*cuts, size], strict=True)]
+    expected = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=expected, mtime=0, compresslevel=6) as g:
+        g.write(data)
+    ours = io.BytesIO()
+    stream = GzipStream(ours)
+    for chunk in chunks:
+        stream.write(chunk)
+    stream.close()
+    assert ours.getvalue() == expected.getvalue()
+    assert gzip.decompress(ours.getvalue()) == data
