@@ -7,7 +7,8 @@ what the theme and other plugins rendered. The core decides everything else.
 
 ``mkdocs build --dirty`` and ``mkdocs serve --dirty`` only re-render changed pages, so what each
 page told us is kept across rebuilds (MkDocs keeps this plugin instance alive because it defines
-``on_startup``), and a page we never saw is read back from its source and its output.
+``on_startup``), and a page this process never saw is read back from its output, with the
+``sitemap`` metadata it had when MkDocs last rendered it (kept on disk, as MkDocs keeps the HTML).
 mkdocs-static-i18n builds every further language inside its own ``on_post_build``; we run after
 it and write one sitemap for all languages.
 """
@@ -19,7 +20,7 @@ import logging
 import posixpath
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import BaseConfigOption, Config, ValidationError
@@ -47,6 +48,7 @@ from sitemap_plugins.core import (
 )
 from sitemap_plugins.core.file_memo import FileMemo
 from sitemap_plugins.core.html import head_of
+from sitemap_plugins.core.json_values import CANNOT_KEEP, from_json, to_json
 
 if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
     from sitemap_plugins.core.human_page import Listing
@@ -183,13 +185,14 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if self._nested_build() or self._builder is None:
             return
         with collector_paused():
-            for key, (page, head) in self._rendered.items():
-                html = WrittenFile(page.file.abs_dest_path) if head is None else head
-                self._seen[key] = self._written(page.file, page.meta, html, page)
-            self._rendered = {}
             sources = FileMemo(
                 self._builder.cache_dir, "sources", str(Path(config.docs_dir).absolute())
             )
+            for key, (page, head) in self._rendered.items():
+                html = WrittenFile(page.file.abs_dest_path) if head is None else head
+                self._seen[key] = self._written(page.file, page.meta, html, page)
+                _keep_rendered(page.file, page.meta, sources)
+            self._rendered = {}
             written = [self._seen_or_read(file, sources) for file in self._files]
             sources.save()
             self._files = []
@@ -239,8 +242,9 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
     def _seen_or_read(self, file: File, sources: FileMemo) -> Page | LeftOut:
         seen = self._seen.get(_key(file))
         if seen is None:
-            # A --dirty build skipped this unchanged page: read it back from source and output.
-            meta = _front_matter(file, sources)
+            # A --dirty build skipped this unchanged page: read it back from its output, with
+            # the metadata it was last rendered with.
+            meta = _last_rendered(file, sources)
             seen = self._written(file, meta, WrittenFile(file.abs_dest_path), file.page)
             self._seen[_key(file)] = seen
         return seen
@@ -317,28 +321,54 @@ def _key(file: File) -> tuple[str, str]:
     return (file.src_uri, file.url)
 
 
-def _front_matter(file: File, memo: FileMemo) -> Mapping[str, Any]:
-    """The front matter of a source MkDocs did not read in this build, as MkDocs reads it.
+def _keep_rendered(file: File, meta: Mapping[str, Any], memo: FileMemo) -> None:
+    """Keep the ``sitemap`` metadata MkDocs rendered the page with, for a later ``--dirty``
+    build in a fresh process that does not render it again: what the page's source says, plus
+    what other plugins added (Material's ``.meta.yml`` files, hooks), which its source alone
+    does not tell."""
+    name = file.abs_src_path
+    if not name:
+        return
+    stamp, known = memo.recall(name)
+    if stamp is None:
+        return
+    kept = _kept(file, meta)
+    if kept is None:
+        memo.forget(name)
+    elif kept != known:
+        memo.remember(name, stamp, kept)
 
-    All the adapter takes from it is the ``sitemap`` key, which most pages lack: a source whose
-    last read found none is not read again while it stays as it was. A value, when there is
-    one, is read each time (YAML dates have no JSON form to keep them in).
-    """
+
+def _last_rendered(file: File, memo: FileMemo) -> Mapping[str, Any]:
+    """The metadata of a page MkDocs did not render in this build: the ``sitemap`` value it
+    was last rendered with while its source stays as it was then, else its source's front
+    matter, read as MkDocs reads it (without what plugins would add)."""
     name = file.abs_src_path or ""
     stamp, known = memo.recall(name)
-    if known == [_NO_SITEMAP]:
-        return {}
+    if known is not None and len(known) == 2 and known[0] == file.url:
+        try:
+            value = from_json(known[1])
+        except (ValueError, TypeError):
+            pass  # kept by another version: read the source
+        else:
+            return {} if value is None else {"sitemap": value}
     try:
         with open(name, encoding="utf-8-sig") as source:
             meta = get_data(source.read())[1]
     except (OSError, ValueError):
         return {}
-    if stamp is not None and "sitemap" not in meta:
-        memo.remember(name, stamp, [_NO_SITEMAP])
+    kept = _kept(file, meta)
+    if stamp is not None and kept is not None:
+        memo.remember(name, stamp, kept)
     return meta
 
 
-_NO_SITEMAP: Final = "no sitemap key"
+def _kept(file: File, meta: Mapping[str, Any]) -> list[Any] | None:
+    """What is kept of a page's metadata (its URL, as one source can be published under two
+    with mkdocs-static-i18n, and its ``sitemap`` value), or None when that value would not come
+    back as it is (see :mod:`~sitemap_plugins.core.json_values`)."""
+    value = to_json(meta.get("sitemap"))
+    return None if value is CANNOT_KEEP else [file.url, value]
 
 
 def _post_date(page: object, which: Literal["updated", "created"] = "updated") -> object:

@@ -76,9 +76,16 @@ class FileMemo:
         return stamp, old[2:]
 
     def remember(self, name: str, stamp: Stamp, value: list[Any]) -> None:
-        """Keep ``value`` (JSON) for the file as it was at ``stamp``, unless it is too fresh."""
+        """Keep ``value`` (JSON) for the file as it was at ``stamp``; a file too fresh keeps
+        nothing, not even what an earlier build kept."""
         if stamp[1] < self._settled_ns:
             self._new[name] = [*stamp, *value]
+        else:
+            self.forget(name)
+
+    def forget(self, name: str) -> None:
+        """Keep nothing for the file: the next build reads it again."""
+        self._new.pop(name, None)
 
     def save(self) -> None:
         """Keep this build's values, and only them: a file no longer read is forgotten.

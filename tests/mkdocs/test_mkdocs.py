@@ -337,6 +337,74 @@ def test_dirty_builds_read_a_skipped_source_again_only_once_it_changed(git_repo:
     assert second[BASE + "guide/install/"].priority == "0.8"
 
 
+PLUGIN_META_HOOK = """
+import datetime as dt
+
+PRIORITY = {priority}
+
+
+def on_page_markdown(markdown, page, **kwargs):
+    # What a plugin adds to a page's metadata, which the page's source does not say.
+    if page.file.src_uri.startswith("reference/"):
+        page.meta["sitemap"] = {{"priority": PRIORITY, "lastmod": dt.date(2024, 1, 2)}}
+    return markdown
+"""
+
+
+def test_fresh_dirty_builds_keep_the_metadata_plugins_gave_each_page(git_repo: GitRepo) -> None:
+    """A plugin (here a hook; Material's ``.meta.yml`` files work the same way) sets the sitemap
+    metadata of the pages under reference/. A --dirty build in a fresh process does not render
+    those pages again, nor read their metadata: it lists them with what they were last rendered
+    with, as MkDocs keeps their HTML, so its sitemap is the clean build's, byte for byte. Until
+    a page is rendered again, a change to the plugin does not reach it, in its HTML or here."""
+    git_repo.write("hooks.py", PLUGIN_META_HOOK.format(priority=0.2))
+    root = example_repo(git_repo, hooks=["hooks.py"])
+    mkdocs_build(root)
+    clean = (root / "site" / "sitemap.xml").read_bytes()
+    first = sitemap(root / "site")
+    assert first[BASE + "reference/options/"].priority == "0.2"
+    assert first[BASE + "reference/options/"].lastmod == "2024-01-02"
+    assert first[BASE + "about/"].lastmod == "2024-05-01"  # its own front matter: a YAML date
+    touch_later(git_repo.path("docs/index.md"))  # re-rendered; still dated by its commit
+    for _ in range(2):  # the first --dirty process reads what the clean build kept, and so on
+        mkdocs_build(root, "--dirty")
+        assert (root / "site" / "sitemap.xml").read_bytes() == clean
+    git_repo.write("hooks.py", PLUGIN_META_HOOK.format(priority=0.9))
+    mkdocs_build(root, "--dirty")
+    assert (root / "site" / "sitemap.xml").read_bytes() == clean  # not rendered again
+    touch_later(git_repo.path("docs/reference/options.md"))
+    mkdocs_build(root, "--dirty")
+    assert sitemap(root / "site")[BASE + "reference/options/"].priority == "0.9"
+
+
+def test_fresh_dirty_builds_keep_what_material_meta_files_gave_each_page(
+    git_repo: GitRepo,
+) -> None:
+    """Material's meta plugin merges a folder's ``.meta.yml`` into each of its pages' metadata
+    (the page's own front matter wins). A --dirty build in a fresh process lists the pages it
+    does not render again with those values, not with their front matter alone."""
+    pytest.importorskip(
+        "material.plugins.meta.plugin",
+        reason="the meta plugin needs Material 9.6+ (this session has an older one)",
+    )
+    git_repo.write("docs/guide/.meta.yml", "sitemap:\n  changefreq: yearly\n  priority: 0.4\n")
+    root = example_repo(git_repo, theme={"name": "material"}, plugins=["meta", "sitemap"])
+    mkdocs_build(root)
+    clean = (root / "site" / "sitemap.xml").read_bytes()
+    first = sitemap(root / "site")
+    assert (
+        first[BASE + "guide/configure/"].changefreq,
+        first[BASE + "guide/configure/"].priority,
+    ) == ("yearly", "0.4")
+    assert (first[BASE + "guide/install/"].changefreq, first[BASE + "guide/install/"].priority) == (
+        "monthly",
+        "0.8",
+    )
+    touch_later(git_repo.path("docs/index.md"))
+    mkdocs_build(root, "--dirty")
+    assert (root / "site" / "sitemap.xml").read_bytes() == clean
+
+
 def i18n_version() -> tuple[int, ...]:
     try:
         return tuple(
