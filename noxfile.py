@@ -186,7 +186,8 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy --strict on the package, with the hosts installed so their types are seen."""
-    session.install(".[all]", MYPY, "tomli")  # tomli: the 3.10 branch of generate/_toml.py
+    # tomli: the 3.10 branch of generate/_toml.py; types-PyYAML: PyYAML ships no types.
+    session.install(".[all]", MYPY, "tomli", "types-PyYAML")
     session.run("mypy", "--strict", "sitemap_plugins")
 
 

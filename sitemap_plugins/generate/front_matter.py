@@ -9,10 +9,12 @@ What users already wrote for the sitemaps they had keeps its meaning: jekyll-sit
 keys a layout dates pages by, and those that make a blog post's URL, are read here too (see
 :mod:`.layouts`).
 
-YAML is read without a YAML library (see :mod:`.yaml_scalars`): a key's value as a plain value,
-a flow mapping on its line, or one level of indented keys, which is every form these settings
-take. Anything else (a list, a nested key such as ``video``) is named in a warning and left
-out, and the page stays.
+YAML is first read line by line (see :mod:`.yaml_scalars`): a key's value as a plain value, a
+flow mapping on its line, or one level of indented keys, which is the form these settings take
+on nearly every page and costs a few microseconds. A ``sitemap`` value in any other form (a
+page's videos, nested lists, anchors, a value over several lines) is read from the whole front
+matter by PyYAML, as MkDocs and Zensical read it; front matter PyYAML cannot read is named in a
+warning, and the page stays without its settings, as those hosts ignore such front matter.
 """
 
 from __future__ import annotations
@@ -48,10 +50,11 @@ _EXPECTED: Final = "not a value or keys"
 
 
 class FrontMatter:
-    """The front matter at the top of a source: YAML lines, or a TOML table."""
+    """The front matter at the top of a source: YAML text, or a TOML table."""
 
-    def __init__(self, lines: list[str] | None, table: dict[str, Any] | None) -> None:
-        self._lines = lines
+    def __init__(self, yaml_text: str | None, table: dict[str, Any] | None) -> None:
+        self._text = yaml_text
+        self._lines = None if yaml_text is None else yaml_text.split("\n")
         self._table = table
 
     def value(self, key: str) -> tuple[Any, list[Problem]]:
@@ -69,6 +72,8 @@ class FrontMatter:
     def sitemap(self) -> tuple[Any, list[Problem]]:
         """``sitemap``, with Hugo's ``disable`` read as ``exclude`` (which wins where both are)."""
         value, problems = self.value("sitemap")
+        if problems and self._text is not None:
+            value, problems = _whole_yaml(self._text, "sitemap")
         if isinstance(value, dict) and "disable" in value:
             value = dict(value)
             value.setdefault("exclude", value.pop("disable"))
@@ -104,11 +109,30 @@ def parse_front_matter(data: bytes) -> tuple[FrontMatter | str | None, int]:
         return None, 0  # a rule (---) opening the text, not front matter
     text = data[opened.end() : closed.start()].decode("utf-8", errors="replace")
     if not toml:
-        return FrontMatter(text.split("\n"), None), closed.end()
+        return FrontMatter(text, None), closed.end()
     try:
         return FrontMatter(None, parse_toml(text)), closed.end()
     except ValueError as error:
         return f"front matter is not valid TOML ({error}); ignored", closed.end()
+
+
+def _whole_yaml(text: str, key: str) -> tuple[Any, list[Problem]]:
+    """A top-level key's value, from the front matter read whole by PyYAML's safe loader (its
+    C form where installed), as MkDocs reads front matter. Numbers and dates are then
+    numbers and dates, as the plugins receive them; the core reads either."""
+    import yaml  # only for the few pages that need it: most never import it
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # without libyaml: the Python one
+    try:
+        data = yaml.load(text, Loader=loader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+        line = None if mark is None else mark.line + 2  # the file's line: after the fence
+        problem = str(getattr(error, "problem", None) or error).strip()
+        return None, [(line, f"front matter is not valid YAML ({problem}); {key} ignored")]
+    if not isinstance(data, dict):
+        return None, [(None, f"front matter is not a mapping of keys; {key} ignored")]
+    return data.get(key), []
 
 
 def _yaml_value(

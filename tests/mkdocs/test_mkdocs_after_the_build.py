@@ -53,3 +53,62 @@ def test_generate_after_mkdocs_lists_what_the_plugin_lists(git_repo: GitRepo) ->
     assert plugin[BASE + "about/"].lastmod == "2024-05-01"
     assert plugin[BASE + "blog/2023/01/05/updated-post/"].lastmod == "2023-02-06"
     assert BASE + "internal/" not in plugin
+
+
+WATCH = """---
+sitemap:
+  priority: 0.6
+  video:
+    - thumbnail_loc: media/intro.jpg
+      title: Five minutes with the plugin & its options
+      description: >-
+        Installing and configuring the plugin
+        on a new site.
+      content_loc: https://cdn.example.org/intro.mp4
+      duration: 300
+      publication_date: 2024-05-01
+      tag: [install, setup]
+      restriction: {allow: [IE, GB]}
+      uploader:
+        name: The team
+        info: https://example.org/about/
+    - {thumbnail_loc: "https://cdn.example.org/b.jpg", title: B, description: "Two",
+       player_loc: "https://example.org/player?v=2&autoplay=0", family_friendly: no}
+---
+
+# Watch
+"""
+
+
+def test_generate_lists_the_videos_a_page_declares_as_the_plugin_does(git_repo: GitRepo) -> None:
+    """A page's videos are front matter in every form YAML allows (nested lists and mappings,
+    flow style over two lines, a folded description): ``generate`` reads them whole, as MkDocs
+    does, and writes the sitemap the plugin writes, byte for byte."""
+    root = example_repo(git_repo)
+    git_repo.write("docs/watch.md", WATCH)
+    git_repo.commit("watch", "2024-10-01T00:00:00+00:00")
+    write_config(git_repo, plugins=["sitemap"])
+    mkdocs_build(root, "--site-dir", "with-plugin", "--strict")
+    write_config(git_repo, plugins=[])
+    mkdocs_build(root, "--site-dir", "site")
+    done = run("generate", "--strict", cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+    written = (root / "site/sitemap.xml").read_bytes()
+    assert written == (root / "with-plugin/sitemap.xml").read_bytes()
+    watch = sitemap(root / "site")[BASE + "watch/"]
+    assert watch.priority == "0.6"
+    videos = check_sitemap_file(root / "site/sitemap.xml", BASE + "sitemap.xml")
+    assert [v.loc for v in videos if v.loc == BASE + "watch/"] == [BASE + "watch/"]
+    assert written.count(b"<video:video>") == 2
+    for text in (
+        b"<video:thumbnail_loc>https://example.org/watch/media/intro.jpg</video:thumbnail_loc>",
+        b"<video:title>Five minutes with the plugin &amp; its options</video:title>",
+        b"<video:description>Installing and configuring the plugin on a new site.</video:desc",
+        b"<video:tag>setup</video:tag>",
+        b'<video:restriction relationship="allow">IE GB</video:restriction>',
+        b'<video:uploader info="https://example.org/about/">The team</video:uploader>',
+        b"<video:player_loc>https://example.org/player?v=2&amp;autoplay=0</video:player_loc>",
+        b"<video:family_friendly>no</video:family_friendly>",
+    ):
+        assert text in written, text
