@@ -13,8 +13,8 @@ YAML is first read line by line (see :mod:`.yaml_scalars`): a key's value as a p
 flow mapping on its line, or one level of indented keys, which is the form these settings take
 on nearly every page and costs a few microseconds. A ``sitemap`` value in any other form (a
 page's videos, nested lists, anchors, a value over several lines) is read from the whole front
-matter by PyYAML, as MkDocs and Zensical read it; front matter PyYAML cannot read is named in a
-warning, and the page stays without its settings, as those hosts ignore such front matter.
+matter by PyYAML, as MkDocs and Zensical read it; where PyYAML cannot read it either, a warning
+names the line, and the page stays without its settings, as MkDocs ignores such front matter.
 """
 
 from __future__ import annotations
