@@ -28,6 +28,17 @@ def build(tmp_path: Path) -> FileMemo:
     return FileMemo(tmp_path / "cache", "sources", str(tmp_path / "docs"))
 
 
+def kept_by_a_build(tmp_path: Path, value: list[str]) -> tuple[str, tuple[int, int]]:
+    """A settled file, and its stamp, for which one build kept ``value``."""
+    name = settled_file(tmp_path)
+    first = build(tmp_path)
+    stamp, _ = first.recall(name)
+    assert stamp is not None
+    first.remember(name, stamp, value)
+    first.save()
+    return name, stamp
+
+
 def test_a_value_is_kept_while_the_file_stays_as_it_was(tmp_path: Path) -> None:
     name = settled_file(tmp_path)
     first = build(tmp_path)
@@ -42,12 +53,7 @@ def test_a_value_is_kept_while_the_file_stays_as_it_was(tmp_path: Path) -> None:
 
 
 def test_a_forgotten_value_is_not_there_for_the_next_build(tmp_path: Path) -> None:
-    name = settled_file(tmp_path)
-    first = build(tmp_path)
-    stamp, _ = first.recall(name)
-    assert stamp is not None
-    first.remember(name, stamp, ["old"])
-    first.save()
+    name, stamp = kept_by_a_build(tmp_path, ["old"])
     second = build(tmp_path)
     assert second.recall(name)[1] == ["old"]
     second.forget(name)  # the file as it is says something that cannot be kept
@@ -60,12 +66,7 @@ def test_a_file_too_fresh_to_vouch_for_keeps_nothing(
 ) -> None:
     """A file changed within the last 50 ms may change again unseen: a new value for it is not
     kept, and neither is one kept earlier for the same size and time (a clock set back)."""
-    name = settled_file(tmp_path)
-    first = build(tmp_path)
-    stamp, _ = first.recall(name)
-    assert stamp is not None
-    first.remember(name, stamp, ["old"])
-    first.save()
+    name, stamp = kept_by_a_build(tmp_path, ["old"])
     monkeypatch.setattr(file_memo.time, "time_ns", lambda: AN_HOUR_AGO)
     second = build(tmp_path)
     assert second.recall(name)[1] == ["old"]
