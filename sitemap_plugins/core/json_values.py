@@ -4,8 +4,9 @@ A page's ``sitemap`` metadata comes from YAML (MkDocs' front matter, Material's 
 files, other plugins): dates, nested mappings and lists. JSON has no dates, and a list read back
 could not say whether it was a list or a tagged date; so every date, list and mapping is kept as
 a pair of a tag and its content, and plain scalars as themselves. Anything else (a set, a
-mapping with keys that are no text, a plugin's own object) cannot be kept: the caller then
-reads the value from where it came from, as it would without a cache.
+mapping with keys that are no text, a plugin's own object, lists and mappings nested deeper than
+metadata ever is, or that hold themselves, as YAML's anchors can make) cannot be kept: the
+caller then reads the value from where it came from, as it would without a cache.
 """
 
 from __future__ import annotations
@@ -19,11 +20,19 @@ CANNOT_KEEP: Final = object()
 """What :func:`to_json` returns for a value that would not come back as it is."""
 
 _SCALARS: Final = (type(None), bool, int, float, str)
+_DEPTH: Final = 32
+"""Lists and mappings nested deeper than this are not kept: no metadata is, a value that holds
+itself is nested without end, and JSON's own reader and writer stop at Python's recursion limit."""
 
 
 def to_json(value: Any) -> Any:
     """``value`` as JSON values that :func:`from_json` turns back into an equal value of the
     same types, or :data:`CANNOT_KEEP`."""
+    return _to_json(value, _DEPTH)
+
+
+def _to_json(value: Any, depth: int) -> Any:
+    """:func:`to_json` of a value that may hold ``depth`` more levels of lists and mappings."""
     kind = type(value)
     if kind in _SCALARS:
         return value
@@ -34,17 +43,17 @@ def to_json(value: Any) -> Any:
         if value.tzinfo is not None and type(value.tzinfo) is not dt.timezone:
             return CANNOT_KEEP
         return ["datetime", value.isoformat()]
+    if (kind is not list and kind is not dict) or depth == 0:
+        return CANNOT_KEEP
     if kind is list:
-        items = [to_json(item) for item in value]
+        items = [_to_json(item, depth - 1) for item in value]
         return CANNOT_KEEP if any(item is CANNOT_KEEP for item in items) else ["list", items]
-    if kind is dict:
-        if not all(type(key) is str for key in value):
-            return CANNOT_KEEP
-        mapping = {key: to_json(item) for key, item in value.items()}
-        if any(item is CANNOT_KEEP for item in mapping.values()):
-            return CANNOT_KEEP
-        return ["map", mapping]
-    return CANNOT_KEEP
+    if not all(type(key) is str for key in value):
+        return CANNOT_KEEP
+    mapping = {key: _to_json(item, depth - 1) for key, item in value.items()}
+    if any(item is CANNOT_KEEP for item in mapping.values()):
+        return CANNOT_KEEP
+    return ["map", mapping]
 
 
 def from_json(data: Any) -> Any:

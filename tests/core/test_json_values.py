@@ -109,6 +109,26 @@ def test_a_value_that_would_not_come_back_as_it_is_is_not_kept(value: Any) -> No
     assert to_json(value) is CANNOT_KEEP
 
 
+def test_a_value_that_holds_itself_or_nests_too_deep_is_not_kept() -> None:
+    """YAML anchors make values that hold themselves (``&a [*a]``); a shared value that does
+    not is kept, once per place it is in. JSON's writer stops at Python's recursion limit, so
+    nothing deeper than metadata ever nests is kept."""
+    cycle: list[Any] = []
+    cycle.append(cycle)
+    mapping: dict[str, Any] = {"a": 1}
+    mapping["self"] = {"again": mapping}
+    assert to_json(cycle) is CANNOT_KEEP
+    assert to_json({"video": [mapping]}) is CANNOT_KEEP
+    shared = {"title": "A"}
+    assert same(through_a_file([shared, shared, {"x": shared}]), [shared, shared, {"x": shared}])
+    deep: list[Any] = []
+    for _ in range(31):
+        deep = [deep]
+    assert same(through_a_file(deep), deep)  # 32 levels, the empty list included
+    assert to_json([deep]) is CANNOT_KEEP
+    assert to_json({"a": [deep]}) is CANNOT_KEEP
+
+
 @pytest.mark.parametrize(
     "data",
     [
