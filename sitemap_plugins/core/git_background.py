@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import IO
 
 __all__ = ["BackgroundGit", "git_env"]
 
@@ -34,11 +35,13 @@ def git_env() -> dict[str, str]:
 
 
 class BackgroundGit:
-    """``git <args>`` started now; :meth:`result` waits for it, :meth:`cancel` stops it."""
+    """``git <args>`` started now; :meth:`result` waits for it (:meth:`finish` too, handing over
+    the file of its output unread), :meth:`cancel` stops it."""
 
     def __init__(self, args: Sequence[str], cwd: Path) -> None:
         self.args = list(args)
-        self._out = tempfile.TemporaryFile()  # noqa: SIM115 (closed in result/cancel)
+        # Closed by cancel, or handed to the caller of finish.
+        self._out: IO[bytes] | None = tempfile.TemporaryFile()  # noqa: SIM115
         self._err = tempfile.TemporaryFile()  # noqa: SIM115
         try:
             self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
@@ -51,20 +54,37 @@ class BackgroundGit:
 
     def result(self) -> subprocess.CompletedProcess[bytes] | None:
         """What git printed, as :func:`subprocess.run` gives it; None once cancelled."""
-        proc = self._proc
-        if proc is None:
+        finished = self.finish()
+        if finished is None:
             return None
+        done, output = finished
         try:
-            returncode = proc.wait()
-            self._out.seek(0)
-            self._err.seek(0)
-            out, err = self._out.read(), self._err.read()
+            with output:
+                done.stdout = output.read()
         except OSError:
             return None
-        finally:
-            self._proc = None
+        return done
+
+    def finish(self) -> tuple[subprocess.CompletedProcess[bytes], IO[bytes]] | None:
+        """Wait for git: its status and what it printed on stderr (``stdout`` left empty),
+        and the file its output went to, at its start, for the caller to read and close. A
+        long history's ``git log`` prints tens of megabytes, which need not all be in memory
+        at once. None once cancelled."""
+        proc, output = self._proc, self._out
+        if proc is None or output is None:
+            return None
+        self._proc = None
+        try:
+            returncode = proc.wait()
+            output.seek(0)
+            self._err.seek(0)
+            err = self._err.read()
+        except OSError:
             self._close()
-        return subprocess.CompletedProcess(["git", *self.args], returncode, out, err)
+            return None
+        self._out = None
+        self._err.close()
+        return subprocess.CompletedProcess(["git", *self.args], returncode, b"", err), output
 
     def cancel(self) -> None:
         """Stop git if it still runs (its output is no longer wanted)."""
@@ -76,7 +96,8 @@ class BackgroundGit:
         self._close()
 
     def _close(self) -> None:
-        self._out.close()
+        if self._out is not None:
+            self._out.close()
         self._err.close()
 
     def __del__(self) -> None:

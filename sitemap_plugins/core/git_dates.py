@@ -9,6 +9,7 @@ one: a shallow clone's missing history, no git, no repository.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import enum
 import os
@@ -484,15 +485,16 @@ class FileDates:
     def _run_plan(self, top: Path, plan: _Plan, started: BackgroundGit | None) -> StoredWalk | None:
         """Carry out ``plan``, from the output of the git process :meth:`start` ran for it if
         there is one; a pass that only adds commits falls back to a full one if it fails."""
-        done = started.result() if started is not None else None
         commits: list[Commit] | None = None
-        if (
-            done is not None
-            and done.returncode == 0
-            and done.args[1:] == self._log_args(plan.revisions, plan.paths)
-        ):
-            commits = parse_log(done.stdout, plan.paths)
-        else:  # not started, or failed: run it here, where a failure is reported
+        finished = started.finish() if started is not None else None
+        if finished is not None:
+            done, output = finished
+            expected = self._log_args(plan.revisions, plan.paths)
+            with output:  # read a chunk at a time: a long history prints tens of megabytes
+                if done.returncode == 0 and done.args[1:] == expected:
+                    with contextlib.suppress(OSError):
+                        commits = parse_log(output, plan.paths)
+        if commits is None:  # not started, failed or unreadable: run here, reporting failures
             commits = self._log(top, list(plan.revisions), plan.paths, quiet=plan.old is not None)
         if plan.old is not None:
             # git older than 2.31 refused --diff-merges just now: these commits were diffed

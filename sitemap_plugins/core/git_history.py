@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from typing import NamedTuple
+from typing import IO, NamedTuple
 
 __all__ = ["ABSENT", "Commit", "last_changes", "log_args", "parse_log", "pathspecs", "reachable"]
 
@@ -82,8 +82,9 @@ def pathspecs(paths: Iterable[str]) -> list[str]:
     return sorted(specs)
 
 
-def parse_log(out: bytes, wanted: frozenset[str]) -> list[Commit]:
-    """Commits in git's topological order, each with its wanted paths' blobs after the commit.
+def parse_log(out: bytes | IO[bytes], wanted: frozenset[str]) -> list[Commit]:
+    """Commits in git's topological order, each with its wanted paths' blobs after the commit,
+    from git's output or the file it went to (read a chunk at a time).
 
     Kept small, as a long history's commits stay in memory for the next build of a session:
     each commit's id is one object, shared with the lists of parents that name it.
@@ -116,16 +117,38 @@ _CHUNK = 1 << 20
 """Bytes of ``git log`` output split into fields at once."""
 
 
-def _fields(out: bytes) -> Iterator[bytes]:
+def _fields(out: bytes | IO[bytes]) -> Iterator[bytes]:
     """The NUL-separated fields of ``out``, split a chunk at a time: all of a long history's
-    fields at once are a list of about a hundred thousand objects, twice the output's size."""
-    start, size = 0, len(out)
-    while start < size:
+    fields at once are a list of about a hundred thousand objects, twice the output's size.
+    A file is read a chunk at a time too, so its whole text is never in memory."""
+    if not isinstance(out, bytes):
+        yield from _streamed_fields(out)
+        return
+    if not out:
+        return
+    start = 0
+    while True:
         end = out.find(b"\0", start + _CHUNK)
         if end == -1:
-            end = size
+            yield from out[start:].split(b"\0")
+            return
         yield from out[start:end].split(b"\0")
         start = end + 1
+
+
+def _streamed_fields(stream: IO[bytes]) -> Iterator[bytes]:
+    """:func:`_fields` of a file's text, read ``_CHUNK`` bytes at a time: the same fields."""
+    rest: bytes | None = None  # None until the file has given a byte
+    while chunk := stream.read(_CHUNK):
+        data = chunk if rest is None else rest + chunk
+        cut = data.rfind(b"\0")
+        if cut == -1:
+            rest = data
+            continue
+        yield from data[:cut].split(b"\0")
+        rest = data[cut + 1 :]
+    if rest is not None:
+        yield rest  # the last field, even an empty one after a final NUL, as split gives it
 
 
 def last_changes(

@@ -13,9 +13,11 @@ import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from sitemap_plugins.core import git_dates, git_history
 from sitemap_plugins.core.cache_file import write_json, write_json_rows
 from sitemap_plugins.core.git_dates import FileDates, Why
 from sitemap_plugins.core.report import CollectingReporter
@@ -179,6 +181,40 @@ def test_a_pass_started_early_is_the_one_the_lookup_takes(tmp_path: Path) -> Non
     outside, recorder = build(repo, cache, False, started=True)
     assert outside == truth(repo)
     assert ran(recorder, "log") == (1, 1)
+
+
+@pytest.mark.parametrize("chunk", [1, 13, 4096])
+def test_a_pass_started_early_is_read_from_its_file_a_chunk_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    """The output of a pass started early stays in the file git wrote and is parsed from it a
+    chunk at a time; wherever a chunk ends, every date is ``git log -1``'s."""
+    monkeypatch.setattr(git_history, "_CHUNK", chunk)
+    parsed: list[type] = []
+
+    def parse_log(out: Any, wanted: frozenset[str]) -> list[git_history.Commit]:
+        parsed.append(type(out))
+        return git_history.parse_log(out, wanted)
+
+    monkeypatch.setattr(git_dates, "parse_log", parse_log)
+    repo = GitRepo(tmp_path / "repo")
+    random_history(repo, 5)
+    recorder = Recorder()
+    reporter = CollectingReporter()
+    dates = FileDates(
+        reporter, cache_dir=tmp_path / "cache", runner=recorder, starter=recorder.start
+    )
+    dates.start(repo.path("docs"))
+    names = [name for name in repo.tracked_files() if name.startswith("docs/")]
+    found = dates.lookup([repo.path(name) for name in names]).dates
+    assert {name: iso(found[repo.path(name)]) for name in names} == {
+        name: repo.log_date(name) for name in names
+    }
+    assert reporter.warnings == []
+    assert recorder.count("log", started=True) == 1
+    assert recorder.count("log") == 0  # the lookup took the started pass
+    assert len(parsed) == 1
+    assert not issubclass(parsed[0], bytes)  # from the file, never whole in memory
 
 
 @pytest.mark.parametrize("started", [False, True], ids=["at the lookup", "started early"])

@@ -9,6 +9,7 @@ as old git does, while real git does all the work).
 from __future__ import annotations
 
 import datetime as dt
+import io
 import os
 import random
 import shutil
@@ -496,6 +497,23 @@ def test_the_log_split_a_chunk_at_a_time_gives_the_same_dates(
     monkeypatch.setattr(git_history, "_CHUNK", chunk)
     random_history(repo, seed)
     assert_matches_git(repo, make)
+
+
+def test_a_file_read_a_chunk_at_a_time_gives_the_fields_of_the_whole_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A pass started early is parsed from the file git wrote, never whole in memory: its
+    fields are those of the whole text, wherever a chunk ends (in a field, on a NUL, in a
+    run of NULs), empty fields and a final NUL's empty field included."""
+    rng = random.Random(26)
+    texts = [b"", b"\0", b"\0\0", b"a", b"a\0", b"\0a", b"ab\0\0cd\0", b"x" * 50]
+    texts += [bytes(rng.choice(b"ab\0") for _ in range(rng.randrange(80))) for _ in range(300)]
+    for chunk in (1, 2, 3, 7, 13, 4096):
+        monkeypatch.setattr(git_history, "_CHUNK", chunk)
+        for text in texts:
+            whole = text.split(b"\0") if text else []
+            assert list(git_history._fields(text)) == whole, (chunk, text)
+            assert list(git_history._fields(io.BytesIO(text))) == whole, (chunk, text)
 
 
 # -- uncommitted work, fallbacks ----------------------------------------------------------------
