@@ -23,6 +23,7 @@ This module knows git's output and the graph, nothing about files on disk or pag
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, NamedTuple
@@ -118,27 +119,11 @@ _CHUNK = 1 << 20
 
 
 def _fields(out: bytes | IO[bytes]) -> Iterator[bytes]:
-    """The NUL-separated fields of ``out``, split a chunk at a time: all of a long history's
-    fields at once are a list of about a hundred thousand objects, twice the output's size.
-    A file is read a chunk at a time too, so its whole text is never in memory."""
-    if not isinstance(out, bytes):
-        yield from _streamed_fields(out)
-        return
-    if not out:
-        return
-    start = 0
-    while True:
-        end = out.find(b"\0", start + _CHUNK)
-        if end == -1:
-            yield from out[start:].split(b"\0")
-            return
-        yield from out[start:end].split(b"\0")
-        start = end + 1
-
-
-def _streamed_fields(stream: IO[bytes]) -> Iterator[bytes]:
-    """:func:`_fields` of a file's text, read ``_CHUNK`` bytes at a time: the same fields."""
-    rest: bytes | None = None  # None until the file has given a byte
+    """The NUL-separated fields of ``out`` (git's output, or the file it went to), read and
+    split ``_CHUNK`` bytes at a time: a long history's whole output is tens of megabytes, and
+    all of its fields at once a list of about a hundred thousand objects, twice its size."""
+    stream = io.BytesIO(out) if isinstance(out, bytes) else out
+    rest: bytes | None = None  # None until the output has given a byte
     while chunk := stream.read(_CHUNK):
         data = chunk if rest is None else rest + chunk
         cut = data.rfind(b"\0")
