@@ -238,8 +238,13 @@ class FileDates:
         checkout) never dates a page, since its file time is an install or checkout time. Without
         git (``use_git=False``) every file's mtime is taken, as the caller asked; ``within`` then
         bounds the files by the folder that holds those sources.
+
+        A file git dates is not looked at on disk: git's status of the work tree, read for this
+        lookup, names every tracked file that changed or went missing since its commit, and
+        those are the files whose time or absence matters. That spares a ``stat`` per page on
+        every build (a third of the lookup's time); every other file is still checked.
         """
-        found: dict[FilePath, tuple[_File, float]] = {}
+        located: dict[FilePath, _File] = {}
         folders: dict[str, str] = {}
         parents: dict[FilePath, str] = {}
         # Plain strings, not pathlib: this loop runs for every file of the site, every build.
@@ -248,22 +253,21 @@ class FileDates:
                 absolute = absolute_path(path)
                 cut = absolute.rfind(os.sep)
                 parent, name = absolute[:cut] or os.sep, absolute[cut + 1 :]
-                parents[path] = parent
                 # Resolve the directory, not the file: a symlinked file is dated as git tracks it.
                 folder = folders.get(parent)
                 if folder is None:
                     folder = folders[parent] = os.path.realpath(parent)
-                info = os.stat(absolute if folder == parent else os.path.join(folder, name))  # noqa: PTH116, PTH118
             except (OSError, ValueError):
                 continue
-            if stat.S_ISREG(info.st_mode):
-                found[path] = ((folder, name), info.st_mtime)
+            parents[path] = parent
+            located[path] = (folder, name)
+        on_disk = _OnDisk()
         roots: dict[str, Path | None] = {}
         scope = _Scope.of(within, roots, parents, folders) if within is not None else None
         # What a file gets without git depends on its folder only: each folder is decided once.
         ask: dict[str, Path] = {}  # folder -> the repository whose git dates its files
         settled: dict[str, _Outcome] = {}  # folder -> what its files get without git
-        for folder in {file[0] for file, _ in found.values()}:
+        for folder in {file[0] for file in located.values()}:
             root = _find_root(folder, roots)
             if scope is not None and not scope.holds(folder, root):
                 settled[folder] = Undated(Why.OUTSIDE, root)
@@ -275,23 +279,33 @@ class FileDates:
                 ask[folder] = root
         outcomes: dict[_File, _Outcome] = {}
         by_root: dict[Path, list[_File]] = {}
-        for file, _ in found.values():
+        for file in located.values():
             repository = ask.get(file[0])
             if repository is None:
                 outcomes[file] = settled[file[0]]
             else:
                 by_root.setdefault(repository, []).append(file)
         for root, repo_files in sorted(by_root.items()):
-            outcomes.update(self._repo_outcomes(root, repo_files))
+            outcomes.update(self._repo_outcomes(root, repo_files, on_disk.regular))
         epoch = _source_date_epoch()
         result = DateLookup({}, {})
-        for path, (file, mtime) in found.items():
-            outcome = outcomes[file]
+        for path, file in located.items():
+            outcome = outcomes.get(file, _UNSEEN)
+            if outcome is _UNSEEN:  # never committed, and not on disk either
+                continue
             if isinstance(outcome, Undated):
-                result.undated[path] = outcome
-            elif outcome is not None:
+                # A shallow clone's file is committed (its older history is what is missing).
+                if outcome.reason is Why.SHALLOW or on_disk.regular(file) is not None:
+                    result.undated[path] = outcome
+                continue
+            if outcome is not None:  # a commit's date
                 result.dates[path] = outcome
-            elif use_mtime:
+                continue
+            info = on_disk.regular(file)
+            if info is None:
+                continue
+            if use_mtime:
+                mtime = info.st_mtime
                 seconds = int(mtime) if epoch is None else min(int(mtime), epoch)  # clamp, as
                 # reproducible-build tools do; git dates are history, never clamped
                 result.dates[path] = (dt.datetime.fromtimestamp(seconds, dt.timezone.utc), "mtime")
@@ -301,15 +315,20 @@ class FileDates:
 
     # -- per repository -----------------------------------------------------------------------
 
-    def _repo_outcomes(self, root: Path, files: list[_File]) -> dict[_File, _Outcome]:
-        """Each file's git date, or None for a working-tree change, or why it is undated."""
+    def _repo_outcomes(
+        self, root: Path, files: list[_File], present: Callable[[_File], object]
+    ) -> dict[_File, _Outcome]:
+        """Each file's git date, or None for a working-tree change, or why it is undated; a file
+        git never committed is left out when ``present`` finds nothing on disk."""
         try:
-            return self._ask_repo(root, files)
+            return self._ask_repo(root, files, present)
         except OSError:
             no_git: dict[_File, _Outcome] = dict.fromkeys(files, Undated(Why.NO_GIT, root))
             return no_git
 
-    def _ask_repo(self, root: Path, files: list[_File]) -> dict[_File, _Outcome]:
+    def _ask_repo(
+        self, root: Path, files: list[_File], present: Callable[[_File], object]
+    ) -> dict[_File, _Outcome]:
         failed: dict[_File, _Outcome] = dict.fromkeys(files, Undated(Why.GIT_FAILED, root))
         probe, early_status = self._early.pop(root, (None, None))
         if probe is None:
@@ -363,7 +382,8 @@ class FileDates:
             if name in dirty:
                 repo.outcome[file] = None
             elif text is None:
-                unknown[file] = name  # never committed: untracked, or ignored
+                if present(file):  # never committed: untracked, or ignored
+                    unknown[file] = name
             else:
                 date = parsed.get(text)
                 if date is None:
@@ -636,6 +656,33 @@ class _Scope(NamedTuple):
         return self.folder is not None and (
             folder == self.folder or folder.startswith(self.folder.rstrip(os.sep) + os.sep)
         )
+
+
+_UNSEEN: Final = Undated(Why.NOT_TRACKED, Path())
+"""What :meth:`FileDates.lookup` finds for a file no repository answered: one git never
+committed and that is not on disk (compared by identity)."""
+
+
+class _OnDisk:
+    """Each file's status from the file system, asked once per lookup, and only of the files
+    whose presence or time decides their answer."""
+
+    def __init__(self) -> None:
+        self._seen: dict[_File, os.stat_result | None] = {}
+
+    def regular(self, file: _File) -> os.stat_result | None:
+        """The status of the regular file (a link followed) at ``file``; None if there is none."""
+        if file in self._seen:
+            return self._seen[file]
+        folder, name = file
+        try:
+            info: os.stat_result | None = os.stat(os.path.join(folder, name))  # noqa: PTH116, PTH118
+        except (OSError, ValueError):
+            info = None
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            info = None
+        self._seen[file] = info
+        return info
 
 
 _Probe = tuple[Path, "Path | None"]

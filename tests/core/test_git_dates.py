@@ -844,6 +844,45 @@ def test_missing_files_are_absent(repo: GitRepo, make: Make, tmp_path: Path) -> 
     assert reporter.warnings == []
 
 
+def test_only_files_git_cannot_vouch_for_are_looked_at_on_disk(
+    repo: GitRepo, make: Make, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A committed file git's status shows unchanged is dated from history alone; an edited,
+    untracked, deleted or never-existing one is looked at, as its time or absence decides it.
+    Git is asked whether a file is untracked only when the file is there to be."""
+    for name in ("same.md", "edited.md", "deleted.md"):
+        repo.write(name, name)
+    repo.commit("add", D1)
+    repo.write("edited.md", "changed")
+    repo.write("new.md", "untracked")
+    repo.path("deleted.md").unlink()  # tracked in HEAD, gone from disk
+    names = ["same.md", "edited.md", "new.md", "deleted.md", "never.md"]
+    stat_calls: list[str] = []
+    real_stat = os.stat
+
+    def recording_stat(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        stat_calls.append(os.fsdecode(path))  # type: ignore[arg-type]
+        return real_stat(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "stat", recording_stat)
+    dates, reporter, recorder = make()
+    got = dates.lookup([repo.path(name) for name in names])
+    monkeypatch.undo()
+    looked_at = {Path(path).name for path in stat_calls} & set(names)
+    assert looked_at == {"edited.md", "new.md", "deleted.md", "never.md"}
+    assert {path.name: value[1] for path, value in got.dates.items()} == {
+        "same.md": "git",
+        "edited.md": "mtime",
+        "new.md": "mtime",
+    }
+    assert iso(got.dates[repo.path("same.md")]) == D1
+    assert got.undated == {}
+    asked = [args for args in recorder.calls if "--others" in args]
+    assert len(asked) == 1
+    assert asked[0][asked[0].index("--") + 1 :] == ["new.md"]  # not never.md, which is nowhere
+    assert reporter.warnings == []
+
+
 def test_symlinked_directories_and_caller_keys(repo: GitRepo, make: Make, tmp_path: Path) -> None:
     repo.write("docs/page.md", "x")
     repo.commit("add", D2)
