@@ -13,6 +13,7 @@ import contextlib
 import datetime as dt
 import enum
 import os
+import re
 import stat
 import subprocess
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -596,18 +597,13 @@ class FileDates:
     ) -> bytes | None:
         if proc.returncode == 0:
             return proc.stdout
-        if b"not a git repository" not in proc.stderr:
+        if b"dubious ownership" in proc.stderr:
+            self._reporter.warning(Code.GIT, _refused(cwd, proc.stderr))
+        elif b"not a git repository" not in proc.stderr:
             message = proc.stderr.decode("utf-8", "replace").strip() or f"exit {proc.returncode}"
-            hint = ""
-            if b"dubious ownership" in proc.stderr:
-                hint = (
-                    f" (the build runs as another user than the clone's owner: "
-                    f"'git config --global --add safe.directory {cwd}' lets git read it)"
-                )
             self._reporter.warning(
                 Code.GIT,
-                f"{cwd}: 'git {command}' failed, so its files get no lastmod from git: "
-                f"{message}{hint}",
+                f"{cwd}: 'git {command}' failed, so its files get no lastmod from git: {message}",
             )
         return None
 
@@ -698,6 +694,28 @@ def _parse_probe(out: bytes, cwd: Path) -> _Probe:
         return top, None
     shallow = Path(os.fsdecode(lines[2])) if len(lines) > 2 else Path(".git/shallow")
     return top, shallow if shallow.is_absolute() else cwd / shallow
+
+
+def _refused(cwd: Path, stderr: bytes) -> str:
+    """What to say when git will not read a repository that another user owns.
+
+    Since 2.35.2, git refuses such a repository (its config could make git run commands) unless
+    ``safe.directory`` names it: the usual case of a build in a container, whose user is not the
+    owner of the mounted checkout. The fix is the build user's to make, not ours: setting it
+    for them would lift that protection. Said in one line, with the folder git asks for.
+    """
+    text = stderr.decode("utf-8", "replace")
+    asked = _SAFE_DIRECTORY.search(text)
+    folder = asked.group(1).strip() if asked else str(cwd)
+    return (
+        f"{cwd}: git will not read this repository, which belongs to another user than the "
+        'one running the build (git\'s "dubious ownership" check), so its files get no '
+        f"lastmod from git; as the build's user, run 'git config --global --add "
+        f"safe.directory {folder}' to let git read it"
+    )
+
+
+_SAFE_DIRECTORY: Final = re.compile(r"--add safe\.directory (.+)")
 
 
 def _source_date_epoch() -> int | None:
