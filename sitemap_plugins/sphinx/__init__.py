@@ -411,11 +411,12 @@ class _Catalogs:
         language = str(config.language or "")
         base = language.replace("-", "_").split("_")[0]
         languages = [language, base] if base != language else [language]
+        # Only folders that exist: most sites have none, and then no document asks.
         self.folders = [
-            srcdir / folder / lang / "LC_MESSAGES"
+            path
             for folder in config.locale_dirs or ()
             for lang in languages
-            if lang
+            if lang and (path := srcdir / folder / lang / "LC_MESSAGES").is_dir()
         ]
         self.compact = config.gettext_compact
         self.found: dict[str, tuple[str, ...]] = {}
