@@ -411,6 +411,27 @@ def _versions() -> str:
     return ", ".join(shown)
 
 
+def _code() -> str:
+    """Which sitemap_plugins this run measures: where it is imported from, and its commit."""
+    import sitemap_plugins
+
+    folder = Path(sitemap_plugins.__file__).resolve().parent.parent
+
+    def git(*args: str) -> str:
+        done = subprocess.run(
+            ["git", "-C", str(folder), *args], capture_output=True, text=True, check=False
+        )
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    commit = git("rev-parse", "--short", "HEAD")
+    if not commit:
+        return f"sitemap_plugins from {folder} (not a git checkout)"
+    changed = git("status", "--porcelain", "--", "sitemap_plugins")
+    return f"sitemap_plugins from {folder}, commit {commit}" + (
+        " with uncommitted changes" if changed else ""
+    )
+
+
 def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
 
@@ -433,8 +454,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hosts", help="comma-separated: sphinx,mkdocs,pelican (default: all)")
     parser.add_argument("--sizes", help="comma-separated page counts for the host benchmarks")
     args = parser.parse_args(argv)
-    if importlib.util.find_spec("sitemap_plugins") is None:
-        sys.path.insert(0, str(ROOT))  # run from a checkout without installing
+    # The checkout this script belongs to is what is measured, installed or not: an older copy
+    # installed in the same Python (a virtualenv made for an earlier commit) would otherwise be
+    # the one imported here and by every build, and its figures reported as this checkout's.
+    sys.path.insert(0, str(ROOT))
     sizes = QUICK if args.quick else FULL
     if args.sizes:
         pages = tuple(int(n) for n in args.sizes.split(","))
@@ -444,6 +467,7 @@ def main(argv: list[str] | None = None) -> int:
     run = Run()
     start = time.perf_counter()
     print(f"Machine: {_machine()}.")
+    print(f"Code: {_code()}.")
     print(f"Hosts: {_versions()}.")
     if "lastmod" in chosen:
         run.guarded("lastmod", lambda: bench_lastmod(run, sizes))
