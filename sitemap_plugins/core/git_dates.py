@@ -291,9 +291,9 @@ class FileDates:
         epoch = _source_date_epoch()
         result = DateLookup({}, {})
         for path, file in located.items():
-            outcome = outcomes.get(file, _UNSEEN)
-            if outcome is _UNSEEN:  # never committed, and not on disk either
+            if file not in outcomes:  # never committed, and not on disk either
                 continue
+            outcome = outcomes[file]
             if isinstance(outcome, Undated):
                 # A shallow clone's file is committed (its older history is what is missing).
                 if outcome.reason is Why.SHALLOW or on_disk.regular(file) is not None:
@@ -317,7 +317,7 @@ class FileDates:
     # -- per repository -----------------------------------------------------------------------
 
     def _repo_outcomes(
-        self, root: Path, files: list[_File], present: Callable[[_File], object]
+        self, root: Path, files: list[_File], present: Callable[[_File], os.stat_result | None]
     ) -> dict[_File, _Outcome]:
         """Each file's git date, or None for a working-tree change, or why it is undated; a file
         git never committed is left out when ``present`` finds nothing on disk."""
@@ -328,7 +328,7 @@ class FileDates:
             return no_git
 
     def _ask_repo(
-        self, root: Path, files: list[_File], present: Callable[[_File], object]
+        self, root: Path, files: list[_File], present: Callable[[_File], os.stat_result | None]
     ) -> dict[_File, _Outcome]:
         failed: dict[_File, _Outcome] = dict.fromkeys(files, Undated(Why.GIT_FAILED, root))
         probe, early_status = self._early.pop(root, (None, None))
@@ -383,7 +383,7 @@ class FileDates:
             if name in dirty:
                 repo.outcome[file] = None
             elif text is None:
-                if present(file):  # never committed: untracked, or ignored
+                if present(file) is not None:  # never committed: untracked, or ignored
                     unknown[file] = name
             else:
                 date = parsed.get(text)
@@ -652,11 +652,6 @@ class _Scope(NamedTuple):
         return self.folder is not None and (
             folder == self.folder or folder.startswith(self.folder.rstrip(os.sep) + os.sep)
         )
-
-
-_UNSEEN: Final = Undated(Why.NOT_TRACKED, Path())
-"""What :meth:`FileDates.lookup` finds for a file no repository answered: one git never
-committed and that is not on disk (compared by identity)."""
 
 
 class _OnDisk:

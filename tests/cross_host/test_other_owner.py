@@ -29,7 +29,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "example_sites"
 OTHER_USER = 65534  # nobody
 Build = Callable[..., subprocess.CompletedProcess[str]]
 HOSTS: dict[str, tuple[Build, tuple[str, ...]]] = {
-    "mkdocs": (lambda folder, *args, **kw: mkdocs_build(folder, *args, **kw), ("--strict",)),
+    "mkdocs": (mkdocs_build, ("--strict",)),
     "sphinx": (
         lambda folder, *args, **kw: sphinx_build(folder, folder / "_build", *args, **kw),
         ("-W",),
