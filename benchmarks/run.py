@@ -1,6 +1,6 @@
 """Run the benchmarks and print their tables (Markdown), every ratio measured in this run.
 
-    python benchmarks/run.py            full sizes (most of an hour on 2 cores)
+    python benchmarks/run.py            full sizes (1.5 to 2 hours on 2 cores)
     python benchmarks/run.py --quick    small sizes, a smoke run of every code path
     python benchmarks/run.py --only hosts --hosts sphinx --sizes 100,1000
     python benchmarks/run.py --only images       what the images option costs
