@@ -138,9 +138,9 @@ class FileDates:
     to a boundary commit, whose parents are missing, and are undated.
 
     An instance may live for a whole ``serve`` session: the history pass of a repository is reused
-    while its HEAD does not move and no new file is asked for. Uncommitted changes are re-read on
-    every call (they decide which files take their mtime) but do not force a new pass, since
-    committed history cannot change without HEAD moving.
+    while its HEAD does not move and no new committed file is asked for. Uncommitted changes are
+    re-read on every call (they decide which files take their mtime) but do not force a new pass,
+    since committed history cannot change without HEAD moving.
     """
 
     def __init__(
@@ -371,8 +371,9 @@ class FileDates:
                 repo.outcome[file] = Undated(Why.NOT_TRACKED, top)
             else:
                 repo.by_file[file] = prefix + file[1]
-        walk = self._walked(top, head, boundary, frozenset(repo.by_file.values()))
-        if walk is None and head is not None:
+        wanted = self._history_wanted(top, head, boundary, frozenset(repo.by_file.values()), dirty)
+        walk = self._walked(top, head, boundary, wanted)
+        if walk is None and head is not None and wanted:
             return failed
         unknown: dict[_File, str] = {}
         parsed: dict[str, dt.datetime] = {}
@@ -462,13 +463,15 @@ class FileDates:
         Same HEAD: the last answers stand. HEAD moved: only the commits the old pass lacks are
         read (``git log HEAD ^OLD``, which also covers a rebase or a switch to another branch,
         since the old commits stay valid history) and every chain is followed again. A new
-        file, a changed shallow boundary, or an old HEAD git no longer has: one full pass.
-        A pass :meth:`start` began is taken when it is the one this needs, or one over more
+        committed file, a changed shallow boundary, or an old HEAD git no longer has: one full
+        pass. A pass :meth:`start` began is taken when it is the one this needs, or one over more
         files (which answers each file as a pass over fewer would).
         """
-        if head is None or not wanted:
-            return None
         started = self._started.pop(top, None)
+        if head is None or not wanted:
+            if started is not None:
+                started[1].cancel()
+            return None
         if started is not None:
             plan, git = started
             if plan.head == head and plan.boundary == boundary and wanted <= plan.paths:
@@ -482,6 +485,51 @@ class FileDates:
             self._walks[top] = plan_or_walk
             return plan_or_walk
         return self._run_plan(top, plan_or_walk, None)
+
+    def _history_wanted(
+        self,
+        top: Path,
+        head: str | None,
+        boundary: frozenset[bytes],
+        names: frozenset[str],
+        dirty: set[str],
+    ) -> frozenset[str]:
+        """The names the history pass must cover: all of them, less those no pass can answer
+        when leaving them out spares one.
+
+        A pass over the history answers a file only if HEAD's tree holds it. Git's status names
+        every tracked file with uncommitted changes (dated from the working tree whatever the
+        pass says), and a file the index does not hold, unless the status names it, is not in
+        HEAD's tree either: an untracked page, or a generated or ignored one (``autosummary``,
+        ``apidoc``). Such a file the last pass never covered would cost a whole new pass for
+        answers known to be empty, and a first build with generated sources would throw away
+        the pass begun while the host rendered; one ``git ls-files`` settles it instead. Any
+        tracked file the last pass lacks still means a new pass, over every name.
+        """
+        if head is None:
+            return names
+        known = self._known_paths(top, head, boundary)
+        missing = names - known if known else frozenset()
+        if not missing:
+            return names
+        unstaged = sorted(name for name in missing if name not in dirty)
+        tracked = self._listed(top, ["--cached"], unstaged) if unstaged else set()
+        if tracked is None:
+            return names
+        if tracked:  # a new pass, whatever is left out: it covers the files status names too
+            return names.difference(unstaged).union(tracked)
+        return names - missing
+
+    def _known_paths(self, top: Path, head: str, boundary: frozenset[bytes]) -> frozenset[str]:
+        """The files the pass begun early, or the stored one, covers (none if neither can do)."""
+        started = self._started.get(top)
+        if started is not None and started[0].head == head and started[0].boundary == boundary:
+            return started[0].paths
+        walk = self._walks.get(top) or self._cache.load(top, self._format)
+        if walk is None or walk.boundary != boundary:
+            return frozenset()
+        self._walks[top] = walk  # loaded once: the plan starts from it
+        return walk.paths
 
     def _plan(
         self, top: Path, head: str, boundary: frozenset[bytes], wanted: frozenset[str]
@@ -566,7 +614,11 @@ class FileDates:
         )
 
     def _untracked(self, top: Path, names: list[str]) -> set[str] | None:
-        """Which of ``names`` are untracked files git does not ignore (None if git failed).
+        """Which of ``names`` are untracked files git does not ignore (None if git failed)."""
+        return self._listed(top, ["--others", "--exclude-standard"], names)
+
+    def _listed(self, top: Path, which: list[str], names: list[str]) -> set[str] | None:
+        """Which of ``names`` ``git ls-files`` lists with ``which`` (None if git failed).
 
         Asked in batches, so that tens of thousands of new files never exceed what one command
         line may hold.
@@ -576,7 +628,7 @@ class FileDates:
             out = self._git(
                 top,
                 ["--literal-pathspecs", "-c", "core.quotepath=off", "ls-files", "-z",
-                 "--others", "--exclude-standard", "--", *batch],
+                 *which, "--", *batch],
             )  # fmt: skip
             if out is None:
                 return None

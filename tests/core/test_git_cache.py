@@ -183,6 +183,88 @@ def test_a_pass_started_early_is_the_one_the_lookup_takes(tmp_path: Path) -> Non
     assert ran(recorder, "log") == (1, 1)
 
 
+def lookup_all(
+    repo: GitRepo, cache: Path, names: list[str], *, started: bool
+) -> tuple[dict[str, str], Recorder]:
+    """Every name's date and its source (``git``, ``mtime``), or why it has none, from a fresh
+    instance sharing ``cache``; ``started``: the pass was begun for ``docs/`` first."""
+    recorder = Recorder()
+    reporter = CollectingReporter()
+    dates = FileDates(
+        reporter, cache_dir=cache, runner=recorder, starter=recorder.start if started else None
+    )
+    if started:
+        dates.start(repo.path("docs"))
+    found = dates.lookup([repo.path(name) for name in names])
+    assert reporter.warnings == []
+    answers: dict[str, str] = {}
+    for name in names:
+        dated = found.dates.get(repo.path(name))
+        undated = found.undated.get(repo.path(name))
+        answers[name] = (
+            f"{iso(dated)} {dated[1]}" if dated else str(undated and undated.reason.name)
+        )
+    return answers, recorder
+
+
+@pytest.mark.parametrize("started", [False, True], ids=["at the lookup", "started early"])
+def test_files_git_does_not_track_cost_no_new_pass(tmp_path: Path, started: bool) -> None:
+    """An untracked page, a generated page git ignores (``autosummary``, ``apidoc``) and a new
+    page only staged are in no commit, so no pass dates them: the pass stored at this HEAD, or
+    the one begun while the host rendered, still answers, and exactly as a full pass would."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".gitignore", "docs/generated/\n")
+    for name in ("a.md", "b.md"):
+        repo.write(f"docs/{name}", name)
+    repo.commit("add", D1)
+    repo.write("docs/b.md", "edited, not committed")
+    cache = tmp_path / "cache"
+    tracked = ["docs/a.md", "docs/b.md"]
+    new = ["docs/untracked.md", "docs/generated/api.md", "docs/staged.md"]
+    for name in new:
+        repo.write(name, "not in any commit")
+    repo.git("add", "docs/staged.md")
+    if not started:  # a pass stored by an earlier build of the tracked pages at this HEAD
+        lookup_all(repo, cache, tracked, started=False)
+    answers, recorder = lookup_all(repo, cache, tracked + new, started=started)
+    assert recorder.count("log") == 0  # no pass at the lookup...
+    assert recorder.count("log", started=True) == int(started)  # ...beside the one begun early
+    full, _ = lookup_all(repo, tmp_path / "no-cache", tracked + new, started=False)
+    assert answers == full  # what a full pass over every name gives
+    assert answers["docs/a.md"] == f"{D1} git"
+    for name in ("docs/b.md", "docs/untracked.md", "docs/staged.md"):
+        assert answers[name].endswith(" mtime")
+    assert answers["docs/generated/api.md"] == Why.NOT_TRACKED.name
+    # Committed, the new pages are history: the next build's pass covers them.
+    repo.commit("add the new pages", D2)
+    answers, recorder = lookup_all(repo, cache, tracked + new, started=started)
+    assert recorder.count("log") + recorder.count("log", started=True) >= 1
+    assert {name: answers[name] for name in tracked + new[::2]} == {
+        name: f"{repo.log_date(name)} git" for name in tracked + new[::2]
+    }
+    assert answers["docs/generated/api.md"] == Why.NOT_TRACKED.name
+
+
+def test_a_tracked_file_the_stored_pass_lacks_still_means_a_new_pass(tmp_path: Path) -> None:
+    """Beside an untracked page, a committed file the last pass never covered (a new source
+    outside the folder walked) is history that only a pass can date."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("docs/a.md", "a")
+    repo.write("src/module.py", "code")
+    repo.commit("add", D1)
+    repo.write("src/module.py", "code, changed")
+    repo.commit("change the code", D2)
+    cache = tmp_path / "cache"
+    lookup_all(repo, cache, ["docs/a.md"], started=False)
+    repo.write("docs/untracked.md", "new")
+    names = ["docs/a.md", "docs/untracked.md", "src/module.py"]
+    answers, recorder = lookup_all(repo, cache, names, started=False)
+    assert recorder.count("log") == 1
+    assert answers["src/module.py"] == f"{D2} git"
+    assert answers["docs/a.md"] == f"{D1} git"
+    assert answers["docs/untracked.md"].endswith(" mtime")
+
+
 @pytest.mark.parametrize("chunk", [1, 13, 4096])
 def test_a_pass_started_early_is_read_from_its_file_a_chunk_at_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import shutil
 from pathlib import Path
@@ -117,6 +118,7 @@ def test_urls_are_the_ones_sphinx_links(
 
 
 _FLAT_BUILDER = """\
+import datetime as dt
 import os
 from pathlib import Path
 
@@ -461,3 +463,36 @@ def test_the_history_pass_starts_with_the_build_and_is_the_only_one(
     sphinx_build(git_repo.root, Path("_build/html"), "-W", builder="html", env=trace.env)
     assert read_entries(outdir) == first
     assert (trace.count("log"), trace.count("status")) == (0, 1), trace.commands()
+
+
+def test_pages_git_does_not_track_leave_the_one_pass_alone(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """A CI step that generates pages git ignores (as ``sphinx-apidoc`` does) and a page not
+    committed yet: no commit holds them, so the pass begun at builder-inited still serves the
+    whole site, and the next build at the same HEAD reads no history at all."""
+    git_repo.write(".gitignore", "docs/api/\n")
+    srcdir = write_project(git_repo, {"guide.rst": page("Guide")})
+    git_repo.commit("site", "2024-01-10T09:00:00+00:00")
+    git_repo.write("docs/api/module.rst", page("Module", fields=":orphan:"))
+    git_repo.write("docs/draft.rst", page("Draft", fields=":orphan:"))
+    trace = GitTrace(tmp_path / "trace")
+    outdir = tmp_path / "html"
+    sphinx_build(srcdir, outdir, "-W", builder="html", env=trace.env)
+    first = read_entries(outdir)
+    assert trace.count("log") == 1, trace.commands()
+    assert first[BASE_URL + "guide.html"].lastmod == "2024-01-10T09:00:00Z"
+    draft_time = int(git_repo.path("docs/draft.rst").stat().st_mtime)
+    assert first[BASE_URL + "draft.html"].lastmod == dt.datetime.fromtimestamp(
+        draft_time, dt.timezone.utc
+    ).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert first[BASE_URL + "api/module.html"].lastmod is None  # ignored: no date to prove
+    trace.clear()
+    git_repo.write("docs/api/other.rst", page("Other", fields=":orphan:"))  # generated anew
+    sphinx_build(srcdir, outdir, "-W", builder="html", env=trace.env)
+    second = read_entries(outdir)
+    assert trace.count("log") == 0, trace.commands()
+    assert set(second) == set(first) | {BASE_URL + "api/other.html"}
+    assert {loc: second[loc].lastmod for loc in first} == {
+        loc: entry.lastmod for loc, entry in first.items()
+    }
