@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Final
 from sitemap_plugins.core.collector import collector_paused
 from sitemap_plugins.core.git_dates import DateLookup, FileDates, Undated
 from sitemap_plugins.core.lastmod import LastmodRules, say_why_undated
-from sitemap_plugins.core.model import Entry, LeftOut, News, Page, Reason
+from sitemap_plugins.core.model import Entry, FilePath, LeftOut, News, Page, Reason
 from sitemap_plugins.core.options import Options, shown
 from sitemap_plugins.core.page_reads import PageReads
 from sitemap_plugins.core.report import Code, Reporter, StrictError
@@ -145,6 +145,13 @@ class SitemapBuilder:
         different answer: :meth:`build` uses the pass when it fits and runs its own otherwise."""
         if "git" in self.options.lastmod_sources:
             self.file_dates.start(source_dir)
+
+    def widen(self, sources: Iterable[FilePath]) -> None:
+        """Call when the host has read every source and knows files beyond its source folder
+        that date pages (includes, documented modules): a pass :meth:`start` began without them
+        is begun again over them too, while the host writes. ``sources`` is read only then."""
+        if "git" in self.options.lastmod_sources:
+            self.file_dates.widen(sources)
 
     def build(
         self,

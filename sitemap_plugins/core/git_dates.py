@@ -224,6 +224,50 @@ class FileDates:
             return
         self._started[top] = (plan, start_git(self._log_args(plan.revisions, plan.paths), top))
 
+    def widen(self, files: Iterable[FilePath]) -> None:
+        """The host has read its sources and names the files pages' dates may come from: when
+        the pass :meth:`start` began leaves out a committed one (a Sphinx include, or an autodoc
+        module beside the source folder), begin it again over all of them now, while the host
+        writes, so that the lookup does not run a second pass once the host is done. Files of
+        other repositories, and files no commit holds, change nothing; ``files`` is not read
+        at all when no pass was begun."""
+        start_git = self._start_git
+        if not self._started or start_git is None:
+            return
+        tops = {top: str(top).rstrip(os.sep) + os.sep for top in self._started}
+        folders: dict[str, str] = {}
+        names: dict[Path, set[str]] = {}
+        try:
+            for path in files:
+                absolute = absolute_path(path)
+                cut = absolute.rfind(os.sep)
+                parent = absolute[:cut] or os.sep
+                folder = folders.get(parent)
+                if folder is None:
+                    folder = folders[parent] = os.path.join(os.path.realpath(parent), "")  # noqa: PTH118
+                for top, inside in tops.items():
+                    if folder.startswith(inside):
+                        relative = folder[len(inside) :].replace(os.sep, "/")
+                        names.setdefault(top, set()).add(relative + absolute[cut + 1 :])
+            for top, wanted in names.items():
+                plan, git = self._started[top]
+                missing = sorted(wanted - plan.paths)
+                tracked = self._listed(top, ["--cached"], missing, quiet=True) if missing else None
+                if not tracked:
+                    continue
+                git.cancel()
+                del self._started[top]
+                wider = self._plan(top, plan.head, plan.boundary, plan.paths | tracked)
+                if isinstance(wider, StoredWalk):
+                    self._walks[top] = wider
+                    continue
+                self._started[top] = (
+                    wider,
+                    start_git(self._log_args(wider.revisions, wider.paths), top),
+                )
+        except (OSError, ValueError):
+            return  # the lookup runs what it needs, and reports what fails
+
     def lookup(
         self,
         files: Iterable[FilePath],
@@ -617,7 +661,9 @@ class FileDates:
         """Which of ``names`` are untracked files git does not ignore (None if git failed)."""
         return self._listed(top, ["--others", "--exclude-standard"], names)
 
-    def _listed(self, top: Path, which: list[str], names: list[str]) -> set[str] | None:
+    def _listed(
+        self, top: Path, which: list[str], names: list[str], *, quiet: bool = False
+    ) -> set[str] | None:
         """Which of ``names`` ``git ls-files`` lists with ``which`` (None if git failed).
 
         Asked in batches, so that tens of thousands of new files never exceed what one command
@@ -629,6 +675,7 @@ class FileDates:
                 top,
                 ["--literal-pathspecs", "-c", "core.quotepath=off", "ls-files", "-z",
                  *which, "--", *batch],
+                quiet=quiet,
             )  # fmt: skip
             if out is None:
                 return None

@@ -46,6 +46,8 @@ from sitemap_plugins.core import (
 from sitemap_plugins.sphinx.extra_pages import HUMAN_PAGE_MARK, ExtraPages
 
 if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
+    from sphinx.environment import BuildEnvironment
+
     from sitemap_plugins.core.human_page import Listing
 
 logger = logging.getLogger(__name__)
@@ -105,6 +107,19 @@ class _Site:
         builder = self._core_builder(app)
         if builder is not None:
             builder.start(Path(app.srcdir))
+
+    def env_updated(self, app: Sphinx, env: BuildEnvironment) -> None:
+        """Every document is read: the files beyond the source folder they depend on (autodoc's
+        modules, includes from the project root) are known now, and the history pass covers
+        them while Sphinx writes, rather than in a second pass at the end."""
+        builder = self._core_builder(app)
+        if builder is not None:
+            srcdir = os.fspath(app.srcdir)
+            builder.widen(
+                os.path.normpath(os.path.join(srcdir, dependency))  # noqa: PTH118
+                for dependencies in env.dependencies.values()
+                for dependency in dependencies
+            )
 
     def _core_builder(self, app: Sphinx) -> SitemapBuilder | None:
         """The core builder for this application's options, for a builder that writes a site."""
@@ -471,6 +486,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     site = _Site(str(raw_config.get("language") or ""))
     app.connect("config-inited", site.config_inited)
     app.connect("builder-inited", site.builder_inited)
+    app.connect("env-updated", site.env_updated)
     site.extra.connect(app)
     app.connect("build-finished", site.build_finished)
     return {

@@ -265,6 +265,44 @@ def test_a_tracked_file_the_stored_pass_lacks_still_means_a_new_pass(tmp_path: P
     assert answers["docs/untracked.md"].endswith(" mtime")
 
 
+def test_a_pass_widened_to_files_beyond_the_folder_is_the_one_the_lookup_takes(
+    tmp_path: Path,
+) -> None:
+    """Once the host has read its sources it names files beyond the folder the pass began for
+    (an include from the project root, a documented module): the pass begins again over them
+    too, and the lookup runs none of its own. Files git does not hold, or another repository
+    holds, leave the pass begun as it is."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".gitignore", "build/\n")
+    repo.write("docs/a.md", "a")
+    repo.write("src/module.py", "code")
+    repo.commit("add", D1)
+    repo.write("src/module.py", "code, changed")
+    repo.commit("change the code", D2)
+    repo.write("build/generated.py", "ignored")
+    repo.write("src/draft.py", "untracked")
+    other = GitRepo(tmp_path / "other")
+    other.write("lib.py", "elsewhere")
+    other.commit("lib", D3)
+    names = ["docs/a.md", "src/module.py"]
+    recorder = Recorder()
+    dates = FileDates(
+        CollectingReporter(), cache_dir=tmp_path / "cache", runner=recorder, starter=recorder.start
+    )
+    dates.start(repo.path("docs"))
+    dates.widen([repo.path("build/generated.py"), repo.path("src/draft.py"), other.path("lib.py")])
+    assert recorder.count("log", started=True) == 1  # nothing committed beyond docs/: as begun
+    dates.widen(repo.path(name) for name in names)
+    assert recorder.count("log", started=True) == 2  # begun again, over src/module.py too
+    found = dates.lookup([repo.path(name) for name in names])
+    assert recorder.count("log") == 0  # the lookup took the widened pass
+    assert {name: iso(found.dates[repo.path(name)]) for name in names} == {
+        name: repo.log_date(name) for name in names
+    }
+    again = FileDates(CollectingReporter(), cache_dir=tmp_path / "cache", runner=Recorder())
+    assert again.lookup([repo.path(name) for name in names]) == found  # stored, whole
+
+
 @pytest.mark.parametrize("chunk", [1, 13, 4096])
 def test_a_pass_started_early_is_read_from_its_file_a_chunk_at_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int

@@ -17,7 +17,7 @@ from tests.sphinx.helpers import (
     read_entries,
     write_project,
 )
-from tests.support.git_trace import GitTrace
+from tests.support.git_trace import GitTrace, git_command
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import sphinx_build
 from tests.support.sitemap_checks import parse_with_usp
@@ -496,3 +496,41 @@ def test_pages_git_does_not_track_leave_the_one_pass_alone(
     assert {loc: second[loc].lastmod for loc in first} == {
         loc: entry.lastmod for loc, entry in first.items()
     }
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_files_beyond_the_source_folder_join_the_pass_before_sphinx_writes(
+    git_repo: GitRepo, tmp_path: Path, jobs: str
+) -> None:
+    """A page including a file from the project root (as autodoc documents a module beside
+    ``docs/``): Sphinx names it once every document is read, and the pass begun at
+    builder-inited is begun again over it then, so no git log runs after Sphinx has written
+    (a marker extension notes in the trace when build-finished comes)."""
+    trace = GitTrace(tmp_path / "trace")
+    marker = (
+        "\ndef setup(app):\n"
+        "    def mark(app, exception):\n"
+        f"        with open({str(trace.log)!r}, 'a') as log:\n"
+        "            log.write('build-finished\\n')\n"
+        "    app.connect('build-finished', mark, priority=100)\n"
+    )
+    guide = page("Guide", ".. literalinclude:: ../src/module.py")
+    pages = {f"part-{n}.rst": page(f"Part {n}") for n in range(8)}  # enough to read in parallel
+    srcdir = write_project(git_repo, {"guide.rst": guide, **pages}, conf_extra=marker)
+    git_repo.write("src/module.py", "VALUE = 1\n")
+    git_repo.commit("site", "2024-01-10T09:00:00+00:00")
+    git_repo.write("src/module.py", "VALUE = 2\n")
+    git_repo.commit("change the code", "2024-02-20T12:00:00+00:00")
+    outdir = tmp_path / "html"
+    sphinx_build(srcdir, outdir, "-W", "-j", jobs, builder="html", env=trace.env)
+    entries = read_entries(outdir)
+    assert entries[BASE_URL + "guide.html"].lastmod == "2024-02-20T12:00:00Z"
+    assert entries[BASE_URL + "index.html"].lastmod == "2024-01-10T09:00:00Z"
+    commands = [git_command(args) for args in trace.commands()]
+    assert commands.count("build-finished") == 1, commands
+    assert "log" not in commands[commands.index("build-finished") :], commands
+    assert commands.count("log") == 2, commands  # the pass begun, then begun again wider
+    trace.clear()
+    sphinx_build(srcdir, outdir, "-W", builder="html", env=trace.env)
+    assert read_entries(outdir) == entries
+    assert trace.count("log") == 0, trace.commands()
