@@ -21,7 +21,7 @@ from sitemap_plugins.core.git_history import Commit
 
 __all__ = ["HistoryCache", "StoredWalk"]
 
-_VERSION: Final = 3
+_VERSION: Final = 4
 _ERRORS: Final = (OSError, ValueError, KeyError, TypeError, AttributeError)
 
 
@@ -42,6 +42,8 @@ class StoredWalk(NamedTuple):
     cut: frozenset[str]
     commits: list[Commit] | None
     first_parent_diffs: bool = True
+    links: frozenset[str] = frozenset()
+    """The wanted paths HEAD holds as symbolic links: their pages read the files they name."""
 
 
 class HistoryCache:
@@ -76,6 +78,7 @@ class HistoryCache:
                 cut=frozenset(map(str, data["cut"])),
                 commits=None,
                 first_parent_diffs=bool(data["first_parent_diffs"]),
+                links=frozenset(map(str, data["links"])),
             )
         except _ERRORS:
             return None
@@ -118,6 +121,7 @@ class HistoryCache:
             "dates": dict(sorted(walk.dates.items())),
             "cut": sorted(walk.cut),
             "first_parent_diffs": walk.first_parent_diffs,
+            "links": sorted(walk.links),
         }
         write_json(files[0], {**common, **answers})
 

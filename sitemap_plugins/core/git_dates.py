@@ -52,6 +52,8 @@ _STATUS: Final = (
     "--ignore-submodules=all",
 )  # fmt: skip
 """HEAD, and the tracked files with uncommitted changes (an untracked one is asked about alone)."""
+_LINK_MODE: Final = b"120000 "
+"""How ``git log --raw`` shows a symbolic link's mode."""
 _PROBE: Final = ("rev-parse", "--show-toplevel", "--is-shallow-repository", "--git-path", "shallow")
 # A fetch must fail rather than hang a CI build: no prompt, and a stalled transfer is given up.
 # Only commits and trees are read (blob ids come from trees), so no old file contents are
@@ -212,10 +214,11 @@ class FileDates:
             where = os.path.relpath(folder, top)
             listed = self._git(
                 top,
-                ["-c", "core.quotepath=off", "--literal-pathspecs", "ls-files", "-z", "--", where],
+                ["-c", "core.quotepath=off", "--literal-pathspecs", "ls-files", "-z", "-s", "--",
+                 where],
                 quiet=True,
-            )
-            wanted = frozenset(os.fsdecode(name) for name in (listed or b"").split(b"\0") if name)
+            )  # fmt: skip
+            wanted = _tracked_and_named(top, listed or b"")
         if not wanted:
             return
         plan = self._plan(top, head.decode(), boundary, wanted)
@@ -419,14 +422,25 @@ class FileDates:
         walk = self._walked(top, head, boundary, wanted)
         if walk is None and head is not None and wanted:
             return failed
+        targets: dict[str, str] = {}
+        if walk is not None and walk.links:
+            targets = _link_targets(inside, repo.by_file, walk.links, dirty)
+            beyond = sorted({name for name in targets.values() if name not in walk.paths} - dirty)
+            tracked = self._listed(top, ["--cached"], beyond) if beyond else None
+            if tracked:  # a file a link names, which the pass lacks: a pass over it too
+                walk = self._walked(top, head, boundary, wanted | tracked)
+                if walk is None:
+                    return failed
         unknown: dict[_File, str] = {}
         parsed: dict[str, dt.datetime] = {}
         dates = walk.dates if walk is not None else {}
         cut = walk.cut if walk is not None else frozenset()
+
         for file, name in repo.by_file.items():
             text = dates.get(name)
-            if name in dirty:
-                repo.outcome[file] = None
+            target = targets.get(name) if targets else None
+            if name in dirty or (target is not None and target in dirty):
+                repo.outcome[file] = None  # dated by the file the host reads, as it is now
             elif text is None:
                 if present(file) is not None:  # never committed: untracked, or ignored
                     unknown[file] = name
@@ -434,9 +448,17 @@ class FileDates:
                 date = parsed.get(text)
                 if date is None:
                     date = parsed[text] = dt.datetime.fromisoformat(text)
-                repo.outcome[file] = (
-                    Undated(Why.SHALLOW, top, date) if name in cut else (date, "git")
-                )
+                named = dates.get(target) if target is not None else None
+                if target is not None and named is not None:
+                    repo.outcome[file] = _newest(
+                        top,
+                        (date, name in cut),
+                        (dt.datetime.fromisoformat(named), target in cut),
+                    )
+                else:
+                    repo.outcome[file] = (
+                        Undated(Why.SHALLOW, top, date) if name in cut else (date, "git")
+                    )
         if unknown:
             untracked = self._untracked(top, sorted(set(unknown.values())))
             for file, name in unknown.items():
@@ -636,7 +658,13 @@ class FileDates:
         dates = {path: commit.date.decode() for path, commit in found.items()}
         cut = frozenset(path for path, commit in found.items() if commit.sha in boundary)
         kept = reachable(commits, head.encode())
-        return StoredWalk(head, boundary, paths, dates, cut, kept, self._first_parent_diffs)
+        # The last change leaves the path as HEAD holds it: its mode says whether it is a link.
+        links = frozenset(
+            path
+            for path, commit in found.items()
+            if commit.changes.get(path, b"").startswith(_LINK_MODE)
+        )
+        return StoredWalk(head, boundary, paths, dates, cut, kept, self._first_parent_diffs, links)
 
     def _log(
         self, top: Path, revisions: list[str], paths: frozenset[str], *, quiet: bool
@@ -835,6 +863,53 @@ def _batches(names: list[str]) -> Iterator[list[str]]:
         size += len(name.encode("utf-8", "surrogateescape")) + 1
     if batch:
         yield batch
+
+
+def _tracked_and_named(top: Path, listed: bytes) -> frozenset[str]:
+    """The files ``git ls-files -s`` listed, and the files its links name in the same work tree:
+    a link's page reads the file it names, whose history dates it too."""
+    inside = str(top).rstrip(os.sep) + os.sep
+    names: set[str] = set()
+    for entry in listed.split(b"\0"):
+        info, tab, name = entry.partition(b"\t")
+        if not tab:
+            continue
+        path = os.fsdecode(name)
+        names.add(path)
+        if info.startswith(_LINK_MODE):
+            real = os.path.realpath(os.path.join(top, path))  # noqa: PTH118
+            if real.startswith(inside):
+                names.add(real[len(inside) :].replace(os.sep, "/"))
+    return frozenset(names)
+
+
+def _link_targets(
+    inside: str, by_file: dict[_File, str], links: frozenset[str], dirty: set[str]
+) -> dict[str, str]:
+    """The file each committed link among ``by_file`` names, where the same work tree holds it
+    (a link out of it keeps only its own date, as before links were followed)."""
+    targets: dict[str, str] = {}
+    for file, name in by_file.items():
+        if name in links and name not in dirty:
+            real = os.path.realpath(os.path.join(file[0], file[1]))  # noqa: PTH118
+            if real.startswith(inside):
+                target = real[len(inside) :].replace(os.sep, "/")
+                if target != name:
+                    targets[name] = target
+    return targets
+
+
+def _newest(top: Path, link: tuple[dt.datetime, bool], named: tuple[dt.datetime, bool]) -> _Outcome:
+    """A link's page is the file it names: it changed when either last changed, so the newer
+    date. A date traced to a shallow boundary only bounds the true one from above: it decides
+    nothing unless the other date is exact and no older (as for a page's several sources)."""
+    (first, first_cut), (second, second_cut) = link, named
+    if first_cut and second_cut:
+        return Undated(Why.SHALLOW, top, max(first, second))
+    if not first_cut and not second_cut:
+        return max(first, second), "git"
+    exact, bound = (second, first) if first_cut else (first, second)
+    return (exact, "git") if exact >= bound else Undated(Why.SHALLOW, top, bound)
 
 
 def _find_root(directory: str, seen: dict[str, Path | None]) -> Path | None:

@@ -303,6 +303,29 @@ def test_a_pass_widened_to_files_beyond_the_folder_is_the_one_the_lookup_takes(
     assert again.lookup([repo.path(name) for name in names]) == found  # stored, whole
 
 
+def test_the_pass_begun_early_covers_the_files_links_name(tmp_path: Path) -> None:
+    """``docs/index.md -> ../README.md``: README.md is beyond the folder the pass begins for,
+    yet it dates the page, so the pass begun at the host's start covers it, and the lookup
+    runs none of its own; later builds take the stored pass, as HEAD moves too."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("README.md", "read me")
+    repo.write("docs/other.md", "other")
+    repo.path("docs/index.md").symlink_to("../README.md")
+    repo.commit("site", D1)
+    repo.write("README.md", "read me, changed")
+    repo.commit("change the readme", D2)
+    cache = tmp_path / "cache"
+    names = ["docs/index.md", "docs/other.md"]
+    for step, when in enumerate((D2, D2, D3)):
+        if step == 2:
+            repo.write("README.md", "read me, changed again")
+            repo.commit("change the readme again", D3)
+        answers, recorder = lookup_all(repo, cache, names, started=True)
+        assert answers == {"docs/index.md": f"{when} git", "docs/other.md": f"{D1} git"}
+        assert recorder.count("log") == 0, step  # the lookup ran no pass: the early one covered
+        assert recorder.count("log", started=True) == (0 if step == 1 else 1), step
+
+
 @pytest.mark.parametrize("chunk", [1, 13, 4096])
 def test_a_pass_started_early_is_read_from_its_file_a_chunk_at_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int

@@ -999,3 +999,71 @@ def test_cache_reuses_the_walk_until_head_moves_or_files_are_added(
 def test_git_date_is_validated() -> None:
     with pytest.raises(ValueError, match="git_date"):
         FileDates(CollectingReporter(), git_date="commit")
+
+
+# -- symbolic links -------------------------------------------------------------------------------
+
+
+def test_a_linked_page_is_dated_by_the_file_it_names_too(
+    repo: GitRepo, make: Make, tmp_path: Path
+) -> None:
+    """``docs/index.md -> ../README.md`` is how many sites show their README: the host reads
+    README.md, so the page changed when README.md did, or when the link was pointed elsewhere.
+    A link out of the work tree keeps its own date; an uncommitted change to the file a link
+    names dates the page by that file's time."""
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("outside the work tree", encoding="utf-8")
+    repo.write("README.md", "read me")
+    repo.write("docs/v1.md", "one")
+    repo.write("docs/v2.md", "two")
+    repo.path("docs/index.md").symlink_to("../README.md")
+    repo.path("docs/latest.md").symlink_to("v1.md")
+    repo.path("docs/outside.md").symlink_to(outside)
+    repo.commit("site", D1)
+    repo.write("README.md", "read me, changed")
+    repo.commit("change the readme", D2)
+    repo.path("docs/latest.md").unlink()
+    repo.path("docs/latest.md").symlink_to("v2.md")
+    repo.commit("point latest at v2", D3)
+    names = ["docs/index.md", "docs/latest.md", "docs/outside.md", "docs/v1.md"]
+    dates, reporter, _ = make()
+    found = dates.lookup([repo.path(name) for name in names])
+    assert {name: found.dates[repo.path(name)] for name in names} == {
+        "docs/index.md": (dt.datetime.fromisoformat(D2), "git"),  # README.md's change
+        "docs/latest.md": (dt.datetime.fromisoformat(D3), "git"),  # the link's own change
+        "docs/outside.md": (dt.datetime.fromisoformat(D1), "git"),
+        "docs/v1.md": (dt.datetime.fromisoformat(D1), "git"),
+    }
+    assert reporter.warnings == []
+    repo.write("README.md", "read me, being edited")
+    dates, _, _ = make()
+    edited = dates.lookup([repo.path("docs/index.md")]).dates[repo.path("docs/index.md")]
+    when = int(repo.path("README.md").stat().st_mtime)
+    assert edited == (dt.datetime.fromtimestamp(when, dt.timezone.utc), "mtime")
+
+
+@pytest.mark.parametrize("changed", ["the file named", "the link"])
+def test_a_shallow_clone_dates_a_linked_page_by_what_it_holds(
+    repo: GitRepo, tmp_path: Path, changed: str
+) -> None:
+    """One of the two changed inside the clone, the other before it: the change inside the
+    clone is the newer, so the page is dated exactly; both before it, the page is undated."""
+    repo.write("README.md", "read me")
+    repo.write("OTHER.md", "other")
+    repo.path("docs").mkdir()
+    repo.path("docs/index.md").symlink_to("../README.md")
+    repo.commit("site", D1)
+    repo.write("unrelated.txt", "x")
+    repo.commit("unrelated", D2)
+    if changed == "the link":
+        repo.path("docs/index.md").unlink()
+        repo.path("docs/index.md").symlink_to("../OTHER.md")
+    else:
+        repo.write("README.md", "read me, changed")
+    repo.commit("change", D3)
+    shallow = repo.clone(tmp_path / "ci", depth=2)
+    found = FileDates(CollectingReporter()).lookup([shallow.path("docs/index.md")])
+    assert found.dates == {shallow.path("docs/index.md"): (dt.datetime.fromisoformat(D3), "git")}
+    shallower = repo.clone(tmp_path / "ci-1", depth=1)
+    found = FileDates(CollectingReporter()).lookup([shallower.path("docs/index.md")])
+    assert found.undated[shallower.path("docs/index.md")].reason is Why.SHALLOW

@@ -527,3 +527,23 @@ def test_the_history_pass_starts_with_the_build_and_is_the_only_one(
     mkdocs_build(root, env=trace.env)
     assert sitemap(root / "site") == first
     assert (trace.count("log"), trace.count("status")) == (0, 1), trace.commands()
+
+
+def test_a_page_linked_to_the_readme_is_dated_by_the_readme(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """``docs/readme.md -> ../README.md``, as many sites show their README: MkDocs renders
+    README.md, so the page is as new as README.md's last commit, not as the link's; the pass
+    begun at on_config covers README.md though it is beyond docs/, so it stays the only one."""
+    root = example_repo(git_repo)
+    git_repo.write("README.md", "# Read me\n\nFirst words.\n")
+    git_repo.path("docs/readme.md").symlink_to("../README.md")
+    git_repo.commit("show the readme", "2024-10-01T09:00:00+00:00")
+    git_repo.write("README.md", "# Read me\n\nBetter words.\n")
+    git_repo.commit("improve the readme", "2024-11-05T09:00:00+00:00")
+    trace = GitTrace(tmp_path / "trace")
+    mkdocs_build(root, env=trace.env)
+    entries = sitemap(root / "site")
+    assert entries[BASE + "readme/"].lastmod == "2024-11-05T09:00:00Z"
+    assert entries[BASE + "guide/configure/"].lastmod == "2024-03-12T09:00:00Z"
+    assert trace.count("log") == 1, trace.commands()
