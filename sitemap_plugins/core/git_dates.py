@@ -211,14 +211,7 @@ class FileDates:
             self._walks[top] = walk  # loaded once: the plan below and the lookup start from it
             wanted = walk.paths
         else:
-            where = os.path.relpath(folder, top)
-            listed = self._git(
-                top,
-                ["-c", "core.quotepath=off", "--literal-pathspecs", "ls-files", "-z", "-s", "--",
-                 where],
-                quiet=True,
-            )  # fmt: skip
-            wanted = _tracked_and_named(top, listed or b"")
+            wanted = self._tracked_under(top, os.path.relpath(folder, top))
         if not wanted:
             return
         plan = self._plan(top, head.decode(), boundary, wanted)
@@ -270,6 +263,26 @@ class FileDates:
                 )
         except (OSError, ValueError):
             return  # the lookup runs what it needs, and reports what fails
+
+    def _tracked_under(self, top: Path, where: str) -> frozenset[str]:
+        """Every file git tracks under ``where``, and the files its links name in the same work
+        tree (a link's page reads the file it names, whose history dates it too), a folder a
+        link names listed in turn."""
+        names: set[str] = set()
+        folders = [where]
+        listed_folders = {where}
+        while folders:
+            listed = self._git(
+                top,
+                ["-c", "core.quotepath=off", "--literal-pathspecs", "ls-files", "-z", "-s", "--",
+                 *folders],
+                quiet=True,
+            )  # fmt: skip
+            files, named_folders = _tracked_and_named(top, listed or b"")
+            names |= files
+            folders = sorted(named_folders - listed_folders)
+            listed_folders.update(folders)
+        return frozenset(names)
 
     def lookup(
         self,
@@ -865,11 +878,12 @@ def _batches(names: list[str]) -> Iterator[list[str]]:
         yield batch
 
 
-def _tracked_and_named(top: Path, listed: bytes) -> frozenset[str]:
-    """The files ``git ls-files -s`` listed, and the files its links name in the same work tree:
-    a link's page reads the file it names, whose history dates it too."""
+def _tracked_and_named(top: Path, listed: bytes) -> tuple[set[str], set[str]]:
+    """The files ``git ls-files -s`` listed and the files its links name in the same work
+    tree; apart, the folders its links name there."""
     inside = str(top).rstrip(os.sep) + os.sep
     names: set[str] = set()
+    folders: set[str] = set()
     for entry in listed.split(b"\0"):
         info, tab, name = entry.partition(b"\t")
         if not tab:
@@ -879,8 +893,9 @@ def _tracked_and_named(top: Path, listed: bytes) -> frozenset[str]:
         if info.startswith(_LINK_MODE):
             real = os.path.realpath(os.path.join(top, path))  # noqa: PTH118
             if real.startswith(inside):
-                names.add(real[len(inside) :].replace(os.sep, "/"))
-    return frozenset(names)
+                named = real[len(inside) :].replace(os.sep, "/")
+                (folders if os.path.isdir(real) else names).add(named)  # noqa: PTH112
+    return names, folders
 
 
 def _link_targets(

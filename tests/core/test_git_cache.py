@@ -305,23 +305,30 @@ def test_a_pass_widened_to_files_beyond_the_folder_is_the_one_the_lookup_takes(
 
 def test_the_pass_begun_early_covers_the_files_links_name(tmp_path: Path) -> None:
     """``docs/index.md -> ../README.md``: README.md is beyond the folder the pass begins for,
-    yet it dates the page, so the pass begun at the host's start covers it, and the lookup
-    runs none of its own; later builds take the stored pass, as HEAD moves too."""
+    yet it dates the page, so the pass begun at the host's start covers it, and the files of a
+    folder a link names (``docs/shared -> ../shared``); the lookup runs no pass of its own, and
+    later builds take the stored pass, as HEAD moves too."""
     repo = GitRepo(tmp_path / "repo")
     repo.write("README.md", "read me")
     repo.write("docs/other.md", "other")
+    repo.write("shared/page.md", "shared")
     repo.path("docs/index.md").symlink_to("../README.md")
+    repo.path("docs/shared").symlink_to("../shared", target_is_directory=True)
     repo.commit("site", D1)
     repo.write("README.md", "read me, changed")
     repo.commit("change the readme", D2)
     cache = tmp_path / "cache"
-    names = ["docs/index.md", "docs/other.md"]
+    names = ["docs/index.md", "docs/other.md", "docs/shared/page.md"]
     for step, when in enumerate((D2, D2, D3)):
         if step == 2:
             repo.write("README.md", "read me, changed again")
             repo.commit("change the readme again", D3)
         answers, recorder = lookup_all(repo, cache, names, started=True)
-        assert answers == {"docs/index.md": f"{when} git", "docs/other.md": f"{D1} git"}
+        assert answers == {
+            "docs/index.md": f"{when} git",
+            "docs/other.md": f"{D1} git",
+            "docs/shared/page.md": f"{D1} git",
+        }
         assert recorder.count("log") == 0, step  # the lookup ran no pass: the early one covered
         assert recorder.count("log", started=True) == (0 if step == 1 else 1), step
 
