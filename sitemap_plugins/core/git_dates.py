@@ -54,7 +54,10 @@ _STATUS: Final = (
 """HEAD, and the tracked files with uncommitted changes (an untracked one is asked about alone)."""
 _LINK_MODE: Final = b"120000 "
 """How ``git log --raw`` shows a symbolic link's mode."""
-_PROBE: Final = ("rev-parse", "--show-toplevel", "--is-shallow-repository", "--git-path", "shallow")
+_PROBE: Final = (
+    "rev-parse", "--show-toplevel", "--is-shallow-repository", "--git-path", "shallow",
+    "--git-path", "config",
+)  # fmt: skip
 # A fetch must fail rather than hang a CI build: no prompt, and a stalled transfer is given up.
 # Only commits and trees are read (blob ids come from trees), so no old file contents are
 # fetched where the server allows it; a server that does not simply sends everything.
@@ -63,6 +66,13 @@ _FETCH_ARGS = (
     "fetch", "--unshallow", "--filter=blob:none", "--quiet", "--no-tags",
     "--no-recurse-submodules",
 )  # fmt: skip
+_FETCH_TREES_ARGS = (
+    "-c", "http.lowSpeedLimit=1000", "-c", "http.lowSpeedTime=60",
+    "fetch", "--refetch", "--filter=blob:none", "--quiet", "--no-tags", "--no-recurse-submodules",
+)  # fmt: skip
+_MISSING_TREES = ("rev-list", "--missing=print", "--objects", "--filter=tree:1", "HEAD")
+"""Every commit's root tree that this repository lacks, printed ``?SHA`` (never fetched)."""
+_TREE_FILTER: Final = re.compile(rb"(?im)^\s*partialclonefilter\s*=\s*\S*tree:")
 
 
 def run_git(args: Sequence[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
@@ -80,6 +90,7 @@ class Why(str, enum.Enum):
     NO_GIT = "git not found"
     GIT_FAILED = "git failed"
     NOT_TRACKED = "not tracked by git"
+    TREELESS = "treeless clone"
     OUTSIDE = "outside the sources' repositories"
     UNCOMMITTED = "uncommitted change"
 
@@ -169,6 +180,7 @@ class FileDates:
         self._started: dict[Path, tuple[_Plan, BackgroundGit]] = {}
         self._early: dict[Path, tuple[_Probe, BackgroundGit]] = {}  # probe and status, by top
         self._fetched: set[Path] = set()  # repositories whose history was fetched, or tried
+        self._trees_here: set[Path] = set()  # treeless clones found to hold every tree
         self._first_parent_diffs = True  # cleared once git turns out to predate 2.31
 
     def start(self, folder: Path) -> None:
@@ -193,14 +205,16 @@ class FileDates:
         out = self._git(folder, [*_PROBE, "HEAD"], quiet=True)  # fails before the first commit
         if out is None:
             return
-        top, shallow_file = probe = _parse_probe(out, folder)
+        top, shallow_file, tree_filter = probe = _parse_probe(out, folder)
         lines = out.split(b"\n")
-        head = lines[3].strip() if len(lines) > 3 else b""
+        head = lines[4].strip() if len(lines) > 4 else b""
         for earlier in (self._early.pop(top, None), self._started.pop(top, None)):
             if earlier is not None:
                 earlier[1].cancel()  # started by an earlier build and never used: stale now
-        if shallow_file is not None and self._fetch_history and top not in self._fetched:
-            return
+        if tree_filter or (
+            shallow_file is not None and self._fetch_history and top not in self._fetched
+        ):
+            return  # the lookup decides what to fetch first, and warns if it cannot
         # What the working tree holds is read with the sources, as the host reads them.
         self._early[top] = (probe, start_git(list(_STATUS), top))
         boundary = self._boundary(top, shallow_file, quiet=True)
@@ -396,7 +410,7 @@ class FileDates:
             probe = self._probe(root)
         if probe is None:
             return failed
-        top, shallow_file = probe
+        top, shallow_file, tree_filter = probe
         if shallow_file is not None and self._fetch_history and top not in self._fetched:
             self._fetched.add(top)
             if self._fetch(top):
@@ -404,7 +418,11 @@ class FileDates:
                 probe = self._probe(root)
                 if probe is None:
                     return failed
-                top, shallow_file = probe
+                top, shallow_file, tree_filter = probe
+        if tree_filter and top not in self._trees_here:
+            if not self._trees_complete(top):
+                return dict.fromkeys(files, Undated(Why.TREELESS, top))
+            self._trees_here.add(top)
         boundary = self._boundary(top, shallow_file)
         if boundary is None:
             return failed
@@ -533,6 +551,38 @@ class FileDates:
             "than the clone get no lastmod",
         )
         return False
+
+    def _trees_complete(self, top: Path) -> bool:
+        """Whether a treeless clone holds every commit's tree, fetched in one go first when
+        ``git_fetch_history`` allows it.
+
+        ``git log --raw`` needs the tree of every commit it lists; a treeless clone (GitHub's
+        advice for CI that needs history but no files, ``filter: tree:0``) has only HEAD's, and
+        git fetches each missing one from the remote as it goes: thousands of round trips, a
+        build that seems to hang. So the history is not read until the trees are here. The
+        check itself never fetches (``rev-list --missing=print``).
+        """
+        missing = self._git(top, list(_MISSING_TREES))
+        if missing is None:
+            return False
+        if b"?" not in missing:
+            return True
+        if not self._fetch_history or top in self._fetched:
+            return False
+        self._fetched.add(top)
+        proc = self._run(list(_FETCH_TREES_ARGS), top)
+        if proc.returncode != 0:
+            message = proc.stderr.decode("utf-8", "replace").strip() or f"exit {proc.returncode}"
+            self._reporter.warning(
+                Code.GIT,
+                f"{top}: git_fetch_history could not fetch the trees this treeless clone lacks "
+                f"('git fetch --refetch --filter=blob:none' failed: {message}); its pages get "
+                "no lastmod from git",
+            )
+            return False
+        self._walks.pop(top, None)
+        again = self._git(top, list(_MISSING_TREES))
+        return again is not None and b"?" not in again
 
     def _walked(
         self, top: Path, head: str | None, boundary: frozenset[bytes], wanted: frozenset[str]
@@ -816,19 +866,33 @@ class _OnDisk:
         return info
 
 
-_Probe = tuple[Path, "Path | None"]
+class _Probe(NamedTuple):
+    """The work tree's top, its ``shallow`` file in a shallow clone, and whether it is a partial
+    clone whose filter leaves trees out (``tree:0``): ``git log`` would fetch them one by one."""
+
+    top: Path
+    shallow_file: Path | None
+    tree_filter: bool
+
+
 """A work tree's top, and its ``shallow`` file when the clone is shallow."""
 
 
 def _parse_probe(out: bytes, cwd: Path) -> _Probe:
     """What ``git rev-parse`` said for :data:`_PROBE`, run in ``cwd`` (its paths are relative
-    to it). git prints the shallow file's path only for a shallow clone."""
+    to it). git prints the shallow file's path only for a shallow clone; the configuration file
+    is read here, a few hundred bytes, rather than asked of another git process every build."""
     lines = out.split(b"\n")
     top = Path(os.path.realpath(os.fsdecode(lines[0])))
+    config = Path(os.fsdecode(lines[3])) if len(lines) > 3 else Path(".git/config")
+    try:
+        tree_filter = bool(_TREE_FILTER.search((cwd / config).read_bytes()))
+    except OSError:
+        tree_filter = False
     if lines[1:2] != [b"true"]:
-        return top, None
+        return _Probe(top, None, tree_filter)
     shallow = Path(os.fsdecode(lines[2])) if len(lines) > 2 else Path(".git/shallow")
-    return top, shallow if shallow.is_absolute() else cwd / shallow
+    return _Probe(top, shallow if shallow.is_absolute() else cwd / shallow, tree_filter)
 
 
 def _refused(cwd: Path, stderr: bytes) -> str:

@@ -186,6 +186,14 @@ _WHY_UNDATED: Final[Mapping[Why, str]] = {
         "'git fetch --unshallow' in build.jobs.post_checkout on Read the Docs (or before the "
         "build elsewhere), or set the git_fetch_history option"
     ),
+    Why.TREELESS: (
+        "{pages} no lastmod: {roots} {is_a} treeless clone{s} (a partial clone with filter "
+        "tree:0), which lacks the trees of older commits; reading the history would fetch them "
+        "from the remote one by one, for minutes or hours, so git dates nothing. Clone with "
+        "'filter: blob:none' for actions/checkout (git clone --filter=blob:none) instead, which "
+        "keeps every tree and no old file contents, or set the git_fetch_history option to "
+        "fetch the trees once, in one go"
+    ),
     Why.NO_GIT: (
         "{pages} no lastmod: {roots} {is_a} git work tree{s} but git was not found on PATH, "
         "so no history can be read; install git where the site is built"

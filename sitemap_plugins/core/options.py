@@ -304,7 +304,9 @@ class Options:
         False,
         _boolean,
         "In a shallow clone, fetch the missing history from the clone's own remote once before "
-        "reading dates (git fetch --unshallow); if that fails, one warning and no guessed dates.",
+        "reading dates (git fetch --unshallow); in a treeless clone (filter tree:0), the "
+        "missing trees (git fetch --refetch --filter=blob:none); if that fails, one warning and "
+        "no guessed dates.",
     )
     lastmod_format: str = _spec(
         "datetime",

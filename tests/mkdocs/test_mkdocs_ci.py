@@ -88,6 +88,46 @@ def test_a_partial_clone_dates_every_page_without_fetching_old_contents(
     assert checkout.git("rev-list", "--objects", "--missing=print", "HEAD").split() == missing
 
 
+@pytest.mark.parametrize("fetch", [False, True], ids=["as cloned", "git_fetch_history"])
+def test_a_treeless_clone_is_not_read_tree_by_tree_from_the_remote(
+    git_repo: GitRepo, tmp_path: Path, fetch: bool
+) -> None:
+    """``filter: tree:0`` (GitHub's advice for CI that needs history but not files) keeps only
+    HEAD's tree: ``git log`` would fetch every other one from the remote as it went, a round
+    trip each. As cloned, nothing is fetched: no page is dated, and one warning gives the fix
+    (strict mode fails). With ``git_fetch_history`` the trees come in one fetch, and every page
+    is dated exactly; the next build needs the remote no more."""
+    config = {**CONFIG, "plugins": [{"sitemap": {"git_fetch_history": fetch}}]}
+    history = CiHistory.write(
+        git_repo, SOURCES, page, site_files={"mkdocs.yml": yaml.safe_dump(config)}
+    )
+    history.origin.git("config", "uploadpack.allowFilter", "true")
+    checkout = history.origin.clone(tmp_path / "checkout", options=["--filter=tree:0"])
+    missing = checkout.git("rev-list", "--objects", "--missing=print", "--filter=tree:1", "HEAD")
+    assert "?" in missing  # older commits' trees were left behind
+    build = mkdocs_build(checkout.root, "--strict", check=False)
+    entries = check_sitemap_file(checkout.root / "site" / "sitemap.xml", BASE + "sitemap.xml")
+    lastmods = {e.loc: e.lastmod for e in entries}
+    warnings = [line for line in output(build).splitlines() if line.startswith("WARNING")]
+    if not fetch:
+        assert lastmods == dict.fromkeys(URLS.values())
+        assert build.returncode != 0  # --strict counts the warning
+        [warning] = warnings
+        assert "treeless clone" in warning, warning
+        assert "filter: blob:none" in warning, warning
+        after = checkout.git("rev-list", "--objects", "--missing=print", "--filter=tree:1", "HEAD")
+        assert after == missing  # nothing was fetched
+        return
+    assert build.returncode == 0, output(build)
+    assert warnings == []
+    assert lastmods == {URLS[role]: history.truth[role] for role in URLS}
+    checkout.git("remote", "set-url", "origin", (tmp_path / "gone").as_uri())
+    (checkout.root / "site").rename(tmp_path / "first-site")
+    mkdocs_build(checkout.root, "--strict")
+    again = check_sitemap_file(checkout.root / "site" / "sitemap.xml", BASE + "sitemap.xml")
+    assert {e.loc: e.lastmod for e in again} == lastmods
+
+
 def test_without_git_on_path_a_work_tree_gets_one_warning_and_no_dates(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:
