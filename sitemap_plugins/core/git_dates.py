@@ -328,7 +328,8 @@ class FileDates:
                 absolute = absolute_path(path)
                 cut = absolute.rfind(os.sep)
                 parent, name = absolute[:cut] or os.sep, absolute[cut + 1 :]
-                # Resolve the directory, not the file: a symlinked file is dated as git tracks it.
+                # Resolve the directory, not the file: git tracks a link as a link, and the
+                # file it names is found from the pass (see _link_targets).
                 folder = folders.get(parent)
                 if folder is None:
                     folder = folders[parent] = os.path.realpath(parent)
