@@ -245,15 +245,22 @@ def test_files_git_does_not_track_cost_no_new_pass(tmp_path: Path, started: bool
     assert answers["docs/generated/api.md"] == Why.NOT_TRACKED.name
 
 
-def test_a_tracked_file_the_stored_pass_lacks_still_means_a_new_pass(tmp_path: Path) -> None:
-    """Beside an untracked page, a committed file the last pass never covered (a new source
-    outside the folder walked) is history that only a pass can date."""
+def code_beside_docs(tmp_path: Path) -> GitRepo:
+    """``docs/a.md`` (D1) and ``src/module.py`` beside it (D2); ``build/`` ignored."""
     repo = GitRepo(tmp_path / "repo")
+    repo.write(".gitignore", "build/\n")
     repo.write("docs/a.md", "a")
     repo.write("src/module.py", "code")
     repo.commit("add", D1)
     repo.write("src/module.py", "code, changed")
     repo.commit("change the code", D2)
+    return repo
+
+
+def test_a_tracked_file_the_stored_pass_lacks_still_means_a_new_pass(tmp_path: Path) -> None:
+    """Beside an untracked page, a committed file the last pass never covered (a new source
+    outside the folder walked) is history that only a pass can date."""
+    repo = code_beside_docs(tmp_path)
     cache = tmp_path / "cache"
     lookup_all(repo, cache, ["docs/a.md"], started=False)
     repo.write("docs/untracked.md", "new")
@@ -272,13 +279,7 @@ def test_a_pass_widened_to_files_beyond_the_folder_is_the_one_the_lookup_takes(
     (an include from the project root, a documented module): the pass begins again over them
     too, and the lookup runs none of its own. Files git does not hold, or another repository
     holds, leave the pass begun as it is."""
-    repo = GitRepo(tmp_path / "repo")
-    repo.write(".gitignore", "build/\n")
-    repo.write("docs/a.md", "a")
-    repo.write("src/module.py", "code")
-    repo.commit("add", D1)
-    repo.write("src/module.py", "code, changed")
-    repo.commit("change the code", D2)
+    repo = code_beside_docs(tmp_path)
     repo.write("build/generated.py", "ignored")
     repo.write("src/draft.py", "untracked")
     other = GitRepo(tmp_path / "other")
