@@ -52,11 +52,15 @@ def log_args(
 
     ``--full-history --sparse``: every commit, with its true parents, so that each file's chain
     can be followed; the pathspec only trims the diffs. ``--no-renames``: a rename is a change of
-    the new path, as ``git log -1 -- NEW`` sees it, and detection would cost time.
+    the new path, as ``git log -1 -- NEW`` sees it, and detection would cost time. The user's
+    ``log.follow`` (a common setting) is turned off: with it, git follows one file's renames
+    whenever the pathspec is a single path, such as the one folder a site lives in, and lists
+    that file's commits only.
     """
     merges = "--diff-merges=first-parent" if first_parent_diffs else "-m"
     return [
-        "-c", "core.quotepath=off", "-c", "log.showSignature=false", "--literal-pathspecs",
+        "-c", "core.quotepath=off", "-c", "log.showSignature=false", "-c", "log.follow=false",
+        "--literal-pathspecs",
         "log", "-z", "--topo-order", "--full-history", "--sparse", "--no-renames", "--raw",
         "--no-abbrev", "--root", merges, "--no-color", "--no-ext-diff", "--no-textconv",
         f"--format=%x1e%H %P%x1f{date_format}", *revisions, "--", *pathspecs(wanted),

@@ -1067,3 +1067,37 @@ def test_a_shallow_clone_dates_a_linked_page_by_what_it_holds(
     shallower = repo.clone(tmp_path / "ci-1", depth=1)
     found = FileDates(CollectingReporter()).lookup([shallower.path("docs/index.md")])
     assert found.undated[shallower.path("docs/index.md")].reason is Why.SHALLOW
+
+
+# -- the user's git configuration -----------------------------------------------------------------
+
+
+def test_the_users_log_follow_setting_changes_no_date(
+    repo: GitRepo, make: Make, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``log.follow = true`` (a common global setting) makes git follow one file's renames
+    whenever a single path is given, as the one folder a site lives in is, and then list only
+    the commits that touch it, merges left out: the pass still lists every commit (here the
+    last one touches only README.md, and the history has merges), and every date is
+    ``git log -1``'s."""
+    random_history(repo, 2)
+    repo.write("README.md", "the last commit touches no page")
+    repo.commit("readme only", D4)
+    assert repo.git("log", "--merges", "--format=%H").strip()
+    names = [name for name in repo.tracked_files() if name.startswith("docs/")]
+    truth = {name: repo.log_date(name) for name in names}
+    config = tmp_path / "gitconfig"
+    config.write_text("[log]\n\tfollow = true\n", encoding="utf-8")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
+    seen = subprocess.run(
+        ["git", "config", "--get", "log.follow"],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert seen.stdout.strip() == "true"  # the git FileDates runs sees it
+    dates, reporter, _ = make()
+    found = dates.lookup([repo.path(name) for name in names]).dates
+    assert {name: iso(found[repo.path(name)]) for name in names} == truth
+    assert reporter.warnings == []
