@@ -181,6 +181,7 @@ class FileDates:
         self._early: dict[Path, tuple[_Probe, BackgroundGit]] = {}  # probe and status, by top
         self._fetched: set[Path] = set()  # repositories whose history was fetched, or tried
         self._trees_here: set[Path] = set()  # treeless clones found to hold every tree
+        self._trees_fetched: set[Path] = set()  # treeless clones whose trees were fetched, or tried
         self._first_parent_diffs = True  # cleared once git turns out to predate 2.31
 
     def start(self, folder: Path) -> None:
@@ -568,9 +569,9 @@ class FileDates:
             return False
         if b"?" not in missing:
             return True
-        if not self._fetch_history or top in self._fetched:
+        if not self._fetch_history or top in self._trees_fetched:
             return False
-        self._fetched.add(top)
+        self._trees_fetched.add(top)
         proc = self._run(list(_FETCH_TREES_ARGS), top)
         if proc.returncode != 0:
             message = proc.stderr.decode("utf-8", "replace").strip() or f"exit {proc.returncode}"
