@@ -48,10 +48,13 @@ GitStarter = Callable[[Sequence[str], Path], BackgroundGit]
 
 _File = tuple[str, str]  # (resolved directory, file name): files are keyed without their own link
 _STATUS: Final = (
-    "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=no", "--no-renames",
-    "--ignore-submodules=all",
+    "status", "--porcelain=v2", "--branch", "--no-ahead-behind", "-z", "--untracked-files=no",
+    "--no-renames", "--ignore-submodules=all",
 )  # fmt: skip
-"""HEAD, and the tracked files with uncommitted changes (an untracked one is asked about alone)."""
+"""HEAD, and the tracked files with uncommitted changes (an untracked one is asked about alone).
+``--branch`` is for HEAD's id; counting how far the branch is ahead of its upstream is not
+needed, and walks the history between them (a fork far behind its upstream: thousands of
+commits)."""
 _LINK_MODE: Final = b"120000 "
 """How ``git log --raw`` shows a symbolic link's mode."""
 _PROBE: Final = (
