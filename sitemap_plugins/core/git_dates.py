@@ -248,7 +248,7 @@ class FileDates:
         start_git = self._start_git
         if not self._started or start_git is None:
             return
-        tops = {top: str(top).rstrip(os.sep) + os.sep for top in self._started}
+        tops = {top: _inside(top) for top in self._started}
         folders: dict[str, str] = {}
         names: dict[Path, set[str]] = {}
         try:
@@ -260,8 +260,8 @@ class FileDates:
                 if folder is None:
                     folder = folders[parent] = os.path.join(os.path.realpath(parent), "")  # noqa: PTH118
                 for top, inside in tops.items():
-                    if folder.startswith(inside):
-                        relative = folder[len(inside) :].replace(os.sep, "/")
+                    relative = _tree_name(inside, folder)
+                    if relative is not None:
                         names.setdefault(top, set()).add(relative + absolute[cut + 1 :])
             for top, wanted in names.items():
                 plan, git = self._started[top]
@@ -439,17 +439,12 @@ class FileDates:
             return failed
         head, dirty = _parse_status(status)
         repo = _Repo(top, {}, {})
-        inside = str(top).rstrip(os.sep) + os.sep
+        inside = _inside(top)
         prefixes: dict[str, str | None] = {}
         for file in files:
             prefix = prefixes.get(file[0], "?")
             if prefix == "?":
-                folder = file[0] + os.sep
-                prefix = prefixes[file[0]] = (
-                    folder[len(inside) :].replace(os.sep, "/")
-                    if folder.startswith(inside)
-                    else None
-                )
+                prefix = prefixes[file[0]] = _tree_name(inside, file[0] + os.sep)
             if prefix is None:  # a symlink led out of the work tree
                 repo.outcome[file] = Undated(Why.NOT_TRACKED, top)
             else:
@@ -471,7 +466,6 @@ class FileDates:
         parsed: dict[str, dt.datetime] = {}
         dates = walk.dates if walk is not None else {}
         cut = walk.cut if walk is not None else frozenset()
-
         for file, name in repo.by_file.items():
             text = dates.get(name)
             target = targets.get(name) if targets else None
@@ -947,10 +941,20 @@ def _batches(names: list[str]) -> Iterator[list[str]]:
         yield batch
 
 
+def _inside(top: Path) -> str:
+    """The work tree's top as the start of the paths inside it."""
+    return str(top).rstrip(os.sep) + os.sep
+
+
+def _tree_name(inside: str, path: str) -> str | None:
+    """``path`` as git names it in the work tree ``inside`` (:func:`_inside`), None outside."""
+    return path[len(inside) :].replace(os.sep, "/") if path.startswith(inside) else None
+
+
 def _tracked_and_named(top: Path, listed: bytes) -> tuple[set[str], set[str]]:
     """The files ``git ls-files -s`` listed and the files its links name in the same work
     tree; apart, the folders its links name there."""
-    inside = str(top).rstrip(os.sep) + os.sep
+    inside = _inside(top)
     names: set[str] = set()
     folders: set[str] = set()
     for entry in listed.split(b"\0"):
@@ -961,8 +965,8 @@ def _tracked_and_named(top: Path, listed: bytes) -> tuple[set[str], set[str]]:
         names.add(path)
         if info.startswith(_LINK_MODE):
             real = os.path.realpath(os.path.join(top, path))  # noqa: PTH118
-            if real.startswith(inside):
-                named = real[len(inside) :].replace(os.sep, "/")
+            named = _tree_name(inside, real)
+            if named is not None:
                 (folders if os.path.isdir(real) else names).add(named)  # noqa: PTH112
     return names, folders
 
@@ -975,11 +979,9 @@ def _link_targets(
     targets: dict[str, str] = {}
     for file, name in by_file.items():
         if name in links and name not in dirty:
-            real = os.path.realpath(os.path.join(file[0], file[1]))  # noqa: PTH118
-            if real.startswith(inside):
-                target = real[len(inside) :].replace(os.sep, "/")
-                if target != name:
-                    targets[name] = target
+            target = _tree_name(inside, os.path.realpath(os.path.join(*file)))  # noqa: PTH118
+            if target is not None and target != name:
+                targets[name] = target
     return targets
 
 

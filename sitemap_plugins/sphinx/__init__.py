@@ -116,7 +116,7 @@ class _Site:
         if builder is not None:
             srcdir = os.fspath(app.srcdir)
             builder.widen(
-                os.path.normpath(os.path.join(srcdir, dependency))  # noqa: PTH118
+                _in_source_folder(srcdir, dependency)
                 for dependencies in env.dependencies.values()
                 for dependency in dependencies
             )
@@ -357,7 +357,12 @@ class _Sources:
         if not dependencies:
             return (own,)
         listed = sorted(str(dep) for dep in dependencies)
-        return (own, *(os.path.normpath(os.path.join(self.srcdir, dep)) for dep in listed))  # noqa: PTH118
+        return (own, *(_in_source_folder(self.srcdir, dep) for dep in listed))
+
+
+def _in_source_folder(srcdir: str, dependency: str | os.PathLike[str]) -> str:
+    """A dependency as Sphinx records it (relative to the source folder), as a normal path."""
+    return os.path.normpath(os.path.join(srcdir, dependency))  # noqa: PTH118
 
 
 def _html_files(builder: Any) -> Callable[[str], WrittenFile]:
