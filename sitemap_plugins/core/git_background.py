@@ -19,19 +19,57 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
-__all__ = ["BackgroundGit", "git_env"]
+__all__ = ["BackgroundGit", "detached_work_tree", "git_env"]
 
 _REPO_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
 """Variables that would make git look at another repository than the one found from the file."""
 
 
-def git_env() -> dict[str, str]:
+def detached_work_tree() -> tuple[str, str] | None:
+    """The work tree and repository the caller named with ``GIT_WORK_TREE`` and ``GIT_DIR``
+    (both set, real paths), when that work tree holds no ``.git`` of its own.
+
+    Such a tree is a checkout written apart from its repository, as a deploy hook writes one
+    (``git --work-tree=/srv/site checkout -f`` in a bare repository on the server): only these
+    variables lead its files to their history. Anywhere else they are the caller's own business
+    (a git hook running the build inside the repository it was called for), and a file's
+    repository is the one found from the file, as it would be outside the hook.
+    """
+    git_dir, tree = os.environ.get("GIT_DIR"), os.environ.get("GIT_WORK_TREE")
+    if not git_dir or not tree:
+        return None
+    tree, git_dir = os.path.realpath(tree), os.path.realpath(git_dir)
+    own_repository = os.path.lexists(os.path.join(tree, ".git"))  # noqa: PTH118
+    # A relative GIT_DIR (a hook's ".") read from another folder names no repository.
+    is_repository = os.path.isfile(os.path.join(git_dir, "HEAD"))  # noqa: PTH113, PTH118
+    return (tree, git_dir) if is_repository and not own_repository else None
+
+
+def git_env(cwd: Path) -> dict[str, str]:
     """The environment every git process of ours runs in: C locale, no optional locks, no
-    prompt, no repository overrides."""
+    prompt, no repository overrides except a :func:`detached_work_tree` for a command run in
+    it (``cwd``), below any repository of its own."""
     env = {key: value for key, value in os.environ.items() if key not in _REPO_ENV}
     env.update(GIT_OPTIONAL_LOCKS="0", LC_ALL="C", GIT_TERMINAL_PROMPT="0", GIT_FLUSH="0")
     env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+    detached = detached_work_tree()
+    if detached is not None and _below(cwd, detached[0]):
+        env["GIT_WORK_TREE"], env["GIT_DIR"] = detached
     return env
+
+
+def _below(cwd: Path, tree: str) -> bool:
+    """Whether ``cwd`` lies in ``tree`` with no ``.git`` on the way up, which git would find
+    first without the variables."""
+    current = os.path.realpath(cwd)
+    while current != tree:
+        if os.path.lexists(os.path.join(current, ".git")):  # noqa: PTH118
+            return False
+        parent = os.path.dirname(current)  # noqa: PTH120
+        if parent == current:
+            return False
+        current = parent
+    return True
 
 
 class BackgroundGit:
@@ -45,7 +83,7 @@ class BackgroundGit:
         self._err = tempfile.TemporaryFile()  # noqa: SIM115
         try:
             self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
-                ["git", *self.args], cwd=cwd, env=git_env(), stdin=subprocess.DEVNULL,
+                ["git", *self.args], cwd=cwd, env=git_env(cwd), stdin=subprocess.DEVNULL,
                 stdout=self._out, stderr=self._err,
             )  # fmt: skip
         except OSError:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Final, NamedTuple
 
-from sitemap_plugins.core.git_background import BackgroundGit, git_env
+from sitemap_plugins.core.git_background import BackgroundGit, detached_work_tree, git_env
 from sitemap_plugins.core.git_cache import HistoryCache, StoredWalk
 from sitemap_plugins.core.git_history import Commit, last_changes, log_args, parse_log, reachable
 from sitemap_plugins.core.model import FilePath
@@ -81,7 +81,7 @@ _TREE_FILTER: Final = re.compile(rb"(?im)^\s*partialclonefilter\s*=\s*\S*tree:")
 def run_git(args: Sequence[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
     """Run git the way :class:`FileDates` needs (see :func:`.git_background.git_env`)."""
     return subprocess.run(
-        ["git", *args], cwd=cwd, env=git_env(), stdin=subprocess.DEVNULL, capture_output=True,
+        ["git", *args], cwd=cwd, env=git_env(cwd), stdin=subprocess.DEVNULL, capture_output=True,
         check=False,
     )  # fmt: skip
 
@@ -342,7 +342,9 @@ class FileDates:
             parents[path] = parent
             located[path] = (folder, name)
         on_disk = _OnDisk()
-        roots: dict[str, Path | None] = {}
+        detached = detached_work_tree()
+        # A deploy hook's checkout has no .git: its top is where its files' repository is found.
+        roots: dict[str, Path | None] = {} if detached is None else {detached[0]: Path(detached[0])}
         scope = _Scope.of(within, roots, parents, folders) if within is not None else None
         # What a file gets without git depends on its folder only: each folder is decided once.
         ask: dict[str, Path] = {}  # folder -> the repository whose git dates its files

@@ -225,5 +225,6 @@ def say_why_undated(undated: Iterable[Undated | None], reporter: Reporter) -> No
             reporter.info(
                 f"sitemap: {text} no lastmod: their sources are not tracked by git, and a "
                 "file time there records a copy, checkout or unpack, not a change; build from a "
-                "git clone, or set lastmod in their metadata"
+                "git clone (a checkout written apart from its repository: name both in GIT_DIR "
+                "and GIT_WORK_TREE), or set lastmod in their metadata"
             )

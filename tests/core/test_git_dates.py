@@ -215,6 +215,100 @@ def test_git_environment_of_the_caller_does_not_leak(
     assert iso(dates.lookup([repo.path("page.md")]).dates[repo.path("page.md")]) == D1
 
 
+def deploy_checkout(repo: GitRepo, tmp_path: Path) -> tuple[Path, Path]:
+    """A bare copy of ``repo`` and its branch checked out apart from it, as a deploy hook on a
+    server writes one (``git --work-tree=/srv/site checkout -f``): a tree with no ``.git``."""
+    bare, tree = tmp_path / "site.git", tmp_path / "site"
+    clone = ["git", "clone", "-q", "--bare", str(repo.root), str(bare)]
+    subprocess.run(clone, env=git_env(), check=True)
+    tree.mkdir()
+    subprocess.run(
+        ["git", f"--git-dir={bare}", f"--work-tree={tree}", "checkout", "-q", "-f",
+         repo.current_branch()],
+        env=git_env(), check=True,
+    )  # fmt: skip
+    assert not (tree / ".git").exists()
+    return bare, tree
+
+
+def dates_or_why(
+    files: dict[str, Path], *, started: bool = False
+) -> tuple[dict[str, tuple[str, str] | Why], Recorder]:
+    """Each file's date and its source, or why it has none, from a fresh instance; ``started``:
+    the pass was begun first for the folder of the first file."""
+    reporter, recorder = CollectingReporter(), Recorder()
+    dates = FileDates(reporter, runner=recorder, starter=recorder.start if started else None)
+    if started:
+        dates.start(next(iter(files.values())).parent)
+    found = dates.lookup(files.values())
+    assert reporter.warnings == []
+    return {
+        name: (iso(found.dates[path]), found.dates[path][1])
+        if path in found.dates
+        else found.undated[path].reason
+        for name, path in files.items()
+    }, recorder
+
+
+@pytest.mark.parametrize("started", [False, True], ids=["at the lookup", "started early"])
+def test_a_checkout_apart_from_its_repository_is_dated_through_git_dir_and_work_tree(
+    repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, started: bool
+) -> None:
+    """Sites pushed to a server are often built there by the bare repository's hook, from a
+    checkout written apart from it: only ``GIT_DIR`` and ``GIT_WORK_TREE`` lead that checkout's
+    files to their history, as they lead git."""
+    repo.write("docs/a.md", "a")
+    repo.write("docs/b.md", "b")
+    repo.commit("add", D1)
+    repo.write("docs/b.md", "b, edited")
+    repo.commit("edit b", D2)
+    bare, tree = deploy_checkout(repo, tmp_path)
+    files = {name: tree / name for name in ("docs/a.md", "docs/b.md")}
+    without, _ = dates_or_why(files, started=started)
+    assert without == dict.fromkeys(files, Why.NOT_TRACKED)  # a copied folder, as before
+    monkeypatch.setenv("GIT_DIR", str(bare))
+    monkeypatch.setenv("GIT_WORK_TREE", str(tree))
+    answers, recorder = dates_or_why(files, started=started)
+    assert answers == {name: (repo.log_date(name), "git") for name in files}
+    assert (recorder.count("log", started=True), recorder.count("log")) == (
+        (1, 0) if started else (0, 1)
+    )
+    # Edited on the server after the checkout: the bare repository's index tells it apart.
+    files["docs/b.md"].write_text("edited on the server", "utf-8")
+    answers, _ = dates_or_why(files, started=started)
+    assert answers["docs/a.md"] == (repo.log_date("docs/a.md"), "git")
+    assert answers["docs/b.md"][1] == "mtime"
+    # Named relative to the folder the build runs in, as git reads them too.
+    monkeypatch.chdir(tree / "docs")
+    monkeypatch.setenv("GIT_DIR", os.path.relpath(bare))
+    monkeypatch.setenv("GIT_WORK_TREE", "..")
+    answers, _ = dates_or_why({"docs/a.md": files["docs/a.md"]}, started=started)
+    assert answers == {"docs/a.md": (repo.log_date("docs/a.md"), "git")}
+
+
+def test_git_dir_and_work_tree_give_way_where_they_name_no_checkout_of_a_repository(
+    repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repository of its own inside the checkout is the one git finds from its files; and a
+    hook's relative ``GIT_DIR`` (``.``), read from another folder, names no repository: its
+    files are a copied folder's, with no warning, as outside the hook."""
+    repo.write("docs/a.md", "a")
+    repo.commit("add", D1)
+    bare, tree = deploy_checkout(repo, tmp_path)
+    vendored = GitRepo(tree / "vendor")
+    vendored.write("page.md", "its own")
+    vendored.commit("own history", D5)
+    files = {"docs/a.md": tree / "docs/a.md", "vendor/page.md": vendored.path("page.md")}
+    monkeypatch.setenv("GIT_DIR", str(bare))
+    monkeypatch.setenv("GIT_WORK_TREE", str(tree))
+    answers, _ = dates_or_why(files)
+    assert answers == {"docs/a.md": (D1, "git"), "vendor/page.md": (D5, "git")}
+    monkeypatch.chdir(tree)
+    monkeypatch.setenv("GIT_DIR", ".")
+    answers, _ = dates_or_why(files)
+    assert answers == {"docs/a.md": Why.NOT_TRACKED, "vendor/page.md": (D5, "git")}
+
+
 def test_many_top_level_entries_walk_the_whole_tree(repo: GitRepo, make: Make) -> None:
     for number in range(40):
         repo.write(f"dir{number}/page.md", str(number))
