@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 
@@ -12,8 +11,9 @@ import pytest
 import yaml
 
 from tests.support.ci_history import DEPTHS, CiHistory
-from tests.support.gitrepo import GitRepo, git_env
-from tests.support.hosts import child_env, mkdocs_build, output
+from tests.support.deploy_hook import push_to_deploy_hook
+from tests.support.gitrepo import GitRepo
+from tests.support.hosts import mkdocs_build, output
 from tests.support.sitemap_checks import check_sitemap_file
 
 pytestmark = pytest.mark.mkdocs
@@ -131,49 +131,26 @@ def test_a_treeless_clone_is_not_read_tree_by_tree_from_the_remote(
     assert {e.loc: e.lastmod for e in again} == lastmods
 
 
-DEPLOY_HOOK = """#!/bin/sh
-# post-receive: check the pushed branch out beside the repository and build the site there.
-set -e
-export GIT_DIR="$(pwd)" GIT_WORK_TREE="{tree}"
-git checkout -q -f main
-cd "$GIT_WORK_TREE"
-{build}
-"""
-
-
 @pytest.mark.parametrize("step", ["plugin", "generate"])
 def test_a_site_built_by_the_deploy_hook_of_a_bare_repository_is_dated_by_its_history(
     git_repo: GitRepo, tmp_path: Path, step: str
 ) -> None:
-    """``git push`` to a server whose bare repository's ``post-receive`` hook checks the branch
-    out apart from the repository (so the checkout holds no ``.git``) and builds it: with the
-    plugin, or ``mkdocs build`` then ``sitemap-plugins generate``, as a host without plugins
-    needs. The hook names the repository and the checkout in ``GIT_DIR`` and
-    ``GIT_WORK_TREE``, as git's own commands there need, and every page gets its last commit,
-    never the checkout's file times."""
+    """``git push`` to a server whose bare repository's hook checks the branch out apart from
+    the repository and builds it there: with the plugin, or ``mkdocs build`` then
+    ``sitemap-plugins generate``, as a host without plugins needs. Every page gets its last
+    commit, never the checkout's file times."""
     config = CONFIG if step == "plugin" else {k: v for k, v in CONFIG.items() if k != "plugins"}
     history = CiHistory.write(
         git_repo, SOURCES, page, site_files={"mkdocs.yml": yaml.safe_dump(config)}
     )
-    bare, tree = tmp_path / "site.git", tmp_path / "srv" / "site"
-    subprocess.run(["git", "init", "-q", "--bare", str(bare)], env=git_env(), check=True)
-    tree.mkdir(parents=True)
     python = shlex.quote(sys.executable)
-    build = f"{python} -m mkdocs build -q"
+    build = [f"{python} -m mkdocs build"]
     if step == "generate":
-        build += f"\n{python} -m sitemap_plugins generate"
-    hook = bare / "hooks" / "post-receive"
-    hook.write_text(DEPLOY_HOOK.format(tree=tree, build=build), "utf-8")
-    hook.chmod(0o755)
-    push = subprocess.run(
-        ["git", "push", "-q", str(bare), "main"], cwd=history.origin.root,
-        env=child_env(base=git_env()), capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert push.returncode == 0, output(push)
-    assert not (tree / ".git").exists()
+        build.append(f"{python} -m sitemap_plugins generate")
+    tree, log = push_to_deploy_hook(history.origin, tmp_path / "srv", build)
     entries = check_sitemap_file(tree / "site" / "sitemap.xml", BASE + "sitemap.xml")
     assert {e.loc: e.lastmod for e in entries} == {URLS[r]: history.truth[r] for r in URLS}
-    assert "WARNING" not in output(push)
+    assert "WARNING" not in log
 
 
 def test_without_git_on_path_a_work_tree_gets_one_warning_and_no_dates(

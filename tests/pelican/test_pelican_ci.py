@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+import shlex
+import sys
 from pathlib import Path
 
 import pytest
 
 from tests.pelican.helpers import PLAIN_SETTINGS, page, sitemap
 from tests.support.ci_history import DEPTHS, CiHistory
+from tests.support.deploy_hook import push_to_deploy_hook
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import pelican_build
 
@@ -43,3 +46,18 @@ def test_a_shallow_clone_dates_what_its_history_proves(
     else:
         [warning] = warnings
         assert f"{len(SOURCES) - len(exact)} pages have no lastmod: " in warning
+
+
+def test_a_site_built_by_the_deploy_hook_of_a_bare_repository_is_dated_by_its_history(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """``git push`` to a server whose bare repository's hook checks the branch out apart from
+    the repository (no ``.git`` in it) and runs ``pelican`` there: every page gets its last
+    commit, never the checkout's file times."""
+    settings = {"pelicanconf.py": PLAIN_SETTINGS, ".gitignore": "output/\n"}
+    history = CiHistory.write(git_repo, SOURCES, page_text, site_files=settings)
+    build = f"{shlex.quote(sys.executable)} -m pelican content -s pelicanconf.py -o output"
+    tree, log = push_to_deploy_hook(history.origin, tmp_path / "srv", [build])
+    entries = sitemap(tree)
+    assert {role: entries[path].lastmod for role, path in PATHS.items()} == history.truth
+    assert "WARNING" not in log
