@@ -146,6 +146,14 @@ class SitemapBuilder:
         if "git" in self.options.lastmod_sources:
             self.file_dates.start(source_dir)
 
+    def exported(self, folder: Path, repository: Path, revision: str) -> None:
+        """Call before :meth:`start` when the host builds from a copy of a commit's tree (made
+        with ``git archive`` by a tool that builds every version of a site): its files are dated
+        by that commit's history in the repository holding ``repository`` (see
+        :meth:`.FileDates.exported`)."""
+        if "git" in self.options.lastmod_sources:
+            self.file_dates.exported(folder, repository, revision)
+
     def widen(self, sources: Iterable[FilePath]) -> None:
         """Call when the host has read every source and knows files beyond its source folder
         that date pages (includes, documented modules): a pass :meth:`start` began without them

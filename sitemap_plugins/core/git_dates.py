@@ -186,6 +186,7 @@ class FileDates:
         self._trees_here: set[Path] = set()  # treeless clones found to hold every tree
         self._trees_fetched: set[Path] = set()  # treeless clones whose trees were fetched, or tried
         self._first_parent_diffs = True  # cleared once git turns out to predate 2.31
+        self._exports: dict[Path, tuple[Path, str]] = {}  # copy -> (its repository, commit)
 
     def start(self, folder: Path) -> None:
         """Begin the history pass of the repository holding ``folder`` now, in a git process that
@@ -282,6 +283,16 @@ class FileDates:
         except (OSError, ValueError):
             return  # the lookup runs what it needs, and reports what fails
 
+    def exported(self, folder: Path, repository: Path, revision: str) -> None:
+        """``folder`` holds a copy of the whole tree of commit ``revision`` (a name git knows)
+        of the repository whose work tree holds ``repository``: what tools that build every
+        version of a site from one checkout make with ``git archive``. Its files are dated by
+        that commit's history, as ``git log -1 REVISION -- FILE`` dates them in the repository;
+        a file the commit does not hold (the build made it) gets no date, never its copy's time.
+        """
+        real = Path(os.path.realpath(folder))
+        self._exports[real] = (Path(os.path.realpath(repository)), revision)
+
     def _tracked_under(self, top: Path, where: str) -> frozenset[str]:
         """Every file git tracks under ``where``, and the files its links name in the same work
         tree (a link's page reads the file it names, whose history dates it too), a folder a
@@ -342,9 +353,12 @@ class FileDates:
             parents[path] = parent
             located[path] = (folder, name)
         on_disk = _OnDisk()
+        # A deploy hook's checkout and a copy of a commit's tree have no .git: their top is where
+        # their files' repository is found.
+        roots: dict[str, Path | None] = {str(folder): folder for folder in self._exports}
         detached = detached_work_tree()
-        # A deploy hook's checkout has no .git: its top is where its files' repository is found.
-        roots: dict[str, Path | None] = {} if detached is None else {detached[0]: Path(detached[0])}
+        if detached is not None:
+            roots[detached[0]] = Path(detached[0])
         scope = _Scope.of(within, roots, parents, folders) if within is not None else None
         # What a file gets without git depends on its folder only: each folder is decided once.
         ask: dict[str, Path] = {}  # folder -> the repository whose git dates its files
@@ -403,6 +417,8 @@ class FileDates:
         """Each file's git date, or None for a working-tree change, or why it is undated; a file
         git never committed is left out when ``present`` finds nothing on disk."""
         try:
+            if root in self._exports:
+                return self._ask_export(root, files, present)
             return self._ask_repo(root, files, present)
         except OSError:
             no_git: dict[_File, _Outcome] = dict.fromkeys(files, Undated(Why.NO_GIT, root))
@@ -413,26 +429,10 @@ class FileDates:
     ) -> dict[_File, _Outcome]:
         failed: dict[_File, _Outcome] = dict.fromkeys(files, Undated(Why.GIT_FAILED, root))
         probe, early_status = self._early.pop(root, (None, None))
-        if probe is None:
-            probe = self._probe(root)
-        if probe is None:
-            return failed
-        top, shallow_file, tree_filter = probe
-        if shallow_file is not None and self._fetch_history and top not in self._fetched:
-            self._fetched.add(top)
-            if self._fetch(top):
-                self._walks.pop(top, None)
-                probe = self._probe(root)
-                if probe is None:
-                    return failed
-                top, shallow_file, tree_filter = probe
-        if tree_filter and top not in self._trees_here:
-            if not self._trees_complete(top):
-                return dict.fromkeys(files, Undated(Why.TREELESS, top))
-            self._trees_here.add(top)
-        boundary = self._boundary(top, shallow_file)
-        if boundary is None:
-            return failed
+        ready = self._ready(root, probe)
+        if isinstance(ready, Undated):
+            return dict.fromkeys(files, ready)
+        top, boundary = ready
         done = early_status.result() if early_status is not None else None
         status = done.stdout if done is not None and done.returncode == 0 else None
         if status is None:  # not started, or failed: run here, where a failure is reported
@@ -501,6 +501,75 @@ class FileDates:
                 else:
                     repo.outcome[file] = Undated(Why.NOT_TRACKED, top)
         return repo.outcome
+
+    def _ready(self, root: Path, probe: _Probe | None) -> tuple[Path, frozenset[bytes]] | Undated:
+        """The top of the repository holding ``root``, made ready for a history pass (a shallow
+        clone's history fetched where allowed, a treeless clone's trees checked), and its shallow
+        boundary; or why its files get no date."""
+        failed = Undated(Why.GIT_FAILED, root)
+        if probe is None:
+            probe = self._probe(root)
+        if probe is None:
+            return failed
+        top, shallow_file, tree_filter = probe
+        if shallow_file is not None and self._fetch_history and top not in self._fetched:
+            self._fetched.add(top)
+            if self._fetch(top):
+                self._walks.pop(top, None)
+                probe = self._probe(root)
+                if probe is None:
+                    return failed
+                top, shallow_file, tree_filter = probe
+        if tree_filter and top not in self._trees_here:
+            if not self._trees_complete(top):
+                return Undated(Why.TREELESS, top)
+            self._trees_here.add(top)
+        boundary = self._boundary(top, shallow_file)
+        return failed if boundary is None else (top, boundary)
+
+    def _ask_export(
+        self, root: Path, files: list[_File], present: Callable[[_File], os.stat_result | None]
+    ) -> dict[_File, _Outcome]:
+        """Each file of a copy of a commit's tree (see :meth:`exported`), dated by that commit's
+        history: the same pass as for a work tree, at that commit rather than HEAD, with no
+        working-tree state to read (the copy is the commit's)."""
+        repository, revision = self._exports[root]
+        if _find_root(str(repository), {}) is None:  # no work tree: as for any copied folder
+            return dict.fromkeys(files, Undated(Why.NOT_TRACKED, root))
+        ready = self._ready(repository, None)
+        if isinstance(ready, Undated):
+            return dict.fromkeys(files, ready)
+        top, boundary = ready
+        failed: dict[_File, _Outcome] = dict.fromkeys(files, Undated(Why.GIT_FAILED, root))
+        if revision.startswith("-"):  # never an option to git
+            return failed
+        commit = self._git(top, ["rev-parse", "--verify", f"{revision}^{{commit}}"])
+        if commit is None:
+            return failed
+        inside = _inside(root)
+        names: dict[_File, str] = {}
+        outcome: dict[_File, _Outcome] = {}
+        for file in files:
+            prefix = _tree_name(inside, file[0] + os.sep)
+            if prefix is None:  # a symlink led out of the copy
+                outcome[file] = Undated(Why.NOT_TRACKED, root)
+            else:
+                names[file] = prefix + file[1]
+        if not names:
+            return outcome
+        walk = self._walked(top, commit.decode().strip(), boundary, frozenset(names.values()))
+        if walk is None:
+            return failed
+        for file, name in names.items():
+            text = walk.dates.get(name)
+            if text is not None:
+                date = dt.datetime.fromisoformat(text)
+                outcome[file] = (
+                    Undated(Why.SHALLOW, top, date) if name in walk.cut else (date, "git")
+                )
+            elif present(file) is not None:  # made by the build: no commit holds it
+                outcome[file] = Undated(Why.NOT_TRACKED, root)
+        return outcome
 
     def _probe(self, root: Path, *, quiet: bool = False) -> _Probe | None:
         """The work tree's top, and its ``shallow`` file when the clone is shallow."""

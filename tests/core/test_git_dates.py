@@ -309,6 +309,80 @@ def test_git_dir_and_work_tree_give_way_where_they_name_no_checkout_of_a_reposit
     assert answers == {"docs/a.md": Why.NOT_TRACKED, "vendor/page.md": (D5, "git")}
 
 
+def archived(repo: GitRepo, revision: str, dest: Path) -> Path:
+    """A copy of ``revision``'s whole tree made with ``git archive``, as tools that build every
+    version of a site from one checkout make it (sphinx-multiversion): no ``.git`` in it."""
+    dest.mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", revision], cwd=repo.root, env=git_env(),
+        capture_output=True, check=True,
+    ).stdout  # fmt: skip
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    return dest
+
+
+def export_answers(
+    repo: GitRepo, copy: Path, revision: str, cache: Path | None = None
+) -> dict[str, tuple[str, str] | Why]:
+    """What a fresh instance says of every file in ``copy``, told it is ``revision``'s tree."""
+    files = {
+        str(path.relative_to(copy)): path for path in sorted(copy.rglob("*")) if path.is_file()
+    }
+    reporter = CollectingReporter()
+    dates = FileDates(reporter, cache_dir=cache)
+    dates.exported(copy, repo.root, revision)
+    found = dates.lookup(files.values())
+    assert reporter.warnings == []
+    return {
+        name: (iso(found.dates[path]), found.dates[path][1])
+        if path in found.dates
+        else found.undated[path].reason
+        for name, path in files.items()
+    }
+
+
+@pytest.mark.parametrize("seed", [7, 19])
+def test_a_copy_of_a_commits_tree_is_dated_by_that_commits_history(
+    repo: GitRepo, tmp_path: Path, seed: int
+) -> None:
+    """Each version's pages are dated as ``git log -1 VERSION -- FILE`` dates them, never by a
+    later commit on another branch, nor by the copy's file times; through one cache, a build of
+    another version, then of HEAD in the work tree, each get what a fresh pass gives."""
+    random_history(repo, seed)
+    commits = repo.git("rev-list", "--topo-order", "HEAD").split()
+    revisions = [commits[len(commits) // 3], commits[len(commits) // 2], "HEAD"]
+    cache = tmp_path / "cache"
+    for number, revision in enumerate(revisions):
+        copy = archived(repo, revision, tmp_path / f"copy-{number}")
+        answers = export_answers(repo, copy, revision, cache)
+        expected = {
+            name: (repo.git("log", "-1", "--format=%cI", revision, "--", name).strip(), "git")
+            for name in answers
+        }
+        assert answers == expected, revision
+        assert answers == export_answers(repo, copy, revision)  # no cache: the same
+    work_tree = FileDates(CollectingReporter(), cache_dir=cache)
+    files = repo.tracked_files()
+    got = work_tree.lookup([repo.path(name) for name in files]).dates
+    assert {name: iso(got[repo.path(name)]) for name in files} == {
+        name: repo.log_date(name) for name in files
+    }
+
+
+def test_a_copy_of_a_tag_leaves_what_the_build_made_undated(repo: GitRepo, tmp_path: Path) -> None:
+    repo.write("docs/a.md", "a")
+    repo.commit("add", D1)
+    repo.tag("v1.0")
+    repo.write("docs/a.md", "a, later")
+    repo.commit("edit after the release", D2)
+    copy = archived(repo, "v1.0", tmp_path / "copy")
+    (copy / "docs" / "generated.md").write_text("made by the build", "utf-8")
+    assert export_answers(repo, copy, "v1.0") == {
+        "docs/a.md": (D1, "git"),
+        "docs/generated.md": Why.NOT_TRACKED,
+    }
+
+
 def test_many_top_level_entries_walk_the_whole_tree(repo: GitRepo, make: Make) -> None:
     for number in range(40):
         repo.write(f"dir{number}/page.md", str(number))
