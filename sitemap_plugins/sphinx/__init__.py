@@ -44,6 +44,7 @@ from sitemap_plugins.core import (
     WrittenFile,
 )
 from sitemap_plugins.sphinx.extra_pages import HUMAN_PAGE_MARK, ExtraPages
+from sitemap_plugins.sphinx.multiversion import version_copy
 
 if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
     from sphinx.environment import BuildEnvironment
@@ -103,9 +104,13 @@ class _Site:
             raise ConfigError(str(error)) from None
 
     def builder_inited(self, app: Sphinx) -> None:
-        """Start the history pass now, so that git reads it while Sphinx reads and writes."""
+        """Start the history pass now, so that git reads it while Sphinx reads and writes; in
+        a version sphinx-multiversion builds, at that version's commit."""
         builder = self._core_builder(app)
         if builder is not None:
+            copy = version_copy(app.config)
+            if copy is not None:
+                builder.exported(copy[0], Path(app.confdir), copy[1])
             builder.start(Path(app.srcdir))
 
     def env_updated(self, app: Sphinx, env: BuildEnvironment) -> None:
@@ -489,7 +494,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # it only in the raw namespace, and only until config-inited (Sphinx 7 then overwrites it).
     raw_config = getattr(app.config, "_raw_config", {})
     site = _Site(str(raw_config.get("language") or ""))
-    app.connect("config-inited", site.config_inited)
+    # After other extensions' config-inited (at 500): one that sets the version it builds
+    # (sphinx-multiversion, from each version's own conf.py) has set it when the URL scheme's
+    # {version} is read.
+    app.connect("config-inited", site.config_inited, priority=800)
     app.connect("builder-inited", site.builder_inited)
     app.connect("env-updated", site.env_updated)
     site.extra.connect(app)
