@@ -232,12 +232,20 @@ def deploy_checkout(repo: GitRepo, tmp_path: Path) -> tuple[Path, Path]:
 
 
 def dates_or_why(
-    files: dict[str, Path], *, started: bool = False
+    files: dict[str, Path],
+    *,
+    started: bool = False,
+    cache: Path | None = None,
+    setup: Callable[[FileDates], object] | None = None,
 ) -> tuple[dict[str, tuple[str, str] | Why], Recorder]:
-    """Each file's date and its source, or why it has none, from a fresh instance; ``started``:
-    the pass was begun first for the folder of the first file."""
+    """Each file's date and its source, or why it has none, from a fresh instance (``setup``
+    called on it first); ``started``: the pass was begun first for the first file's folder."""
     reporter, recorder = CollectingReporter(), Recorder()
-    dates = FileDates(reporter, runner=recorder, starter=recorder.start if started else None)
+    dates = FileDates(
+        reporter, cache_dir=cache, runner=recorder, starter=recorder.start if started else None
+    )
+    if setup is not None:
+        setup(dates)
     if started:
         dates.start(next(iter(files.values())).parent)
     found = dates.lookup(files.values())
@@ -328,17 +336,10 @@ def export_answers(
     files = {
         str(path.relative_to(copy)): path for path in sorted(copy.rglob("*")) if path.is_file()
     }
-    reporter = CollectingReporter()
-    dates = FileDates(reporter, cache_dir=cache)
-    dates.exported(copy, repo.root, revision)
-    found = dates.lookup(files.values())
-    assert reporter.warnings == []
-    return {
-        name: (iso(found.dates[path]), found.dates[path][1])
-        if path in found.dates
-        else found.undated[path].reason
-        for name, path in files.items()
-    }
+    answers, _ = dates_or_why(
+        files, cache=cache, setup=lambda dates: dates.exported(copy, repo.root, revision)
+    )
+    return answers
 
 
 @pytest.mark.parametrize("seed", [7, 19])
