@@ -384,6 +384,27 @@ def test_a_copy_of_a_tag_leaves_what_the_build_made_undated(repo: GitRepo, tmp_p
     }
 
 
+def test_a_copy_from_a_shallow_clone_dates_what_its_history_proves(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    """Versions built in CI come from a clone that may be shallow: a file whose last change
+    the clone's history holds is exact, an older one is undated (never the boundary's date)."""
+    repo.write("docs/old.md", "old")
+    repo.write("docs/recent.md", "recent")
+    repo.commit("add", D1)
+    repo.write("docs/other.md", "other")
+    repo.commit("other", D2)
+    repo.write("docs/recent.md", "recent, edited")
+    repo.commit("edit", D3)
+    clone = repo.clone(tmp_path / "clone", depth=2)
+    copy = archived(clone, "HEAD", tmp_path / "copy")
+    assert export_answers(clone, copy, "HEAD") == {
+        "docs/old.md": Why.SHALLOW,
+        "docs/other.md": Why.SHALLOW,  # added at the boundary, which may have changed anything
+        "docs/recent.md": (D3, "git"),
+    }
+
+
 def test_many_top_level_entries_walk_the_whole_tree(repo: GitRepo, make: Make) -> None:
     for number in range(40):
         repo.write(f"dir{number}/page.md", str(number))
