@@ -47,8 +47,8 @@ def detached_work_tree() -> tuple[str, str] | None:
 
 def git_env(cwd: Path) -> dict[str, str]:
     """The environment every git process of ours runs in: C locale, no optional locks, no
-    prompt, no repository overrides except a :func:`detached_work_tree` for a command run in
-    it (``cwd``), below any repository of its own."""
+    prompt, and no repository overrides, except those naming a :func:`detached_work_tree` for a
+    command run inside it (``cwd``) where no ``.git`` of its own lies on the way up."""
     env = {key: value for key, value in os.environ.items() if key not in _REPO_ENV}
     env.update(GIT_OPTIONAL_LOCKS="0", LC_ALL="C", GIT_TERMINAL_PROMPT="0", GIT_FLUSH="0")
     env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
