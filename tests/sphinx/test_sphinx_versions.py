@@ -18,6 +18,7 @@ import pytest
 from tests.sphinx.helpers import BASE_URL, page, read_entries
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import output, run_python
+from tests.support.sitemap_checks import check_sitemap_file
 
 pytestmark = [
     pytest.mark.sphinx,
@@ -85,6 +86,17 @@ def test_each_version_is_dated_by_its_own_history_and_listed_in_its_folder(
             for name in pages
         }, folder
         assert not any(lastmod and lastmod.startswith(today) for lastmod in lastmods.values())
+    # One index at the root over every version's sitemap, each read back through it.
+    index = run_python("-m", "sitemap_plugins", "index", out, "--base-url", BASE_URL, cwd=tmp_path)
+    assert "refused" not in output(index)
+    listed = check_sitemap_file(
+        out / "sitemap.xml", BASE_URL + "sitemap.xml", site_dir=out, base_url=BASE_URL
+    )
+    assert {entry.loc for entry in listed} == {
+        f"{BASE_URL}{folder}/{name}.html"
+        for folder, (_, pages) in versions.items()
+        for name in pages
+    }
     # Changed after the release, on main and on a merged branch: each version its own date.
     assert truth(repo, "v1.0", "docs/guide.rst") != truth(repo, "main", "docs/guide.rst")
     assert truth(repo, "v1.0", "docs/index.rst") != truth(repo, "main", "docs/index.rst")
