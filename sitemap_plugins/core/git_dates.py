@@ -207,6 +207,10 @@ class FileDates:
             return
 
     def _start(self, folder: Path, start_git: GitStarter) -> None:
+        copy = next((copy for copy in self._exports if folder.is_relative_to(copy)), None)
+        if copy is not None:
+            self._start_copy(copy, folder, start_git)
+            return
         out = self._git(folder, [*_PROBE, "HEAD"], quiet=True)  # fails before the first commit
         if out is None:
             return
@@ -225,15 +229,71 @@ class FileDates:
         boundary = self._boundary(top, shallow_file, quiet=True)
         if boundary is None or not head:
             return
-        walk = self._walks.get(top) or self._cache.load(top, self._format)
-        if walk is not None and walk.boundary == boundary:
-            self._walks[top] = walk  # loaded once: the plan below and the lookup start from it
+        walk = self._stored(top, boundary)
+        if walk is not None:
             wanted = walk.paths
         else:
             wanted = self._tracked_under(top, os.path.relpath(folder, top))
+        self._begin(top, head.decode(), boundary, wanted, start_git)
+
+    def _start_copy(self, copy: Path, folder: Path, start_git: GitStarter) -> None:
+        """The pass for a copy of a commit's tree (see :meth:`exported`), begun as for a work
+        tree: at that commit, over what it holds under ``folder`` and what the stored walk
+        covers (a stored walk of HEAD's tree may lack files this commit holds)."""
+        repository, revision = self._exports[copy]
+        if revision.startswith("-"):
+            return
+        out = self._git(repository, [*_PROBE, f"{revision}^{{commit}}"], quiet=True)
+        if out is None:
+            return
+        top, shallow_file, tree_filter = _parse_probe(out, repository)
+        lines = out.split(b"\n")
+        commit = lines[4].strip().decode() if len(lines) > 4 else ""
+        earlier = self._started.pop(top, None)
+        if earlier is not None:
+            earlier[1].cancel()
+        if tree_filter or (
+            shallow_file is not None and self._fetch_history and top not in self._fetched
+        ):
+            return  # the lookup decides what to fetch first, and warns if it cannot
+        boundary = self._boundary(top, shallow_file, quiet=True)
+        if boundary is None or not commit:
+            return
+        listed = self._git(
+            top,
+            ["-c", "core.quotepath=off", "ls-tree", "-r", "-z", "--name-only", "--full-tree",
+             commit, "--", Path(os.path.relpath(folder, copy)).as_posix()],
+            quiet=True,
+        )  # fmt: skip
+        if listed is None:
+            return
+        walk = self._stored(top, boundary)
+        wanted = frozenset(os.fsdecode(name) for name in listed.split(b"\0") if name)
+        if walk is not None:
+            wanted |= walk.paths
+        self._begin(top, commit, boundary, wanted, start_git)
+
+    def _stored(self, top: Path, boundary: frozenset[bytes]) -> StoredWalk | None:
+        """The walk an earlier build stored for ``top``, when its shallow boundary is today's
+        (loaded once: the plan and the lookup start from it)."""
+        walk = self._walks.get(top) or self._cache.load(top, self._format)
+        if walk is None or walk.boundary != boundary:
+            return None
+        self._walks[top] = walk
+        return walk
+
+    def _begin(
+        self,
+        top: Path,
+        head: str,
+        boundary: frozenset[bytes],
+        wanted: frozenset[str],
+        start_git: GitStarter,
+    ) -> None:
+        """Start the pass over ``wanted`` at ``head``, unless a stored walk already answers."""
         if not wanted:
             return
-        plan = self._plan(top, head.decode(), boundary, wanted)
+        plan = self._plan(top, head, boundary, wanted)
         if isinstance(plan, StoredWalk):
             self._walks[top] = plan
             return

@@ -234,20 +234,23 @@ def deploy_checkout(repo: GitRepo, tmp_path: Path) -> tuple[Path, Path]:
 def dates_or_why(
     files: dict[str, Path],
     *,
-    started: bool = False,
+    start: Path | None = None,
     cache: Path | None = None,
     setup: Callable[[FileDates], object] | None = None,
 ) -> tuple[dict[str, tuple[str, str] | Why], Recorder]:
     """Each file's date and its source, or why it has none, from a fresh instance (``setup``
-    called on it first); ``started``: the pass was begun first for the first file's folder."""
+    called on it first); with ``start``, the pass was begun first for that folder."""
     reporter, recorder = CollectingReporter(), Recorder()
     dates = FileDates(
-        reporter, cache_dir=cache, runner=recorder, starter=recorder.start if started else None
+        reporter,
+        cache_dir=cache,
+        runner=recorder,
+        starter=None if start is None else recorder.start,
     )
     if setup is not None:
         setup(dates)
-    if started:
-        dates.start(next(iter(files.values())).parent)
+    if start is not None:
+        dates.start(start)
     found = dates.lookup(files.values())
     assert reporter.warnings == []
     return {
@@ -272,25 +275,26 @@ def test_a_checkout_apart_from_its_repository_is_dated_through_git_dir_and_work_
     repo.commit("edit b", D2)
     bare, tree = deploy_checkout(repo, tmp_path)
     files = {name: tree / name for name in ("docs/a.md", "docs/b.md")}
-    without, _ = dates_or_why(files, started=started)
+    start = tree / "docs" if started else None
+    without, _ = dates_or_why(files, start=start)
     assert without == dict.fromkeys(files, Why.NOT_TRACKED)  # a copied folder, as before
     monkeypatch.setenv("GIT_DIR", str(bare))
     monkeypatch.setenv("GIT_WORK_TREE", str(tree))
-    answers, recorder = dates_or_why(files, started=started)
+    answers, recorder = dates_or_why(files, start=start)
     assert answers == {name: (repo.log_date(name), "git") for name in files}
     assert (recorder.count("log", started=True), recorder.count("log")) == (
         (1, 0) if started else (0, 1)
     )
     # Edited on the server after the checkout: the bare repository's index tells it apart.
     files["docs/b.md"].write_text("edited on the server", "utf-8")
-    answers, _ = dates_or_why(files, started=started)
+    answers, _ = dates_or_why(files, start=start)
     assert answers["docs/a.md"] == (repo.log_date("docs/a.md"), "git")
     assert answers["docs/b.md"][1] == "mtime"
     # Named relative to the folder the build runs in, as git reads them too.
     monkeypatch.chdir(tree / "docs")
     monkeypatch.setenv("GIT_DIR", os.path.relpath(bare))
     monkeypatch.setenv("GIT_WORK_TREE", "..")
-    answers, _ = dates_or_why({"docs/a.md": files["docs/a.md"]}, started=started)
+    answers, _ = dates_or_why({"docs/a.md": files["docs/a.md"]}, start=start)
     assert answers == {"docs/a.md": (repo.log_date("docs/a.md"), "git")}
 
 
@@ -330,21 +334,28 @@ def archived(repo: GitRepo, revision: str, dest: Path) -> Path:
 
 
 def export_answers(
-    repo: GitRepo, copy: Path, revision: str, cache: Path | None = None
+    repo: GitRepo, copy: Path, revision: str, cache: Path | None = None, *, started: bool = False
 ) -> dict[str, tuple[str, str] | Why]:
-    """What a fresh instance says of every file in ``copy``, told it is ``revision``'s tree."""
+    """What a fresh instance says of every file in ``copy``, told it is ``revision``'s tree;
+    ``started``: the pass was begun first for the whole copy (and was the one taken)."""
     files = {
         str(path.relative_to(copy)): path for path in sorted(copy.rglob("*")) if path.is_file()
     }
-    answers, _ = dates_or_why(
-        files, cache=cache, setup=lambda dates: dates.exported(copy, repo.root, revision)
+    answers, recorder = dates_or_why(
+        files,
+        cache=cache,
+        start=copy if started else None,
+        setup=lambda dates: dates.exported(copy, repo.root, revision),
     )
+    if started:
+        assert (recorder.count("log", started=True), recorder.count("log")) == (1, 0)
     return answers
 
 
+@pytest.mark.parametrize("started", [False, True], ids=["at the lookup", "started early"])
 @pytest.mark.parametrize("seed", [7, 19])
 def test_a_copy_of_a_commits_tree_is_dated_by_that_commits_history(
-    repo: GitRepo, tmp_path: Path, seed: int
+    repo: GitRepo, tmp_path: Path, seed: int, started: bool
 ) -> None:
     """Each version's pages are dated as ``git log -1 VERSION -- FILE`` dates them, never by a
     later commit on another branch, nor by the copy's file times; through one cache, a build of
@@ -355,7 +366,7 @@ def test_a_copy_of_a_commits_tree_is_dated_by_that_commits_history(
     cache = tmp_path / "cache"
     for number, revision in enumerate(revisions):
         copy = archived(repo, revision, tmp_path / f"copy-{number}")
-        answers = export_answers(repo, copy, revision, cache)
+        answers = export_answers(repo, copy, revision, cache, started=started)
         expected = {
             name: (repo.git("log", "-1", "--format=%cI", revision, "--", name).strip(), "git")
             for name in answers

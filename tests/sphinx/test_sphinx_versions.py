@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.sphinx.helpers import BASE_URL, page, read_entries
+from tests.support.git_trace import GitTrace
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import output, run_python
 from tests.support.sitemap_checks import check_sitemap_file
@@ -71,8 +72,10 @@ def test_each_version_is_dated_by_its_own_history_and_listed_in_its_folder(
     repo.commit("2.0's pages", "2024-04-01T08:00:00+00:00")
     repo.merge("feature", "2024-05-01T08:00:00+00:00")
     out = tmp_path / "site"
-    build = run_python("-m", "sphinx_multiversion", "docs", out, cwd=repo.root)
+    trace = GitTrace(tmp_path / "trace")
+    build = run_python("-m", "sphinx_multiversion", "docs", out, cwd=repo.root, env=trace.env)
     assert "WARNING" not in output(build)
+    assert trace.count("log") == 2  # one history pass for each version, never a second
     versions = {
         "1.0": ("v1.0", ["index", "guide", "old"]),
         "2.0": ("main", ["index", "guide", "new"]),
