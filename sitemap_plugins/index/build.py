@@ -43,6 +43,7 @@ from sitemap_plugins.core.report import Code, PublishError
 from sitemap_plugins.core.urls import check_base_url, directory_url, in_scope, join_url
 from sitemap_plugins.defaults import DEFAULT_GLOB, VERSIONS_FILE
 from sitemap_plugins.index.versions import (
+    OtherToolsVersions,
     Version,
     VersionsError,
     alias_of,
@@ -223,6 +224,13 @@ class _Run:
             return []
         try:
             found = list(read_versions(path))
+        except OtherToolsVersions as error:
+            if given is not None:
+                raise self.fatal(str(path), str(error)) from None
+            self.result.note(
+                Level.INFO, str(path), f"{error}: another tool's file, so not read for versions"
+            )
+            return []
         except VersionsError as error:
             raise self.fatal(str(path), str(error)) from None
         self.result.note(

@@ -20,6 +20,11 @@ class VersionsError(ValueError):
     """``versions.json`` cannot be read, or is not mike's list of versions."""
 
 
+class OtherToolsVersions(VersionsError):
+    """``versions.json`` is another tool's (sphinx-polyversion writes one): no entry of it has
+    mike's ``version``, so it is no damaged list of mike's either."""
+
+
 @dataclass(frozen=True, slots=True)
 class Version:
     """One entry of ``versions.json``: the version's folder name and its aliases."""
@@ -37,8 +42,10 @@ def read_versions(path: Path) -> tuple[Version, ...]:
     except ValueError as error:
         raise VersionsError(f"is not JSON ({error})") from None
     shape = 'a list of {"version": ..., "aliases": [...]} objects, as mike writes it'
-    if not isinstance(data, list):
-        raise VersionsError(f"is not {shape}")
+    if not isinstance(data, list) or (
+        data and not any(isinstance(item, dict) and "version" in item for item in data)
+    ):
+        raise OtherToolsVersions(f"is not {shape}")
     versions = []
     for item in data:
         if not isinstance(item, dict) or not isinstance(item.get("version"), str):

@@ -93,6 +93,33 @@ def test_with_a_canonical_version_the_alias_folder_is_the_one_listed(tmp_path: P
     assert result.refused == 1  # 1.0; 2.0 is the same file as latest/
 
 
+def test_a_versions_json_of_another_tool_is_set_aside_and_the_builds_indexed(
+    tmp_path: Path,
+) -> None:
+    """sphinx-polyversion writes a ``versions.json`` of its own beside its builds: it is no
+    mike's list, damaged or not, so the builds are indexed as folders, with one info line;
+    named with ``--versions``, it is refused as before."""
+    root = tmp_path / "site"
+    for name, pages in (("v1.0", V1), ("main", V2)):
+        build(root / name, f"{BASE}{name}/", pages)
+    revision = ["main", "d03e19aafcbcb30eaa3d3c4761eb35af0802ec38", "refs/heads/main"]
+    theirs = [{"__jsonclass__": ["sphinx_polyversion.git.GitRef", revision]}]
+    (root / "versions.json").write_text(json.dumps(theirs))
+    result = build_index(root, base_url=BASE)
+    assert result.exit_status == 0, result.notes
+    assert checked(root) == {
+        f"{BASE}main/sitemap.xml": "2024-04-11T09:00:00+02:00",
+        f"{BASE}v1.0/sitemap.xml": "2024-02-11T09:00:00Z",
+    }
+    [line] = [m for m in messages(result, Level.INFO) if m.startswith(str(root / "versions.json"))]
+    assert "another tool's file, so not read for versions" in line
+    named = build_index(root, base_url=BASE, versions=root / "versions.json")
+    assert named.exit_status == 2
+    # A list of mike's with a broken entry is mike's, damaged: refused, found or named.
+    (root / "versions.json").write_text(json.dumps([{"version": "main", "aliases": "latest"}]))
+    assert build_index(root, base_url=BASE).exit_status == 2
+
+
 def test_a_build_made_for_another_base_url_is_refused_and_the_rest_indexed(
     tmp_path: Path,
 ) -> None:
