@@ -55,13 +55,15 @@ MKDOCS_VERSIONS = {
 # Python 3.12+ deprecates; under pytest's filterwarnings=error that fails the session. 7.1.0 is
 # the first Sphinx 7 release without it, so it is the lowest Sphinx 7 on 3.12 and newer.
 SPHINX_7_LOWEST = "sphinx==7.0.1" if PY < (3, 12) else "sphinx==7.1.0"
-# sphinx-multiversion builds each version from a copy of its commit's tree; 0.2.4 (its latest)
-# does not run on Sphinx 9, whose session leaves it out (and its test skips, saying so).
+# sphinx-multiversion and sphinx-polyversion build each version from a copy of its commit's
+# tree. sphinx-multiversion 0.2.4 (its latest) does not run on Sphinx 9, whose session leaves it
+# out (and its test skips, saying so).
 SMV = "sphinx-multiversion==0.2.4"
+POLYVERSION = "sphinx-polyversion==3.0.0"
 SPHINX_VERSIONS = {
-    "7": ([SPHINX_7_LOWEST, "myst-parser==2.0.0", SMV], (3, 10)),
-    "8": (["sphinx>=8,<9", "myst-parser>=4,<5", SMV], (3, 10)),
-    "9": (["sphinx>=9,<10", "myst-parser>=5"], (3, 11)),
+    "7": ([SPHINX_7_LOWEST, "myst-parser==2.0.0", SMV, POLYVERSION], (3, 10)),
+    "8": (["sphinx>=8,<9", "myst-parser>=4,<5", SMV, POLYVERSION], (3, 10)),
+    "9": (["sphinx>=9,<10", "myst-parser>=5", POLYVERSION], (3, 11)),
 }
 # `generate` runs after other tools' builds. The newest Zensical that installs here: its 0.1
 # releases need a zensical-ui the package index may not carry, and the resolver then takes 0.0.x.

@@ -146,13 +146,14 @@ class SitemapBuilder:
         if "git" in self.options.lastmod_sources:
             self.file_dates.start(source_dir)
 
-    def exported(self, folder: Path, repository: Path, revision: str) -> None:
+    def exported(
+        self, folder: Path, repository: Path, revision: str, *, within: bool = False
+    ) -> None:
         """Call before :meth:`start` when the host builds from a copy of a commit's tree (made
-        with ``git archive`` by a tool that builds every version of a site): its files are dated
-        by that commit's history in the repository holding ``repository`` (see
-        :meth:`.FileDates.exported`)."""
+        by a tool that builds every version of a site): its files are dated by that commit's
+        history in the repository holding ``repository`` (see :meth:`.FileDates.exported`)."""
         if "git" in self.options.lastmod_sources:
-            self.file_dates.exported(folder, repository, revision)
+            self.file_dates.exported(folder, repository, revision, within=within)
 
     def widen(self, sources: Iterable[FilePath]) -> None:
         """Call when the host has read every source and knows files beyond its source folder

@@ -343,15 +343,49 @@ class FileDates:
         except (OSError, ValueError):
             return  # the lookup runs what it needs, and reports what fails
 
-    def exported(self, folder: Path, repository: Path, revision: str) -> None:
+    def exported(
+        self, folder: Path, repository: Path, revision: str, *, within: bool = False
+    ) -> None:
         """``folder`` holds a copy of the whole tree of commit ``revision`` (a name git knows)
         of the repository whose work tree holds ``repository``: what tools that build every
-        version of a site from one checkout make with ``git archive``. Its files are dated by
-        that commit's history, as ``git log -1 REVISION -- FILE`` dates them in the repository;
-        a file the commit does not hold (the build made it) gets no date, never its copy's time.
+        version of a site from one checkout make (``git archive``, or a worktree copied out).
+        Its files are dated by that commit's history, as ``git log -1 REVISION -- FILE`` dates
+        them in the repository; a file the commit does not hold (the build made it) gets no
+        date, never its copy's time.
+
+        ``within``: ``folder`` is a folder somewhere in the copy, whose top the tool does not
+        say. The top is then the nearest folder at or above it that holds every entry of the
+        commit's own top folder (one ``git ls-tree``); where none does, or git cannot list the
+        commit, nothing is registered and the copy's files are those of no repository.
         """
         real = Path(os.path.realpath(folder))
-        self._exports[real] = (Path(os.path.realpath(repository)), revision)
+        repository = Path(os.path.realpath(repository))
+        if within:
+            found = self._copy_top(real, repository, revision)
+            if found is None:
+                return
+            real = found
+        self._exports[real] = (repository, revision)
+
+    def _copy_top(self, folder: Path, repository: Path, revision: str) -> Path | None:
+        """The top of the copy ``folder`` lies in (see :meth:`exported`), or None."""
+        if revision.startswith("-") or _find_root(str(repository), {}) is None:
+            return None
+        listed = self._git(
+            repository,
+            ["-c", "core.quotepath=off", "ls-tree", "-z", "--name-only", revision],
+            quiet=True,
+        )
+        entries = {os.fsdecode(name) for name in (listed or b"").split(b"\0") if name}
+        if not entries:
+            return None
+        for candidate in (folder, *folder.parents):
+            try:
+                if entries <= {entry.name for entry in candidate.iterdir()}:
+                    return candidate
+            except OSError:
+                continue
+        return None
 
     def _tracked_under(self, top: Path, where: str) -> frozenset[str]:
         """Every file git tracks under ``where``, and the files its links name in the same work

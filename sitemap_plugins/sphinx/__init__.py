@@ -44,7 +44,7 @@ from sitemap_plugins.core import (
     WrittenFile,
 )
 from sitemap_plugins.sphinx.extra_pages import HUMAN_PAGE_MARK, ExtraPages
-from sitemap_plugins.sphinx.multiversion import version_copy
+from sitemap_plugins.sphinx.versions import version_copy
 
 if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
     from sphinx.environment import BuildEnvironment
@@ -105,13 +105,14 @@ class _Site:
 
     def builder_inited(self, app: Sphinx) -> None:
         """Start the history pass now, so that git reads it while Sphinx reads and writes; in
-        a version sphinx-multiversion builds, at that version's commit."""
+        a version sphinx-multiversion or sphinx-polyversion builds, at that version's commit."""
         builder = self._core_builder(app)
         if builder is not None:
-            copy = version_copy(app.config)
+            srcdir = Path(app.srcdir)
+            copy = version_copy(app.config, Path(app.confdir), srcdir)
             if copy is not None:
-                builder.exported(copy[0], Path(app.confdir), copy[1])
-            builder.start(Path(app.srcdir))
+                builder.exported(copy.folder, copy.repository, copy.commit, within=copy.within)
+            builder.start(srcdir)
 
     def env_updated(self, app: Sphinx, env: BuildEnvironment) -> None:
         """Every document is read: the files beyond the source folder they depend on (autodoc's

@@ -395,6 +395,33 @@ def test_a_copy_of_a_tag_leaves_what_the_build_made_undated(repo: GitRepo, tmp_p
     }
 
 
+def test_a_copy_whose_top_is_not_named_is_found_from_the_commit(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    """sphinx-polyversion names only the source folder inside its copy: the copy's top is the
+    nearest folder above it holding every entry of the commit's top folder. A revision the
+    repository does not know registers nothing: the copy's files are a copied folder's."""
+    repo.write("docs/source/a.md", "a")
+    repo.write("README.md", "read me")
+    repo.commit("add", D1)
+    repo.tag("v1.0")
+    repo.write("docs/source/a.md", "a, later")
+    repo.commit("edit", D2)
+    copy = archived(repo, "v1.0", tmp_path / "tmp" / "copy")
+    (copy / "docs" / "source" / "README.md").write_text("a page named as a top entry", "utf-8")
+    files = {name: copy / name for name in ("docs/source/a.md", "docs/source/README.md")}
+
+    def told(revision: str) -> Callable[[FileDates], None]:
+        return lambda dates: dates.exported(
+            copy / "docs" / "source", repo.root, revision, within=True
+        )
+
+    answers, _ = dates_or_why(files, setup=told("v1.0"))
+    assert answers == {"docs/source/a.md": (D1, "git"), "docs/source/README.md": Why.NOT_TRACKED}
+    answers, _ = dates_or_why(files, setup=told("0" * 40))
+    assert answers == dict.fromkeys(files, Why.NOT_TRACKED)
+
+
 def test_a_copy_from_a_shallow_clone_dates_what_its_history_proves(
     repo: GitRepo, tmp_path: Path
 ) -> None:
