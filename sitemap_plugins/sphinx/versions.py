@@ -77,4 +77,8 @@ def _polyversion(srcdir: Path) -> VersionCopy | None:
     commit = fields[1] if isinstance(fields, list) and len(fields) > 1 else None
     if not isinstance(commit, str) or not _COMMIT.fullmatch(commit):
         return None
-    return VersionCopy(srcdir, Path.cwd(), commit, True)
+    try:
+        repository = Path.cwd()
+    except OSError:  # the folder it was started in is gone
+        return None
+    return VersionCopy(srcdir, repository, commit, True)
