@@ -259,16 +259,9 @@ class FileDates:
         boundary = self._boundary(top, shallow_file, quiet=True)
         if boundary is None or not commit:
             return
-        listed = self._git(
-            top,
-            ["-c", "core.quotepath=off", "ls-tree", "-r", "-z", "--name-only", "--full-tree",
-             commit, "--", Path(os.path.relpath(folder, copy)).as_posix()],
-            quiet=True,
-        )  # fmt: skip
-        if listed is None:
-            return
+        where = Path(os.path.relpath(folder, copy)).as_posix()
+        wanted = self._tracked_under(top, where, (copy, commit))
         walk = self._stored(top, boundary)
-        wanted = frozenset(os.fsdecode(name) for name in listed.split(b"\0") if name)
         if walk is not None:
             wanted |= walk.paths
         self._begin(top, commit, boundary, wanted, start_git)
@@ -387,21 +380,26 @@ class FileDates:
                 continue
         return None
 
-    def _tracked_under(self, top: Path, where: str) -> frozenset[str]:
+    def _tracked_under(
+        self, top: Path, where: str, copy: tuple[Path, str] | None = None
+    ) -> frozenset[str]:
         """Every file git tracks under ``where``, and the files its links name in the same work
         tree (a link's page reads the file it names, whose history dates it too), a folder a
-        link names listed in turn."""
+        link names listed in turn. With ``copy`` (a copy of a commit's tree, and the commit),
+        what that commit holds, its links followed in the copy."""
         names: set[str] = set()
         folders = [where]
         listed_folders = {where}
+        lister = ["ls-files", "-z", "-s"] if copy is None else ["ls-tree", "-r", "-z", copy[1]]
         while folders:
             listed = self._git(
                 top,
-                ["-c", "core.quotepath=off", "--literal-pathspecs", "ls-files", "-z", "-s", "--",
-                 *folders],
+                ["-c", "core.quotepath=off", "--literal-pathspecs", *lister, "--", *folders],
                 quiet=True,
-            )  # fmt: skip
-            files, named_folders = _tracked_and_named(top, listed or b"")
+            )
+            files, named_folders = _tracked_and_named(
+                top if copy is None else copy[0], listed or b""
+            )
             names |= files
             folders = sorted(named_folders - listed_folders)
             listed_folders.update(folders)
@@ -651,18 +649,35 @@ class FileDates:
                 names[file] = prefix + file[1]
         if not names:
             return outcome
-        walk = self._walked(top, commit.decode().strip(), boundary, frozenset(names.values()))
+        head = commit.decode().strip()
+        walk = self._walked(top, head, boundary, frozenset(names.values()))
         if walk is None:
             return failed
+        targets = _link_targets(inside, names, walk.links, set()) if walk.links else {}
+        beyond = frozenset(targets.values()) - walk.paths
+        if beyond:  # a file a link names, which the pass lacks: a pass over it too
+            walk = self._walked(top, head, boundary, walk.paths | beyond)
+            if walk is None:
+                return failed
         for file, name in names.items():
             text = walk.dates.get(name)
-            if text is not None:
-                date = dt.datetime.fromisoformat(text)
+            if text is None:
+                if present(file) is not None:  # made by the build: no commit holds it
+                    outcome[file] = Undated(Why.NOT_TRACKED, root)
+                continue
+            date = dt.datetime.fromisoformat(text)
+            target = targets.get(name)
+            named = walk.dates.get(target) if target is not None else None
+            if target is not None and named is not None:
+                outcome[file] = _newest(
+                    top,
+                    (date, name in walk.cut),
+                    (dt.datetime.fromisoformat(named), target in walk.cut),
+                )
+            else:
                 outcome[file] = (
                     Undated(Why.SHALLOW, top, date) if name in walk.cut else (date, "git")
                 )
-            elif present(file) is not None:  # made by the build: no commit holds it
-                outcome[file] = Undated(Why.NOT_TRACKED, root)
         return outcome
 
     def _probe(self, root: Path, *, quiet: bool = False) -> _Probe | None:

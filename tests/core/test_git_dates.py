@@ -395,6 +395,35 @@ def test_a_copy_of_a_tag_leaves_what_the_build_made_undated(repo: GitRepo, tmp_p
     }
 
 
+@pytest.mark.parametrize("started", [False, True], ids=["at the lookup", "started early"])
+def test_a_page_of_a_copy_that_links_to_a_file_is_dated_by_both(
+    repo: GitRepo, tmp_path: Path, started: bool
+) -> None:
+    """``docs/index.md -> ../README.md`` in a copy is dated as in a work tree: the newer of the
+    link's last change and the named file's, at the copy's commit, never by later commits."""
+    repo.write("README.md", "read me")
+    repo.write("docs/guide.md", "guide")
+    repo.commit("add", D1)
+    repo.path("docs/index.md").symlink_to("../README.md")
+    repo.commit("the readme as the home page", D2)
+    repo.write("README.md", "read me, rewritten")
+    repo.commit("rewrite the readme", D3)
+    repo.tag("v1.0")
+    repo.write("README.md", "read me, after the release")
+    repo.commit("after the release", D4)
+    copy = archived(repo, "v1.0", tmp_path / "copy")
+    assert (copy / "docs" / "index.md").is_symlink()
+    files = {name: copy / name for name in ("docs/index.md", "docs/guide.md")}
+    answers, recorder = dates_or_why(
+        files,
+        start=copy / "docs" if started else None,
+        setup=lambda dates: dates.exported(copy, repo.root, "v1.0"),
+    )
+    assert answers == {"docs/index.md": (D3, "git"), "docs/guide.md": (D1, "git")}
+    if started:  # the pass begun for docs/ covered README.md through the link: no other
+        assert (recorder.count("log", started=True), recorder.count("log")) == (1, 0)
+
+
 def test_a_copy_whose_top_is_not_named_is_found_from_the_commit(
     repo: GitRepo, tmp_path: Path
 ) -> None:
