@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import subprocess
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Final
 
 __all__ = ["BackgroundGit", "detached_work_tree", "git_env"]
 
@@ -27,22 +28,56 @@ _REPO_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
 
 def detached_work_tree() -> tuple[str, str] | None:
     """The work tree and repository the caller named with ``GIT_WORK_TREE`` and ``GIT_DIR``
-    (both set, real paths), when that work tree holds no ``.git`` of its own.
+    (real paths), when that work tree holds no ``.git`` of its own.
 
     Such a tree is a checkout written apart from its repository, as a deploy hook writes one
     (``git --work-tree=/srv/site checkout -f`` in a bare repository on the server): only these
-    variables lead its files to their history. Anywhere else they are the caller's own business
-    (a git hook running the build inside the repository it was called for), and a file's
-    repository is the one found from the file, as it would be outside the hook.
+    variables lead its files to their history. Without ``GIT_WORK_TREE``, the repository's own
+    ``core.worktree`` names the tree, as it does for git (the other push-to-deploy recipe).
+    Anywhere else they are the caller's own business (a git hook running the build inside the
+    repository it was called for), and a file's repository is the one found from the file, as
+    it would be outside the hook.
     """
-    git_dir, tree = os.environ.get("GIT_DIR"), os.environ.get("GIT_WORK_TREE")
-    if not git_dir or not tree:
+    git_dir = os.environ.get("GIT_DIR")
+    if not git_dir:
         return None
-    tree, git_dir = os.path.realpath(tree), os.path.realpath(git_dir)
-    own_repository = os.path.lexists(os.path.join(tree, ".git"))  # noqa: PTH118
+    git_dir = os.path.realpath(git_dir)
     # A relative GIT_DIR (a hook's ".") read from another folder names no repository.
-    is_repository = os.path.isfile(os.path.join(git_dir, "HEAD"))  # noqa: PTH113, PTH118
-    return (tree, git_dir) if is_repository and not own_repository else None
+    if not os.path.isfile(os.path.join(git_dir, "HEAD")):  # noqa: PTH113, PTH118
+        return None
+    named = os.environ.get("GIT_WORK_TREE")
+    if named:
+        tree = os.path.realpath(named)  # relative to the folder the build runs in, as for git
+    else:
+        configured = _configured_work_tree(git_dir)
+        if not configured:
+            return None
+        tree = os.path.realpath(os.path.join(git_dir, configured))  # noqa: PTH118 (relative to it)
+    own_repository = os.path.lexists(os.path.join(tree, ".git"))  # noqa: PTH118
+    return None if own_repository else (tree, git_dir)
+
+
+_CORE_SECTION: Final = re.compile(r"\s*\[\s*core\s*\]", re.IGNORECASE)
+_SECTION: Final = re.compile(r"\s*\[")
+_WORK_TREE: Final = re.compile(r"\s*worktree\s*=\s*(\"[^\"]*\"|[^;#]*)", re.IGNORECASE)
+
+
+def _configured_work_tree(git_dir: str) -> str | None:
+    """``core.worktree`` of the repository's own config file, as written there (a path
+    relative to the repository, or absolute); None where it has none."""
+    try:
+        with open(os.path.join(git_dir, "config"), encoding="utf-8") as config:  # noqa: PTH118
+            lines = config.read().splitlines()
+    except (OSError, ValueError):
+        return None
+    found = None
+    in_core = False
+    for line in lines:
+        if _SECTION.match(line):
+            in_core = bool(_CORE_SECTION.match(line))
+        elif in_core and (value := _WORK_TREE.match(line)):
+            found = value.group(1).strip().strip('"') or None
+    return found
 
 
 def git_env(cwd: Path) -> dict[str, str]:

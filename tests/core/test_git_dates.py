@@ -298,6 +298,31 @@ def test_a_checkout_apart_from_its_repository_is_dated_through_git_dir_and_work_
     assert answers == {"docs/a.md": (repo.log_date("docs/a.md"), "git")}
 
 
+@pytest.mark.parametrize("configured", ["absolute", "relative"])
+def test_a_checkout_named_by_the_repositorys_core_worktree_needs_only_git_dir(
+    repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, configured: str
+) -> None:
+    """The other push-to-deploy recipe names the checkout in the repository's config
+    (``core.worktree``, relative to the repository or absolute), and the hook sets ``GIT_DIR``
+    only, as git's own commands there need: its files are dated as with both variables."""
+    repo.write("docs/a.md", "a")
+    repo.commit("add", D1)
+    bare, tree = deploy_checkout(repo, tmp_path)
+    value = str(tree) if configured == "absolute" else os.path.relpath(tree, bare)
+    subprocess.run(
+        ["git", "--git-dir", str(bare), "config", "core.worktree", value],
+        env=git_env(), check=True,
+    )  # fmt: skip
+    with (bare / "config").open("a", encoding="utf-8") as config:
+        config.write('[core "elsewhere"]\n\tworktree = /not/this/one\n')
+    files = {"docs/a.md": tree / "docs/a.md"}
+    monkeypatch.setenv("GIT_DIR", str(bare))
+    monkeypatch.delenv("GIT_WORK_TREE", raising=False)
+    for start in (None, tree / "docs"):
+        answers, _ = dates_or_why(files, start=start)
+        assert answers == {"docs/a.md": (D1, "git")}
+
+
 def test_git_dir_and_work_tree_give_way_where_they_name_no_checkout_of_a_repository(
     repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -131,9 +131,13 @@ def test_a_treeless_clone_is_not_read_tree_by_tree_from_the_remote(
     assert {e.loc: e.lastmod for e in again} == lastmods
 
 
-@pytest.mark.parametrize("step", ["plugin", "generate"])
+@pytest.mark.parametrize(
+    ("step", "work_tree_in_config"),
+    [("plugin", False), ("generate", False), ("plugin", True)],
+    ids=["plugin", "generate", "plugin, core.worktree"],
+)
 def test_a_site_built_by_the_deploy_hook_of_a_bare_repository_is_dated_by_its_history(
-    git_repo: GitRepo, tmp_path: Path, step: str
+    git_repo: GitRepo, tmp_path: Path, step: str, work_tree_in_config: bool
 ) -> None:
     """``git push`` to a server whose bare repository's hook checks the branch out apart from
     the repository and builds it there: with the plugin, or ``mkdocs build`` then
@@ -147,7 +151,9 @@ def test_a_site_built_by_the_deploy_hook_of_a_bare_repository_is_dated_by_its_hi
     build = [f"{python} -m mkdocs build"]
     if step == "generate":
         build.append(f"{python} -m sitemap_plugins generate")
-    tree, log = push_to_deploy_hook(history.origin, tmp_path / "srv", build)
+    tree, log = push_to_deploy_hook(
+        history.origin, tmp_path / "srv", build, work_tree_in_config=work_tree_in_config
+    )
     entries = check_sitemap_file(tree / "site" / "sitemap.xml", BASE + "sitemap.xml")
     assert {e.loc: e.lastmod for e in entries} == {URLS[r]: history.truth[r] for r in URLS}
     assert "WARNING" not in log

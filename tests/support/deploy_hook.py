@@ -19,23 +19,38 @@ __all__ = ["push_to_deploy_hook"]
 HOOK = """#!/bin/sh
 # post-receive: check the pushed branch out beside the repository and build the site there.
 set -e
-export GIT_DIR="$(pwd)" GIT_WORK_TREE="{tree}"
+export GIT_DIR="$(pwd)"{work_tree}
 git checkout -q -f {branch}
-cd "$GIT_WORK_TREE"
+cd "{tree}"
 {build}
 """
 
 
-def push_to_deploy_hook(origin: GitRepo, server: Path, build: list[str]) -> tuple[Path, str]:
+def push_to_deploy_hook(
+    origin: GitRepo, server: Path, build: list[str], *, work_tree_in_config: bool = False
+) -> tuple[Path, str]:
     """Push ``origin``'s current branch to a new bare repository in ``server`` whose hook runs
     the shell commands ``build`` in the checkout; the checkout's path, and what the push
-    printed (the hook's output included). Fails if the push, so the hook, fails."""
+    printed (the hook's output included). Fails if the push, so the hook, fails.
+
+    The hook names the checkout in ``GIT_WORK_TREE``, or with ``work_tree_in_config``, the
+    repository's config does (``core.worktree``, the other push-to-deploy recipe, which also
+    makes the repository non-bare and lets a push update its checked-out branch)."""
     bare, tree = server / "site.git", server / "site"
     subprocess.run(["git", "init", "-q", "--bare", str(bare)], env=git_env(), check=True)
     tree.mkdir(parents=True)
+    if work_tree_in_config:
+        for key, value in (("core.worktree", str(tree)), ("core.bare", "false"),
+                           ("receive.denyCurrentBranch", "ignore")):  # fmt: skip
+            subprocess.run(["git", "--git-dir", str(bare), "config", key, value],
+                           env=git_env(), check=True)  # fmt: skip
     branch = origin.current_branch()
     hook = bare / "hooks" / "post-receive"
-    hook.write_text(HOOK.format(tree=tree, branch=branch, build="\n".join(build)), "utf-8")
+    work_tree = "" if work_tree_in_config else f' GIT_WORK_TREE="{tree}"'
+    hook.write_text(
+        HOOK.format(tree=tree, branch=branch, build="\n".join(build), work_tree=work_tree),
+        "utf-8",
+    )
     hook.chmod(0o755)
     push = subprocess.run(
         ["git", "push", "-q", str(bare), branch], cwd=origin.root,
