@@ -214,15 +214,13 @@ class FileDates:
         out = self._git(folder, [*_PROBE, "HEAD"], quiet=True)  # fails before the first commit
         if out is None:
             return
-        top, shallow_file, tree_filter = probe = _parse_probe(out, folder)
+        top, shallow_file, _ = probe = _parse_probe(out, folder)
         lines = out.split(b"\n")
         head = lines[4].strip() if len(lines) > 4 else b""
         for earlier in (self._early.pop(top, None), self._started.pop(top, None)):
             if earlier is not None:
                 earlier[1].cancel()  # started by an earlier build and never used: stale now
-        if tree_filter or (
-            shallow_file is not None and self._fetch_history and top not in self._fetched
-        ):
+        if self._fetches_first(probe):
             return  # the lookup decides what to fetch first, and warns if it cannot
         # What the working tree holds is read with the sources, as the host reads them.
         self._early[top] = (probe, start_git(list(_STATUS), top))
@@ -246,15 +244,13 @@ class FileDates:
         out = self._git(repository, [*_PROBE, f"{revision}^{{commit}}"], quiet=True)
         if out is None:
             return
-        top, shallow_file, tree_filter = _parse_probe(out, repository)
+        top, shallow_file, _ = probe = _parse_probe(out, repository)
         lines = out.split(b"\n")
         commit = lines[4].strip().decode() if len(lines) > 4 else ""
         earlier = self._started.pop(top, None)
         if earlier is not None:
             earlier[1].cancel()
-        if tree_filter or (
-            shallow_file is not None and self._fetch_history and top not in self._fetched
-        ):
+        if self._fetches_first(probe):
             return  # the lookup decides what to fetch first, and warns if it cannot
         boundary = self._boundary(top, shallow_file, quiet=True)
         if boundary is None or not commit:
@@ -265,6 +261,14 @@ class FileDates:
         if walk is not None:
             wanted |= walk.paths
         self._begin(top, commit, boundary, wanted, start_git)
+
+    def _fetches_first(self, probe: _Probe) -> bool:
+        """Whether the lookup must fetch (a shallow clone's history, a treeless clone's trees)
+        or decide not to before any pass runs: nothing is begun early there."""
+        top, shallow_file, tree_filter = probe
+        return tree_filter or (
+            shallow_file is not None and self._fetch_history and top not in self._fetched
+        )
 
     def _stored(self, top: Path, boundary: frozenset[bytes]) -> StoredWalk | None:
         """The walk an earlier build stored for ``top``, when its shallow boundary is today's
@@ -572,17 +576,7 @@ class FileDates:
                 date = parsed.get(text)
                 if date is None:
                     date = parsed[text] = dt.datetime.fromisoformat(text)
-                named = dates.get(target) if target is not None else None
-                if target is not None and named is not None:
-                    repo.outcome[file] = _newest(
-                        top,
-                        (date, name in cut),
-                        (dt.datetime.fromisoformat(named), target in cut),
-                    )
-                else:
-                    repo.outcome[file] = (
-                        Undated(Why.SHALLOW, top, date) if name in cut else (date, "git")
-                    )
+                repo.outcome[file] = _answer(top, dates, cut, name, date, target)
         if unknown:
             untracked = self._untracked(top, sorted(set(unknown.values())))
             for file, name in unknown.items():
@@ -628,16 +622,17 @@ class FileDates:
         repository, revision = self._exports[root]
         if _find_root(str(repository), {}) is None:  # no work tree: as for any copied folder
             return dict.fromkeys(files, Undated(Why.NOT_TRACKED, root))
-        ready = self._ready(repository, None)
-        if isinstance(ready, Undated):
-            return dict.fromkeys(files, ready)
-        top, boundary = ready
         failed: dict[_File, _Outcome] = dict.fromkeys(files, Undated(Why.GIT_FAILED, root))
         if revision.startswith("-"):  # never an option to git
             return failed
-        commit = self._git(top, ["rev-parse", "--verify", f"{revision}^{{commit}}"])
-        if commit is None:
+        out = self._git(repository, [*_PROBE, f"{revision}^{{commit}}"])  # one rev-parse
+        lines = out.split(b"\n") if out is not None else []
+        if out is None or len(lines) < 5:
             return failed
+        ready = self._ready(repository, _parse_probe(out, repository))
+        if isinstance(ready, Undated):
+            return dict.fromkeys(files, ready)
+        top, boundary = ready
         inside = _inside(root)
         names: dict[_File, str] = {}
         outcome: dict[_File, _Outcome] = {}
@@ -649,7 +644,7 @@ class FileDates:
                 names[file] = prefix + file[1]
         if not names:
             return outcome
-        head = commit.decode().strip()
+        head = lines[4].strip().decode()
         walk = self._walked(top, head, boundary, frozenset(names.values()))
         if walk is None:
             return failed
@@ -666,18 +661,7 @@ class FileDates:
                     outcome[file] = Undated(Why.NOT_TRACKED, root)
                 continue
             date = dt.datetime.fromisoformat(text)
-            target = targets.get(name)
-            named = walk.dates.get(target) if target is not None else None
-            if target is not None and named is not None:
-                outcome[file] = _newest(
-                    top,
-                    (date, name in walk.cut),
-                    (dt.datetime.fromisoformat(named), target in walk.cut),
-                )
-            else:
-                outcome[file] = (
-                    Undated(Why.SHALLOW, top, date) if name in walk.cut else (date, "git")
-                )
+            outcome[file] = _answer(top, walk.dates, walk.cut, name, date, targets.get(name))
         return outcome
 
     def _probe(self, root: Path, *, quiet: bool = False) -> _Probe | None:
@@ -833,11 +817,8 @@ class FileDates:
         started = self._started.get(top)
         if started is not None and started[0].head == head and started[0].boundary == boundary:
             return started[0].paths
-        walk = self._walks.get(top) or self._cache.load(top, self._format)
-        if walk is None or walk.boundary != boundary:
-            return frozenset()
-        self._walks[top] = walk  # loaded once: the plan starts from it
-        return walk.paths
+        walk = self._stored(top, boundary)
+        return frozenset() if walk is None else walk.paths
 
     def _plan(
         self, top: Path, head: str, boundary: frozenset[bytes], wanted: frozenset[str]
@@ -1054,9 +1035,6 @@ class _Probe(NamedTuple):
     tree_filter: bool
 
 
-"""A work tree's top, and its ``shallow`` file when the clone is shallow."""
-
-
 def _parse_probe(out: bytes, cwd: Path) -> _Probe:
     """What ``git rev-parse`` said for :data:`_PROBE`, run in ``cwd`` (its paths are relative
     to it). git prints the shallow file's path only for a shallow clone; the configuration file
@@ -1163,6 +1141,23 @@ def _link_targets(
             if target is not None and target != name:
                 targets[name] = target
     return targets
+
+
+def _answer(
+    top: Path,
+    dates: Mapping[str, str],
+    cut: frozenset[str],
+    name: str,
+    date: dt.datetime,
+    target: str | None,
+) -> _Outcome:
+    """What the pass says of committed file ``name`` (last changed at ``date``): its date, or a
+    bound where that change is a shallow boundary; for a link, with the file it names
+    (``target``) when the pass knows it (see :func:`_newest`)."""
+    named = dates.get(target) if target is not None else None
+    if target is not None and named is not None:
+        return _newest(top, (date, name in cut), (dt.datetime.fromisoformat(named), target in cut))
+    return Undated(Why.SHALLOW, top, date) if name in cut else (date, "git")
 
 
 def _newest(top: Path, link: tuple[dt.datetime, bool], named: tuple[dt.datetime, bool]) -> _Outcome:
