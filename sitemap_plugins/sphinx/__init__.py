@@ -44,6 +44,7 @@ from sitemap_plugins.core import (
     WrittenFile,
 )
 from sitemap_plugins.sphinx.extra_pages import HUMAN_PAGE_MARK, ExtraPages
+from sitemap_plugins.sphinx.forked_writers import ForkedWriters
 from sitemap_plugins.sphinx.versions import version_copy
 
 if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
@@ -503,6 +504,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-updated", site.env_updated)
     site.extra.connect(app)
     app.connect("build-finished", site.build_finished)
+    ForkedWriters().connect(app)
     return {
         "version": __version__,
         # 1: the environment holds each document's viewcode links; older ones are read again.
