@@ -80,6 +80,8 @@ class Outcome:
     cpu: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     memory: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     """Peak resident memory of each build, MiB."""
+    collections: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    """Full garbage collections of each build's own process."""
     listed: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
     unavailable: dict[str, str] = field(default_factory=dict)
     failed: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -105,6 +107,11 @@ class Outcome:
         """Median over rounds of the build's peak resident memory, MiB."""
         peaks = self.memory.get(mode, {}).get(variant)
         return statistics.median(peaks) if peaks else None
+
+    def full_collections(self, mode: str, variant: str) -> float | None:
+        """Median over rounds of the full collections the build's own process made."""
+        counts = self.collections.get(mode, {}).get(variant)
+        return statistics.median(counts) if counts else None
 
 
 class Host:
@@ -316,12 +323,14 @@ HOSTS: Final[dict[str, type[Host]]] = {"sphinx": Sphinx, "mkdocs": MkDocs, "peli
 
 
 class Build(NamedTuple):
-    """One build: wall and CPU seconds, peak resident memory in MiB, why it failed if it did."""
+    """One build: wall and CPU seconds, peak resident memory in MiB, why it failed if it did,
+    and its process's full garbage collections (None where not known)."""
 
     seconds: float
     cpu: float
     peak_mib: float
     problem: str | None
+    full_collections: int | None = None
 
 
 def timed_build(command: list[str], cwd: Path) -> Build:
@@ -338,14 +347,14 @@ def timed_build(command: list[str], cwd: Path) -> Build:
             return Build(
                 0.0, 0.0, 0.0, f"launcher failed: {lines[-1] if lines else done.returncode}"
             )
-        seconds, cpu, peak_bytes, returncode, timed_out = json.loads(done.stdout)
+        seconds, cpu, peak_bytes, returncode, timed_out, full = json.loads(done.stdout)
         peak = peak_bytes / 1_048_576
         if timed_out:
             return Build(seconds, cpu, peak, f"no result after {TIMEOUT} s")
         if returncode != 0:
             lines = output.read_text("utf-8", "replace").strip().splitlines()
             return Build(seconds, cpu, peak, f"build failed: {lines[-1] if lines else returncode}")
-    return Build(seconds, cpu, peak, None)
+    return Build(seconds, cpu, peak, None, full)
 
 
 def _listed(sitemap: Path) -> tuple[int, int]:
@@ -402,6 +411,7 @@ def run(
             wall = outcome.wall.setdefault(mode.name, {})
             cpu = outcome.cpu.setdefault(mode.name, {})
             memory = outcome.memory.setdefault(mode.name, {})
+            collections = outcome.collections.setdefault(mode.name, {})
             if mode.cache:
                 # The state a cached build starts from: one full build that fills the cache.
                 # (Other incremental modes start from the previous mode's last build.)
@@ -432,6 +442,8 @@ def run(
                     spent += build.seconds
                     cpu.setdefault(variant, []).append(build.cpu)
                     memory.setdefault(variant, []).append(build.peak_mib)
+                    if build.full_collections is not None:
+                        collections.setdefault(variant, []).append(build.full_collections)
                 order = order[1:] + order[:1]
                 shown = ", ".join(f"{v} {t[-1]:.2f}s" for v, t in wall.items() if t)
                 log(f"{host_name} {pages} pages, {mode.name}, round {round_number}: {shown}")

@@ -1,8 +1,9 @@
 """Run one build and say what it cost: ``python launch.py '[command, cwd, output, timeout]'``.
 
 Prints one JSON line: wall seconds, CPU seconds (the build's and every process it waited for,
-git's), the build process's own peak resident memory in bytes, exit status, and whether the
-timeout stopped it; the build's own output goes to the file ``output``. A ``python -m MODULE``
+git's), the build process's own peak resident memory in bytes, exit status, whether the
+timeout stopped it, and the full collections of the build process's garbage collector (None
+where not known); the build's own output goes to the file ``output``. A ``python -m MODULE``
 build runs through :mod:`own_peak`, which reports its own peak, without git's; for any other
 command the peak is the largest of the whole tree, as the kernel gives it.
 
@@ -58,14 +59,16 @@ def main() -> None:
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
     cpu = usage.ru_utime + usage.ru_stime
     peak = usage.ru_maxrss * _MAXRSS_UNIT
+    full: int | None = None
     try:
-        peak = int(peaks.read_text(encoding="ascii")) * _MAXRSS_UNIT
+        own, full_text = peaks.read_text(encoding="ascii").split()
+        peak, full = int(own) * _MAXRSS_UNIT, int(full_text)
     except (OSError, ValueError):
         pass  # not a "-m" build, or one that ended without exiting normally
     finally:
         peaks.unlink(missing_ok=True)
         peaks.parent.rmdir()
-    print(json.dumps([seconds, cpu, peak, proc.returncode, timed_out.is_set()]))
+    print(json.dumps([seconds, cpu, peak, proc.returncode, timed_out.is_set(), full]))
 
 
 if __name__ == "__main__":

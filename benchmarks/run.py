@@ -272,6 +272,7 @@ def bench_hosts(run: Run, sizes: Sizes, hosts: Sequence[str]) -> None:
                 _check_listing(run, host, mode.name, outcome)
                 peaks = {v: outcome.peak_memory(mode.name, v) for v in bench_hosts.VARIANTS}
                 none, ours_peak = peaks["none"], peaks["ours"]
+                full = [outcome.full_collections(mode.name, v) for v in bench_hosts.VARIANTS]
                 memory.append(
                     [
                         HOST_TITLES[host],
@@ -279,6 +280,7 @@ def bench_hosts(run: Run, sizes: Sizes, hosts: Sequence[str]) -> None:
                         mode.name,
                         *(fmt(peaks[v], 0) for v in bench_hosts.VARIANTS),
                         fmt(ours_peak - none if ours_peak is not None and none else None, 0),
+                        " / ".join(fmt(count, 1) for count in full),
                     ]
                 )
         title = HOST_TITLES[host]
@@ -308,9 +310,10 @@ def bench_hosts(run: Run, sizes: Sizes, hosts: Sequence[str]) -> None:
     )
     table(
         "Memory: peak resident memory of one build's own process (not of the git processes "
-        "it runs), MiB, median over the same rounds",
+        "it runs), MiB, and the full collections of its garbage collector (each walks every "
+        "object the build holds), median over the same rounds",
         ["host", "pages", "build", "no sitemap (the host's own)", "incumbent", "ours",
-         "ours - no sitemap"],
+         "ours - no sitemap", "full collections (none / incumbent / ours)"],
         memory,
     )  # fmt: skip
 
