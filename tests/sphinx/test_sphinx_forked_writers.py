@@ -9,7 +9,9 @@ A recording extension in ``conf.py`` says, from inside each writer and after the
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -48,57 +50,57 @@ def setup(app):
 """
 
 
-def _project(git_repo: GitRepo) -> Path:
+class _Recorded(NamedTuple):
+    result: subprocess.CompletedProcess[str]
+    pages: dict[str, dict[str, int]]
+    """Per process ("main" or a writer's pid), each page's freeze count as it saw it."""
+    after: int
+    """The freeze count after every other handler of build-finished."""
+
+
+def _build(git_repo: GitRepo, tmp_path: Path, jobs: str, **env: str) -> _Recorded:
+    """``sphinx-build -j JOBS`` of a 24-page project, with what the recorder saw."""
     pages = {f"chapter{n:02d}.rst": page(f"Chapter {n}") for n in range(24)}
     srcdir = write_project(git_repo, pages, conf_extra=RECORDER)
     git_repo.commit("project", "2024-01-01T08:00:00+00:00")
-    return srcdir
-
-
-def _recorded(record: Path) -> tuple[dict[str, dict[str, int]], int]:
-    """Per process, each page's freeze count as its writer saw it; and the count after."""
+    record = tmp_path / "record"
+    record.mkdir()
+    result = sphinx_build(
+        srcdir, tmp_path / "out", "-j", jobs, env={"RECORD_DIR": str(record), **env}, check=False
+    )
     main = (record / "main").read_text()
-    pages: dict[str, dict[str, int]] = {}
+    seen: dict[str, dict[str, int]] = {}
     for path in record.glob("page-*"):
         _, pid, name = path.name.split("-", 2)
-        pages.setdefault("main" if pid == main else pid, {})[name] = int(path.read_text())
-    return pages, int((record / "after").read_text())
+        seen.setdefault("main" if pid == main else pid, {})[name] = int(path.read_text())
+    return _Recorded(result, seen, int((record / "after").read_text()))
 
 
 def test_forked_writers_see_the_main_process_frozen(git_repo: GitRepo, tmp_path: Path) -> None:
-    srcdir = _project(git_repo)
-    record = tmp_path / "record"
-    record.mkdir()
-    sphinx_build(srcdir, tmp_path / "out", "-j", "2", env={"RECORD_DIR": str(record)})
-    pages, after = _recorded(record)
-    forked = {pid: seen for pid, seen in pages.items() if pid != "main"}
-    assert forked, f"no document was written by a forked writer: {pages}"
+    built = _build(git_repo, tmp_path, "2")
+    assert built.result.returncode == 0, built.result.stderr
+    forked = {pid: seen for pid, seen in built.pages.items() if pid != "main"}
+    assert forked, f"no document was written by a forked writer: {built.pages}"
     assert all(count > 0 for seen in forked.values() for count in seen.values()), forked
-    assert after == 0  # thawed before build-finished's other handlers
+    assert built.after == 0  # thawed before build-finished's other handlers
     assert len(read_entries(tmp_path / "out")) == 25
 
 
 def test_a_build_on_one_process_freezes_nothing(git_repo: GitRepo, tmp_path: Path) -> None:
-    srcdir = _project(git_repo)
-    record = tmp_path / "record"
-    record.mkdir()
-    sphinx_build(srcdir, tmp_path / "out", "-j", "1", env={"RECORD_DIR": str(record)})
-    pages, after = _recorded(record)
-    assert list(pages) == ["main"]
-    assert set(pages["main"].values()) == {0}
-    assert after == 0
+    built = _build(git_repo, tmp_path, "1")
+    assert built.result.returncode == 0, built.result.stderr
+    assert list(built.pages) == ["main"]
+    assert set(built.pages["main"].values()) == {0}
+    assert built.after == 0
 
 
 def test_a_writer_that_fails_still_thaws_the_main_process(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:
-    srcdir = _project(git_repo)
-    record = tmp_path / "record"
-    record.mkdir()
-    env = {"RECORD_DIR": str(record), "FAIL_ON_PAGE": "chapter07"}
-    result = sphinx_build(srcdir, tmp_path / "out", "-j", "2", env=env, check=False)
-    assert result.returncode != 0
-    assert "a writer fails" in result.stdout + result.stderr
-    pages, after = _recorded(record)
-    assert any(count > 0 for pid, seen in pages.items() if pid != "main" for count in seen.values())
-    assert after == 0
+    built = _build(git_repo, tmp_path, "2", FAIL_ON_PAGE="chapter07")
+    assert built.result.returncode != 0
+    assert "a writer fails" in built.result.stdout + built.result.stderr
+    forked = [n for pid, seen in built.pages.items() if pid != "main" for n in seen.values()]
+    assert forked
+    assert all(count > 0 for count in forked)
+    assert built.after == 0
