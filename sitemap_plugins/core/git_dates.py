@@ -187,6 +187,7 @@ class FileDates:
         self._trees_fetched: set[Path] = set()  # treeless clones whose trees were fetched, or tried
         self._first_parent_diffs = True  # cleared once git turns out to predate 2.31
         self._exports: dict[Path, tuple[Path, str]] = {}  # copy -> (its repository, commit)
+        self._early_exports: dict[Path, tuple[_Probe, str]] = {}  # copy -> probe, commit
 
     def start(self, folder: Path) -> None:
         """Begin the history pass of the repository holding ``folder`` now, in a git process that
@@ -241,19 +242,19 @@ class FileDates:
         repository, revision = self._exports[copy]
         if revision.startswith("-"):
             return
-        out = self._git(repository, [*_PROBE, f"{revision}^{{commit}}"], quiet=True)
-        if out is None:
+        resolved = self._resolve_export(repository, revision, quiet=True)
+        if resolved is None:
             return
-        top, shallow_file, _ = probe = _parse_probe(out, repository)
-        lines = out.split(b"\n")
-        commit = lines[4].strip().decode() if len(lines) > 4 else ""
+        self._early_exports[copy] = resolved  # the lookup asks git no second time
+        probe, commit = resolved
+        top, shallow_file, _ = probe
         earlier = self._started.pop(top, None)
         if earlier is not None:
             earlier[1].cancel()
         if self._fetches_first(probe):
             return  # the lookup decides what to fetch first, and warns if it cannot
         boundary = self._boundary(top, shallow_file, quiet=True)
-        if boundary is None or not commit:
+        if boundary is None:
             return
         where = Path(os.path.relpath(folder, copy)).as_posix()
         wanted = self._tracked_under(top, where, (copy, commit))
@@ -625,11 +626,11 @@ class FileDates:
         failed: dict[_File, _Outcome] = dict.fromkeys(files, Undated(Why.GIT_FAILED, root))
         if revision.startswith("-"):  # never an option to git
             return failed
-        out = self._git(repository, [*_PROBE, f"{revision}^{{commit}}"])  # one rev-parse
-        lines = out.split(b"\n") if out is not None else []
-        if out is None or len(lines) < 5:
+        resolved = self._early_exports.pop(root, None) or self._resolve_export(repository, revision)
+        if resolved is None:
             return failed
-        ready = self._ready(repository, _parse_probe(out, repository))
+        probe, head = resolved
+        ready = self._ready(repository, probe)
         if isinstance(ready, Undated):
             return dict.fromkeys(files, ready)
         top, boundary = ready
@@ -644,7 +645,6 @@ class FileDates:
                 names[file] = prefix + file[1]
         if not names:
             return outcome
-        head = lines[4].strip().decode()
         walk = self._walked(top, head, boundary, frozenset(names.values()))
         if walk is None:
             return failed
@@ -663,6 +663,18 @@ class FileDates:
             date = dt.datetime.fromisoformat(text)
             outcome[file] = _answer(top, walk.dates, walk.cut, name, date, targets.get(name))
         return outcome
+
+    def _resolve_export(
+        self, repository: Path, revision: str, *, quiet: bool = False
+    ) -> tuple[_Probe, str] | None:
+        """The repository's probe and the commit ``revision`` names, in one ``git rev-parse``;
+        None where git cannot say (a failure reported unless ``quiet``)."""
+        out = self._git(repository, [*_PROBE, f"{revision}^{{commit}}"], quiet=quiet)
+        lines = out.split(b"\n") if out is not None else []
+        commit = lines[4].strip().decode() if len(lines) > 4 else ""
+        if out is None or not commit:
+            return None
+        return _parse_probe(out, repository), commit
 
     def _probe(self, root: Path, *, quiet: bool = False) -> _Probe | None:
         """The work tree's top, and its ``shallow`` file when the clone is shallow."""

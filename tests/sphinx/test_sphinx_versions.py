@@ -100,6 +100,11 @@ def write_history(repo: GitRepo, conf: str) -> None:
     assert truth(repo, "v1.0", "docs/index.rst") != truth(repo, "main", "docs/index.rst")
 
 
+def commits_resolved(trace: GitTrace) -> list[list[str]]:
+    """Our ``git rev-parse`` of a version's commit, one per time it was asked."""
+    return [args for args in trace.commands() if args and args[-1].endswith("^{commit}")]
+
+
 def check_versions(repo: GitRepo, out: Path, folders: dict[str, str], tmp_path: Path) -> None:
     """Each version's sitemap (its folder -> its ref) lists its own pages under its folder, each
     dated by that ref's history; one index at the root lists them all, read back through it."""
@@ -138,6 +143,7 @@ def test_sphinx_multiversion_dates_each_version_by_its_own_history(
     build = run_python("-m", "sphinx_multiversion", "docs", out, cwd=git_repo.root, env=trace.env)
     assert "WARNING" not in output(build)
     assert trace.count("log") == 2  # one history pass for each version, never a second
+    assert len(commits_resolved(trace)) == 2  # begun early, the lookup asks again for nothing
     check_versions(git_repo, out, {"1.0": "v1.0", "2.0": "main"}, tmp_path)
 
 
@@ -160,4 +166,5 @@ def test_sphinx_polyversion_dates_each_version_by_its_own_history(
     build = run_python("-m", "sphinx_polyversion", driver, cwd=git_repo.root, env={"PATH": path})
     assert "WARNING" not in output(build)
     assert trace.count("log") == 2  # one history pass for each version, never a second
+    assert len(commits_resolved(trace)) == 2  # begun early, the lookup asks again for nothing
     check_versions(git_repo, out, {"v1.0": "v1.0", "main": "main"}, tmp_path)
