@@ -49,6 +49,7 @@ from sitemap_plugins.core import (
 from sitemap_plugins.core.file_memo import FileMemo
 from sitemap_plugins.core.html import head_of
 from sitemap_plugins.core.json_values import CANNOT_KEEP, from_json, to_json
+from sitemap_plugins.mkdocs_snippets import SnippetSources, snippets_enabled
 
 if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
     from sitemap_plugins.core.human_page import Listing
@@ -118,6 +119,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._dirs = ("", "")
         self._origins = ""  # what a page's origin starts with: the docs folder's name
         self._nav: Any = None
+        self._snippet_sources = SnippetSources()
+        self._snippets: dict[tuple[str, str], tuple[str, ...]] = {}  # what each page read in
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         """Defined so that MkDocs keeps this instance across ``serve`` rebuilds (see module)."""
@@ -125,6 +128,9 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
     def on_config(self, config: MkDocsConfig) -> None:
         # MkDocs' own sitemap template would be written with the build date as lastmod.
         config.theme.static_templates.discard("sitemap.xml")
+        extensions = config.markdown_extensions
+        if snippets_enabled(extensions) and self._snippet_sources not in extensions:
+            extensions.append(self._snippet_sources)  # last: after snippets has registered
         if self._nested_build():
             return
         self._i18n = _find_i18n(config)
@@ -132,6 +138,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._rendered = {}
         if self._dirs != (config.site_dir, config.docs_dir):
             self._seen = {}  # MkDocs keeps one instance per process, even across sites
+            self._snippets = {}
         self._dirs = (config.site_dir, config.docs_dir)
         self._origins = posixpath.join(posixpath.basename(config.docs_dir), "")
         maps = getattr(config.plugins.get("redirects"), "config", {}).get("redirect_maps") or {}
@@ -169,6 +176,22 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         # Every build (one per language with i18n) adds its files; the last post_build writes.
         self._files.extend(file for file in files if file.is_documentation_page())
 
+    @event_priority(-1000)  # the last handler before MkDocs renders the page
+    def on_page_markdown(
+        self, markdown: str, /, *, page: MkDocsPage, config: MkDocsConfig, files: Files
+    ) -> None:
+        self._snippet_sources.take()  # whatever was read outside a page's rendering
+
+    @event_priority(1000)  # the first handler once MkDocs has rendered the page
+    def on_page_content(
+        self, html: str, /, *, page: MkDocsPage, config: MkDocsConfig, files: Files
+    ) -> None:
+        read = self._snippet_sources.take()
+        if read:
+            self._snippets[_key(page.file)] = read
+        else:
+            self._snippets.pop(_key(page.file), None)
+
     @event_priority(-100)  # after plugins that still change the HTML
     def on_post_page(self, output: str, /, *, page: MkDocsPage, config: MkDocsConfig) -> None:
         # Only kept here: described all at once after the build, where it costs a fifth of what
@@ -190,8 +213,9 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             )
             for key, (page, head) in self._rendered.items():
                 html = WrittenFile(page.file.abs_dest_path) if head is None else head
-                self._seen[key] = self._written(page.file, page.meta, html, page)
-                _keep_rendered(page.file, page.meta, sources)
+                read_in = self._snippets.get(key, ())
+                self._seen[key] = self._written(page.file, page.meta, html, page, read_in)
+                _keep_rendered(page.file, page.meta, read_in, sources)
             self._rendered = {}
             written = [self._seen_or_read(file, sources) for file in self._files]
             sources.save()
@@ -243,9 +267,9 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         seen = self._seen.get(_key(file))
         if seen is None:
             # A --dirty build skipped this unchanged page: read it back from its output, with
-            # the metadata it was last rendered with.
-            meta = _last_rendered(file, sources)
-            seen = self._written(file, meta, WrittenFile(file.abs_dest_path), file.page)
+            # the metadata it was last rendered with and the snippets it read in then.
+            meta, read_in = _last_rendered(file, sources)
+            seen = self._written(file, meta, WrittenFile(file.abs_dest_path), file.page, read_in)
             self._seen[_key(file)] = seen
         return seen
 
@@ -255,6 +279,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         meta: Mapping[str, Any],
         html: str | WrittenFile,
         page: MkDocsPage | None,
+        read_in: tuple[str, ...] = (),
     ) -> Page | LeftOut:
         origin = self._origins + file.src_uri
         inclusion = getattr(file, "inclusion", None)
@@ -273,7 +298,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         return Page(
             path=file.url,
             origin=origin,
-            sources=() if generated else (file.abs_src_path or "",),
+            sources=() if generated else (file.abs_src_path or "", *read_in),
             sitemap=meta.get("sitemap"),
             updated=_post_date(page),
             translations=self._translations(file),
@@ -321,54 +346,57 @@ def _key(file: File) -> tuple[str, str]:
     return (file.src_uri, file.url)
 
 
-def _keep_rendered(file: File, meta: Mapping[str, Any], memo: FileMemo) -> None:
-    """Keep the ``sitemap`` metadata MkDocs rendered the page with, for a later ``--dirty``
-    build in a fresh process that does not render it again: what the page's source says, plus
-    what other plugins added (Material's ``.meta.yml`` files, hooks), which its source alone
-    does not tell."""
+def _keep_rendered(
+    file: File, meta: Mapping[str, Any], read_in: tuple[str, ...], memo: FileMemo
+) -> None:
+    """Keep the ``sitemap`` metadata MkDocs rendered the page with, and the snippets it read in,
+    for a later ``--dirty`` build in a fresh process that does not render it again: what the
+    page's source says, plus what other plugins added (Material's ``.meta.yml`` files, hooks),
+    which its source alone does not tell."""
     name = file.abs_src_path
     if not name:
         return
     stamp, known = memo.recall(name)
     if stamp is None:
         return
-    kept = _kept(file, meta)
+    kept = _kept(file, meta, read_in)
     if kept is None:
         memo.forget(name)
     elif kept != known:
         memo.remember(name, stamp, kept)
 
 
-def _last_rendered(file: File, memo: FileMemo) -> Mapping[str, Any]:
-    """The metadata of a page MkDocs did not render in this build: the ``sitemap`` value it
-    was last rendered with while its source stays as it was then, else its source's front
-    matter, read as MkDocs reads it (without what plugins would add)."""
+def _last_rendered(file: File, memo: FileMemo) -> tuple[Mapping[str, Any], tuple[str, ...]]:
+    """The metadata of a page MkDocs did not render in this build, and the snippets it read
+    in: as it was last rendered while its source stays as it was then, else its source's front
+    matter, read as MkDocs reads it (without what plugins would add), and no snippets."""
     name = file.abs_src_path or ""
     stamp, known = memo.recall(name)
-    if known is not None and len(known) == 2 and known[0] == file.url:
+    if known is not None and len(known) == 3 and known[0] == file.url:
         try:
             value = from_json(known[1])
+            read_in = tuple(str(path) for path in known[2])
         except (ValueError, TypeError):
             pass  # kept by another version: read the source
         else:
-            return {} if value is None else {"sitemap": value}
+            return ({} if value is None else {"sitemap": value}), read_in
     try:
         with open(name, encoding="utf-8-sig") as source:
             meta = get_data(source.read())[1]
     except (OSError, ValueError):
-        return {}
-    kept = _kept(file, meta)
+        return {}, ()
+    kept = _kept(file, meta, ())
     if stamp is not None and kept is not None:
         memo.remember(name, stamp, kept)
-    return meta
+    return meta, ()
 
 
-def _kept(file: File, meta: Mapping[str, Any]) -> list[Any] | None:
-    """What is kept of a page's metadata (its URL, as one source can be published under two
-    with mkdocs-static-i18n, and its ``sitemap`` value), or None when that value would not come
-    back as it is (see :mod:`~sitemap_plugins.core.json_values`)."""
+def _kept(file: File, meta: Mapping[str, Any], read_in: tuple[str, ...]) -> list[Any] | None:
+    """What is kept of a rendered page (its URL, as one source can be published under two with
+    mkdocs-static-i18n, its ``sitemap`` value, and the snippets it read in), or None when that
+    value would not come back as it is (see :mod:`~sitemap_plugins.core.json_values`)."""
     value = to_json(meta.get("sitemap"))
-    return None if value is CANNOT_KEEP else [file.url, value]
+    return None if value is CANNOT_KEEP else [file.url, value, list(read_in)]
 
 
 def _post_date(page: object, which: Literal["updated", "created"] = "updated") -> object:
