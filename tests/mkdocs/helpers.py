@@ -11,6 +11,8 @@ import datetime as dt
 import gzip
 import importlib.metadata
 import logging
+import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -103,3 +105,18 @@ def summary_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
         and r.getMessage().startswith("sitemap: ")
         and r.levelno == logging.INFO
     ]
+
+
+def touch_later(path: Path) -> None:
+    """Make a source newer than its output, which is how MkDocs --dirty decides what to rebuild."""
+    later = time.time() + 5
+    os.utime(path, (later, later))
+
+
+def i18n_version() -> tuple[int, ...]:
+    try:
+        return tuple(
+            int(p) for p in importlib.metadata.version("mkdocs-static-i18n").split(".")[:2]
+        )
+    except importlib.metadata.PackageNotFoundError:
+        return (0,)

@@ -25,10 +25,12 @@ from tests.mkdocs.helpers import (
     MKDOCS_VERSION,
     build_site,
     example_repo,
+    i18n_version,
     load,
     sitemap,
     sitemap_warnings,
     summary_lines,
+    touch_later,
     write_config,
 )
 from tests.support.git_trace import GitTrace
@@ -266,12 +268,6 @@ def test_a_page_overwritten_by_a_redirect_is_left_out(git_repo: GitRepo) -> None
     assert len(entries) == 5
 
 
-def touch_later(path: Path) -> None:
-    """Make a source newer than its output, which is how MkDocs --dirty decides what to rebuild."""
-    later = time.time() + 5
-    os.utime(path, (later, later))
-
-
 def test_dirty_rebuilds_keep_every_page_and_its_metadata(git_repo: GitRepo) -> None:
     root = example_repo(git_repo)
     first = sitemap(build_site(root))
@@ -403,15 +399,6 @@ def test_fresh_dirty_builds_keep_what_material_meta_files_gave_each_page(
     touch_later(git_repo.path("docs/index.md"))
     mkdocs_build(root, "--dirty")
     assert (root / "site" / "sitemap.xml").read_bytes() == clean
-
-
-def i18n_version() -> tuple[int, ...]:
-    try:
-        return tuple(
-            int(p) for p in importlib.metadata.version("mkdocs-static-i18n").split(".")[:2]
-        )
-    except importlib.metadata.PackageNotFoundError:
-        return (0,)
 
 
 @pytest.mark.skipif(i18n_version() < (1, 0), reason="needs mkdocs-static-i18n 1.x")

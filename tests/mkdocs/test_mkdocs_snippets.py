@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 import os
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.mkdocs.helpers import BASE, example_repo, sitemap, write_config
+from tests.mkdocs.helpers import (
+    BASE,
+    example_repo,
+    i18n_version,
+    sitemap,
+    touch_later,
+    write_config,
+)
 from tests.support.git_trace import GitTrace
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import mkdocs_build
@@ -47,12 +52,6 @@ def site_with_a_snippet(repo: GitRepo) -> Path:
     repo.write("includes/detail.md", DETAIL.format(intro="In shorter words."))
     repo.commit("reword the intro", "2025-04-04T09:00:00+00:00")
     return root
-
-
-def touch_later(path: Path) -> None:
-    """Newer than its output: MkDocs --dirty renders it again."""
-    later = time.time() + 5
-    os.utime(path, (later, later))
 
 
 def test_a_page_is_as_new_as_the_snippets_it_reads_in(git_repo: GitRepo, tmp_path: Path) -> None:
@@ -108,14 +107,7 @@ def test_fresh_dirty_builds_keep_the_snippets_each_page_read_in(git_repo: GitRep
     assert (root / "site" / "sitemap.xml").read_bytes() == clean
 
 
-def i18n_1x() -> bool:
-    try:
-        return int(importlib.metadata.version("mkdocs-static-i18n").split(".")[0]) >= 1
-    except importlib.metadata.PackageNotFoundError:
-        return False
-
-
-@pytest.mark.skipif(not i18n_1x(), reason="needs mkdocs-static-i18n 1.x")
+@pytest.mark.skipif(i18n_version() < (1, 0), reason="needs mkdocs-static-i18n 1.x")
 def test_each_language_is_as_new_as_its_own_snippets(git_repo: GitRepo) -> None:
     """mkdocs-static-i18n renders the French pages in a build of its own, from a copy of MkDocs'
     configuration: what the French guide reads in still dates it, and only it."""
