@@ -49,7 +49,7 @@ from sitemap_plugins.core import (
 from sitemap_plugins.core.file_memo import FileMemo
 from sitemap_plugins.core.html import head_of
 from sitemap_plugins.core.json_values import CANNOT_KEEP, from_json, to_json
-from sitemap_plugins.mkdocs_snippets import SnippetSources, snippets_enabled
+from sitemap_plugins.snippet_sources import SnippetSources, snippets_enabled
 
 if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
     from sitemap_plugins.core.human_page import Listing

@@ -6,16 +6,19 @@ config gives the site's URL (``site_url``), where the sources are (``docs_dir``)
 built site is (``site_dir``) and the URL style (``use_directory_urls``). The first of those files
 found, in that order, is the one the host itself would read.
 
-Only those four keys are read. ``mkdocs.yml`` is YAML with tags of MkDocs' own (``!ENV``,
-``!!python/name:``); the standard library has no YAML reader, so its top-level scalar keys are
-read line by line (with ``!ENV`` and ``INHERIT`` as MkDocs reads them), which is all these keys
-ever are.
+Only those four keys are read, and the settings of ``pymdownx.snippets`` where
+``markdown_extensions`` enables it (the files a page reads in date it too, see
+:mod:`.snippets`). ``mkdocs.yml`` is YAML with tags of MkDocs' own (``!ENV``,
+``!!python/name:``): its top-level scalar keys are read line by line (with ``!ENV`` and
+``INHERIT`` as MkDocs reads them), which is all these keys ever are; only a file that names the
+snippets extension is read whole, by PyYAML, its tags read as nothing.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -30,6 +33,7 @@ HOST_FILES: Final = ("zensical.toml", "mkdocs.toml", "mkdocs.yml", "mkdocs.yaml"
 _KEYS: Final = ("site_url", "docs_dir", "site_dir", "use_directory_urls")
 _TOP_LEVEL: Final = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)\s*:(?:\s+(?P<value>.*?))?\s*$")
 _ENV: Final = re.compile(r"^!ENV\s+(?:\[(?P<list>[^\]]*)\]|(?P<name>\S+))$")
+_SNIPPETS: Final = "pymdownx.snippets"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +46,8 @@ class HostConfig:
     docs_dir: Path
     site_dir: Path
     use_directory_urls: bool
+    snippets: Mapping[str, Any] | None = None
+    """The settings of ``pymdownx.snippets`` where the host renders with it, else None."""
 
     @property
     def setting(self) -> str:
@@ -67,9 +73,11 @@ def read_host_config(path: Path) -> HostConfig:
             raise InputError(f"{path}: [project] is not a table")
         values = {key: table[key] for key in _KEYS if key in table}
         host = "zensical" if path.name == "zensical.toml" else "mkdocs"
+        snippets = _snippets_in(table.get("markdown_extensions"))
     else:
         values = _read_yaml_keys(path, set())
         host = "mkdocs"
+        snippets = _yaml_snippets(path, set())
     folder = path.parent
     site_url = _text(path, values, "site_url")
     return HostConfig(
@@ -79,7 +87,63 @@ def read_host_config(path: Path) -> HostConfig:
         docs_dir=folder / (_text(path, values, "docs_dir") or "docs"),
         site_dir=folder / (_text(path, values, "site_dir") or "site"),
         use_directory_urls=_flag(path, values, "use_directory_urls", default=True),
+        snippets=snippets,
     )
+
+
+def _snippets_in(extensions: object) -> dict[str, Any] | None:
+    """The snippets extension's settings in ``markdown_extensions`` as the host reads it: a
+    list of names and one-key mappings (MkDocs, Zensical), or a table of names, where
+    ``pymdownx`` may hold its extensions one level down (Zensical)."""
+    if isinstance(extensions, dict):
+        nested = extensions.get("pymdownx")
+        if isinstance(nested, dict) and "snippets" in nested:
+            return _settings(nested["snippets"])
+        return _settings(extensions[_SNIPPETS]) if _SNIPPETS in extensions else None
+    if isinstance(extensions, list):
+        for item in extensions:
+            if item == _SNIPPETS:
+                return {}
+            if isinstance(item, dict) and _SNIPPETS in item:
+                return _settings(item[_SNIPPETS])
+    return None
+
+
+def _settings(value: object) -> dict[str, Any] | None:
+    if value is False:
+        return None
+    return {str(key): item for key, item in value.items()} if isinstance(value, dict) else {}
+
+
+def _yaml_snippets(path: Path, seen: set[Path]) -> dict[str, Any] | None:
+    """The snippets settings of an ``mkdocs.yml``, or of the file it ``INHERIT``\\ s when it has
+    no ``markdown_extensions`` of its own. Read whole only when it names the extension."""
+    resolved = path.resolve()
+    if resolved in seen:
+        return None  # the loop is reported by _read_yaml_keys
+    seen.add(resolved)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None  # reported by _read_yaml_keys
+    document: Any = None
+    if "pymdownx" in text or "INHERIT" in text:
+        import yaml
+
+        class _AnyTag(yaml.SafeLoader):
+            """MkDocs' own tags (``!ENV``, ``!!python/name:``) read as nothing."""
+
+        _AnyTag.add_multi_constructor("", lambda loader, suffix, node: None)
+        try:
+            document = yaml.load(text, Loader=_AnyTag)  # a SafeLoader
+        except yaml.YAMLError as error:
+            raise InputError(f"{path}: not YAML MkDocs could read: {error}") from None
+    if not isinstance(document, dict):
+        return None
+    if "markdown_extensions" in document:
+        return _snippets_in(document["markdown_extensions"])
+    inherit = document.get("INHERIT")
+    return _yaml_snippets(path.parent / inherit, seen) if isinstance(inherit, str) else None
 
 
 def _text(path: Path, values: dict[str, Any], key: str) -> str | None:

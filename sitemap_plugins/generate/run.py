@@ -89,6 +89,7 @@ def generate_site(
         images=options.images,
         warn=lambda message: builder.reporter.warning(Code.BAD_METADATA, message),
         show=display,
+        read_in=_snippet_reader(settings, builder.reporter) if finder is not None else None,
     )
     if settings.source_dir is not None:
         builder.start(settings.source_dir)  # the history pass runs while the pages are read
@@ -116,7 +117,7 @@ def generate_site(
             if progress is not None:
                 progress(total, None)
         if not is_built:
-            sources.add(path)
+            sources.update(reader.sources(path, is_built))
         elif file.relpath in tracked:
             committed.add(path)
     del tracked
@@ -127,6 +128,30 @@ def generate_site(
     summary = builder.build_stream(pages, site_dir, dates=dates, chunk=chunk)
     _write_listing(summary, site_dir, _site_language(site_dir))
     return summary
+
+
+def _snippet_reader(
+    settings: Settings, reporter: Reporter
+) -> Callable[[Path], tuple[Path, ...]] | None:
+    """What each source reads in with ``pymdownx.snippets``, where the host's config enables
+    it for a MkDocs or Zensical layout (see :mod:`.snippets`); None elsewhere."""
+    host = settings.host
+    if host is None or host.snippets is None or settings.layout not in ("mkdocs", "zensical"):
+        return None
+    try:
+        from sitemap_plugins.generate.snippets import SnippetReader
+
+        return SnippetReader(host.snippets, host.file.parent).read_in
+    except ImportError:
+        problem = "pymdown-extensions is not installed here"
+    except Exception as error:  # Python-Markdown refuses settings in its own ways
+        problem = f"its settings were refused: {error}"
+    reporter.warning(
+        Code.BAD_LASTMOD,
+        f"{display(host.file)}: markdown_extensions enables pymdownx.snippets, but {problem}: "
+        "pages are dated by their own sources, not by the files they read in",
+    )
+    return None
 
 
 def _read_again(

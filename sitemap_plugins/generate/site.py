@@ -115,8 +115,10 @@ class SiteReader:
         images: bool = False,
         warn: Callable[[str], None] | None = None,
         show: Callable[[Path], str] = str,
+        read_in: Callable[[Path], tuple[Path, ...]] | None = None,
     ) -> None:
         self.site_dir = site_dir
+        self.read_in = read_in
         self.base_url = base_url
         self.finder = finder
         self.keep_index = keep_index
@@ -139,6 +141,13 @@ class SiteReader:
             if found is not None:
                 return found, False
         return file.path, True
+
+    def sources(self, found: Path, is_built: bool) -> tuple[Path, ...]:
+        """The files that date a page whose source is ``found``: itself, and the files it reads
+        in (``read_in``, see :mod:`.snippets`) when it is a source, not the built file."""
+        if is_built or self.read_in is None:
+            return (found,)
+        return (found, *self.read_in(found))
 
     def page(self, file: BuiltFile, *, source: tuple[Path, bool] | None = None) -> Page | LeftOut:
         """What the built file is: a page with its source, declared date and front matter, or
@@ -173,7 +182,7 @@ class SiteReader:
         return Page(
             path=path,
             origin=origin,
-            sources=() if listed else (found,),  # a blog view: as new as its newest post
+            sources=() if listed else self.sources(found, is_built),  # a view: its newest post
             listed_dates=listed,
             sitemap=sitemap,
             updated=in_head if in_head is not None else _declared(declared),

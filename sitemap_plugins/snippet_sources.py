@@ -1,12 +1,14 @@
-"""The files ``pymdownx.snippets`` reads into each page MkDocs renders, which date it too.
+"""The files ``pymdownx.snippets`` reads into a page, which date it too.
 
 A page that pulls in ``--8<-- "notice.md"`` changes when ``notice.md`` does, while its own source
-stays as it was; MkDocs knows nothing of such files (its ``--dirty`` builds do not even render
-the page again). The only party that knows which files a page read is the snippets preprocessor
-itself, as it reads them. So :class:`SnippetSources` joins the Markdown extensions MkDocs renders
-each page with, right after the others, and has that page's preprocessor report every local file
-it resolves (a remote snippet has no history to date it by). Nothing else about the rendering
-changes: the file is resolved by the preprocessor, exactly as it was, and handed back as is.
+stays as it was; MkDocs and Zensical know nothing of such files (MkDocs' ``--dirty`` builds do
+not even render the page again). The only party that knows which files a page reads is the
+snippets preprocessor itself, as it reads them. So :class:`SnippetSources` joins the Markdown
+extensions a page is rendered with, after the others, and has that page's preprocessor report
+every local file it resolves (a remote snippet has no history to date it by). Nothing else about
+the rendering changes: the file is resolved by the preprocessor, exactly as it was, and handed
+back as is. The MkDocs plugin adds it to MkDocs' own rendering; ``generate`` runs the host's
+snippets settings over each source after the build (:mod:`.generate.snippets`).
 
 Where the preprocessor does not resolve files through ``get_snippet_path`` (as it does in
 pymdown-extensions 10 to 13, which the tests build with), nothing is recorded and pages are dated
@@ -33,8 +35,8 @@ _PREPROCESSOR: Final = "snippet"
 class SnippetSources(Extension):  # type: ignore[misc]  # Python-Markdown has no types
     """Records the local files the snippets preprocessor resolves, until :meth:`take` is called.
 
-    One instance serves every page, in every language mkdocs-static-i18n builds: MkDocs renders
-    pages one after another, and the plugin takes what one page read once MkDocs has rendered it.
+    One instance serves every page, in every language mkdocs-static-i18n builds: pages are
+    rendered one after another, and what one page read is taken once it is rendered.
     """
 
     def __init__(self) -> None:

@@ -1,0 +1,96 @@
+"""A real ``zensical build``, then ``generate``: a page is as new as the files it reads in.
+
+The home page shows ``includes/notice.md`` with ``pymdownx.snippets``, set in the host's config
+(``zensical.toml``, or ``mkdocs.yml``, which Zensical reads too, with a tag of MkDocs' own). The
+page's source last changed at OLD, the notice at NEW: the home page changed at NEW.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.cli_generate.helpers import checked, lastmods, run, written
+from tests.support.gitrepo import GitRepo
+
+BASE = "https://docs.example.org/"
+OLD = "2024-01-15T12:00:00+00:00"
+NEW = "2024-06-02T09:30:00+02:00"
+CONFIGS = {
+    "zensical.toml": """\
+[project]
+site_name = "Example"
+site_url = "https://docs.example.org/"
+
+[project.markdown_extensions.pymdownx.snippets]
+base_path = ["includes"]
+{extra}""",
+    "mkdocs.yml": """\
+site_name: Example
+site_url: !ENV [SITEMAP_PLUGINS_NO_SUCH_VARIABLE, "https://docs.example.org/"]
+markdown_extensions:
+  - admonition
+  - pymdownx.snippets:
+      base_path: [includes]
+{extra}""",
+}
+
+
+def zensical_build(folder: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "zensical", "build", "--clean"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.fixture(params=sorted(CONFIGS))
+def project(git_repo: GitRepo, request: pytest.FixtureRequest) -> GitRepo:
+    pytest.importorskip("zensical", reason="zensical is installed in tests_cli_generate")
+    git_repo.write(request.param, CONFIGS[request.param].format(extra=""))
+    git_repo.write(".gitignore", "site/\n.cache/\n")
+    git_repo.write("docs/index.md", '# Home\n\n--8<-- "notice.md"\n')
+    git_repo.write("docs/guide.md", "# Guide\n")
+    git_repo.write("includes/notice.md", "The notice.\n")
+    git_repo.commit("start", OLD)
+    git_repo.write("includes/notice.md", "The new notice.\n")
+    git_repo.commit("reword the notice", NEW)
+    return git_repo
+
+
+def test_a_page_is_as_new_as_the_files_it_reads_in(project: GitRepo) -> None:
+    zensical_build(project.root)
+    assert "The new notice." in (project.root / "site/index.html").read_text("utf-8")
+    done = run("generate", cwd=project.root)
+    assert done.returncode == 0, done.stderr
+    assert lastmods(checked(project.root / "site", BASE), BASE) == {
+        "": written(NEW),
+        "guide/": written(OLD),
+    }
+    assert "warning" not in done.stderr
+
+
+def test_snippet_settings_generate_cannot_use_are_named(project: GitRepo) -> None:
+    """Settings Python-Markdown refuses: one warning names the host's config and the extension,
+    and every page is still listed, dated by its own source."""
+    zensical_build(project.root)
+    name = next(name for name in CONFIGS if (project.root / name).exists())
+    extra = "no_such_setting = 1\n" if name.endswith(".toml") else "      no_such_setting: 1\n"
+    project.write(name, CONFIGS[name].format(extra=extra))
+    done = run("generate", cwd=project.root)
+    assert done.returncode == 0, done.stderr
+    warnings = [line for line in done.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1, done.stderr
+    assert f"{name}: markdown_extensions enables pymdownx.snippets" in warnings[0]
+    assert "no_such_setting" in warnings[0]
+    assert lastmods(checked(project.root / "site", BASE), BASE) == {
+        "": written(OLD),
+        "guide/": written(OLD),
+    }
