@@ -8,6 +8,7 @@ hold ``generate`` to what such a head says, and to the git history of the source
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,17 @@ def written(date: str | None) -> str | None:
     if date is None or date == "":
         return None
     return date[:-6] + "Z" if date.endswith("+00:00") else date
+
+
+def zensical_build(folder: Path) -> None:
+    """``zensical build --clean`` in the project ``folder``, as CI runs it before ``generate``."""
+    done = subprocess.run(
+        [sys.executable, "-m", "zensical", "build", "--clean"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (folder / "site" / "sitemap.xml").is_file(), "Zensical wrote no sitemap of its own"

@@ -7,13 +7,9 @@ page's source last changed at OLD, the notice at NEW: the home page changed at N
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-from tests.cli_generate.helpers import checked, lastmods, run, written
+from tests.cli_generate.helpers import checked, lastmods, run, written, zensical_build
 from tests.support.gitrepo import GitRepo
 
 BASE = "https://docs.example.org/"
@@ -37,18 +33,6 @@ markdown_extensions:
       base_path: [includes]
 {extra}""",
 }
-
-
-def zensical_build(folder: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "zensical", "build", "--clean"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
 
 
 @pytest.fixture(params=sorted(CONFIGS))

@@ -9,13 +9,11 @@ history proves and nothing else.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.cli_generate.helpers import checked, lastmods, run, write, written
+from tests.cli_generate.helpers import checked, lastmods, run, write, written, zensical_build
 from tests.support.gitrepo import GitRepo
 
 BASE = "https://docs.example.org/"
@@ -30,19 +28,6 @@ OLD = "2023-11-02T08:00:00+01:00"
 JAN = "2024-01-15T12:00:00+00:00"
 MAR = "2024-03-20T17:45:00-04:00"
 MAY = "2024-05-02T09:30:00+02:00"
-
-
-def zensical_build(folder: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "zensical", "build", "--clean"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert (folder / "site" / "sitemap.xml").is_file(), "Zensical wrote no sitemap of its own"
 
 
 @pytest.fixture

@@ -120,3 +120,13 @@ def i18n_version() -> tuple[int, ...]:
         )
     except importlib.metadata.PackageNotFoundError:
         return (0,)
+
+
+def english_and_french() -> list[Any]:
+    """``plugins`` for a site mkdocs-static-i18n builds in English (the default) and French,
+    each page's translation beside it (``guide.fr.md``)."""
+    languages = [
+        {"locale": "en", "default": True, "name": "English", "build": True},
+        {"locale": "fr", "name": "Français", "build": True},
+    ]
+    return ["sitemap", {"i18n": {"docs_structure": "suffix", "languages": languages}}]

@@ -24,6 +24,7 @@ from tests.mkdocs.helpers import (
     EXAMPLE,
     MKDOCS_VERSION,
     build_site,
+    english_and_french,
     example_repo,
     i18n_version,
     load,
@@ -412,13 +413,9 @@ def test_static_i18n_alternates(git_repo: GitRepo, caplog: pytest.LogCaptureFixt
         "docs/about.fr.md", "---\nsitemap:\n  priority: 0.2\n---\n\n# À propos\n\nNous.\n"
     )
     git_repo.commit("pages", "2024-03-01T00:00:00+00:00")
-    languages = [
-        {"locale": "en", "default": True, "name": "English", "build": True},
-        {"locale": "fr", "name": "Français", "build": True},
-    ]
     write_config(
         git_repo,
-        plugins=["sitemap", {"i18n": {"docs_structure": "suffix", "languages": languages}}],
+        plugins=english_and_french(),
     )
     site = build_site(git_repo.root)
     assert not (site / "fr" / "sitemap.xml").exists()

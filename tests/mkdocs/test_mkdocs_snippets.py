@@ -9,6 +9,7 @@ import pytest
 
 from tests.mkdocs.helpers import (
     BASE,
+    english_and_french,
     example_repo,
     i18n_version,
     sitemap,
@@ -109,8 +110,8 @@ def test_fresh_dirty_builds_keep_the_snippets_each_page_read_in(git_repo: GitRep
 
 @pytest.mark.skipif(i18n_version() < (1, 0), reason="needs mkdocs-static-i18n 1.x")
 def test_each_language_is_as_new_as_its_own_snippets(git_repo: GitRepo) -> None:
-    """mkdocs-static-i18n renders the French pages in a build of its own, from a copy of MkDocs'
-    configuration: what the French guide reads in still dates it, and only it."""
+    """mkdocs-static-i18n renders the French pages in a build of its own, inside its
+    ``on_post_build``: what the French guide reads in still dates it, and only it."""
     git_repo.write("docs/index.md", "# Home\n")
     git_repo.write("docs/guide.md", '# Guide\n\n--8<-- "notice.md"\n')
     git_repo.write("docs/guide.fr.md", '# Guide\n\n--8<-- "avis.md"\n')
@@ -119,13 +120,9 @@ def test_each_language_is_as_new_as_its_own_snippets(git_repo: GitRepo) -> None:
     git_repo.commit("pages", "2024-03-01T00:00:00+00:00")
     git_repo.write("includes/avis.md", "Nouvel avis.\n")
     git_repo.commit("avis", "2024-09-09T00:00:00+00:00")
-    languages = [
-        {"locale": "en", "default": True, "name": "English", "build": True},
-        {"locale": "fr", "name": "Français", "build": True},
-    ]
     write_config(
         git_repo,
-        plugins=["sitemap", {"i18n": {"docs_structure": "suffix", "languages": languages}}],
+        plugins=english_and_french(),
         markdown_extensions=[SNIPPETS],
     )
     mkdocs_build(git_repo.root, "--strict")
