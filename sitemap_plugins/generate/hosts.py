@@ -6,12 +6,14 @@ config gives the site's URL (``site_url``), where the sources are (``docs_dir``)
 built site is (``site_dir``) and the URL style (``use_directory_urls``). The first of those files
 found, in that order, is the one the host itself would read.
 
-Only those four keys are read, and the settings of ``pymdownx.snippets`` where
+Only those four keys are read, the settings of ``pymdownx.snippets`` where
 ``markdown_extensions`` enables it (the files a page reads in date it too, see
-:mod:`.snippets`). ``mkdocs.yml`` is YAML with tags of MkDocs' own (``!ENV``,
+:mod:`.snippets`), and the name of the meta files where ``plugins`` enables Material's or
+Zensical's ``meta`` plugin (a folder's file gives its pages their defaults, see
+:mod:`.folder_meta`). ``mkdocs.yml`` is YAML with tags of MkDocs' own (``!ENV``,
 ``!!python/name:``): its top-level scalar keys are read line by line (with ``!ENV`` and
 ``INHERIT`` as MkDocs reads them), which is all these keys ever are; only a file that names the
-snippets extension is read whole, by PyYAML, its tags read as nothing.
+snippets extension or a meta plugin is read whole, by PyYAML, its tags read as nothing.
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ _KEYS: Final = ("site_url", "docs_dir", "site_dir", "use_directory_urls")
 _TOP_LEVEL: Final = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)\s*:(?:\s+(?P<value>.*?))?\s*$")
 _ENV: Final = re.compile(r"^!ENV\s+(?:\[(?P<list>[^\]]*)\]|(?P<name>\S+))$")
 _SNIPPETS: Final = "pymdownx.snippets"
+_META_PLUGINS: Final = ("meta", "material/meta")
+"""The meta plugin's names: Material registers both, and Zensical reads both."""
+_META_FILE: Final = ".meta.yml"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +53,8 @@ class HostConfig:
     use_directory_urls: bool
     snippets: Mapping[str, Any] | None = None
     """The settings of ``pymdownx.snippets`` where the host renders with it, else None."""
+    meta_file: str | None = None
+    """The name of a folder's meta file where the host's ``meta`` plugin reads them, else None."""
 
     @property
     def setting(self) -> str:
@@ -74,10 +81,14 @@ def read_host_config(path: Path) -> HostConfig:
         values = {key: table[key] for key in _KEYS if key in table}
         host = "zensical" if path.name == "zensical.toml" else "mkdocs"
         snippets = _snippets_in(table.get("markdown_extensions"))
+        # MkDocs 2.0 (mkdocs.toml) runs no plugins: only Zensical's meta plugin reads files.
+        meta_file = _meta_file_in(table.get("plugins")) if host == "zensical" else None
     else:
         values = _read_yaml_keys(path, set())
         host = "mkdocs"
-        snippets = _yaml_snippets(path, set())
+        extensions, plugins = _yaml_lists(path, set())
+        snippets = _snippets_in(extensions)
+        meta_file = _meta_file_in(plugins)
     folder = path.parent
     site_url = _text(path, values, "site_url")
     return HostConfig(
@@ -88,6 +99,7 @@ def read_host_config(path: Path) -> HostConfig:
         site_dir=folder / (_text(path, values, "site_dir") or "site"),
         use_directory_urls=_flag(path, values, "use_directory_urls", default=True),
         snippets=snippets,
+        meta_file=meta_file,
     )
 
 
@@ -115,19 +127,44 @@ def _settings(value: object) -> dict[str, Any] | None:
     return {str(key): item for key, item in value.items()} if isinstance(value, dict) else {}
 
 
-def _yaml_snippets(path: Path, seen: set[Path]) -> dict[str, Any] | None:
-    """The snippets settings of an ``mkdocs.yml``, or of the file it ``INHERIT``\\ s when it has
-    no ``markdown_extensions`` of its own. Read whole only when it names the extension."""
+def _meta_file_in(plugins: object) -> str | None:
+    """The meta files' name where ``plugins`` enables the meta plugin: a list of names and
+    one-key mappings, or a mapping of names (MkDocs), or a table of tables (Zensical). An
+    ``enabled`` MkDocs' tags hide (``!ENV``) counts as on, as the plugin is by default."""
+    if isinstance(plugins, list):
+        entries = [
+            (item, None) if isinstance(item, str) else next(iter(item.items()))
+            for item in plugins
+            if isinstance(item, str) or (isinstance(item, dict) and len(item) == 1)
+        ]
+    elif isinstance(plugins, dict):
+        entries = list(plugins.items())
+    else:
+        return None
+    for name, settings in entries:
+        if name in _META_PLUGINS:
+            settings = settings if isinstance(settings, dict) else {}
+            if settings.get("enabled") is False:
+                return None
+            name_given = settings.get("meta_file")
+            return name_given if isinstance(name_given, str) and name_given else _META_FILE
+    return None
+
+
+def _yaml_lists(path: Path, seen: set[Path]) -> tuple[object, object]:
+    """``markdown_extensions`` and ``plugins`` of an ``mkdocs.yml``, each from the file it
+    ``INHERIT``\\ s where it has none of its own. Read whole only when the text names the
+    snippets extension or a meta plugin (or inherits): most configs are never parsed whole."""
     resolved = path.resolve()
     if resolved in seen:
-        return None  # the loop is reported by _read_yaml_keys
+        return None, None  # the loop is reported by _read_yaml_keys
     seen.add(resolved)
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError):
-        return None  # reported by _read_yaml_keys
+        return None, None  # reported by _read_yaml_keys
     document: Any = None
-    if "pymdownx" in text or "INHERIT" in text:
+    if "pymdownx" in text or "meta" in text or "INHERIT" in text:
         import yaml
 
         class _AnyTag(yaml.SafeLoader):
@@ -139,11 +176,13 @@ def _yaml_snippets(path: Path, seen: set[Path]) -> dict[str, Any] | None:
         except yaml.YAMLError as error:
             raise InputError(f"{path}: not YAML MkDocs could read: {error}") from None
     if not isinstance(document, dict):
-        return None
-    if "markdown_extensions" in document:
-        return _snippets_in(document["markdown_extensions"])
+        return None, None
+    keys = ("markdown_extensions", "plugins")
     inherit = document.get("INHERIT")
-    return _yaml_snippets(path.parent / inherit, seen) if isinstance(inherit, str) else None
+    if isinstance(inherit, str) and not all(key in document for key in keys):
+        inherited = dict(zip(keys, _yaml_lists(path.parent / inherit, seen), strict=True))
+        document = {**inherited, **document}
+    return document.get(keys[0]), document.get(keys[1])
 
 
 def _text(path: Path, values: dict[str, Any], key: str) -> str | None:

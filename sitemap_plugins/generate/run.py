@@ -23,6 +23,7 @@ from sitemap_plugins.core.human_page import html_page_relpath, write_html_page
 from sitemap_plugins.core.report import Code
 from sitemap_plugins.core.spill import DEFAULT_CHUNK
 from sitemap_plugins.generate.errors import InputError
+from sitemap_plugins.generate.folder_meta import FolderMeta
 from sitemap_plugins.generate.layouts import SourceFinder
 from sitemap_plugins.generate.settings import Settings
 from sitemap_plugins.generate.site import BuiltFile, SiteReader, walk_site
@@ -90,6 +91,7 @@ def generate_site(
         warn=lambda message: builder.reporter.warning(Code.BAD_METADATA, message),
         show=display,
         read_in=_snippet_reader(settings, builder.reporter) if finder is not None else None,
+        folder_sitemap=_folder_sitemap(settings, builder.reporter) if finder is not None else None,
     )
     if settings.source_dir is not None:
         builder.start(settings.source_dir)  # the history pass runs while the pages are read
@@ -152,6 +154,28 @@ def _snippet_reader(
         "pages are dated by their own sources, not by the files they read in",
     )
     return None
+
+
+def _folder_sitemap(
+    settings: Settings, reporter: Reporter
+) -> Callable[[Path, object], object] | None:
+    """Each source's ``sitemap`` merged over its folders' meta files, where the host's config
+    enables the meta plugin for a MkDocs or Zensical layout (see :mod:`.folder_meta`)."""
+    host = settings.host
+    if (
+        host is None
+        or host.meta_file is None
+        or settings.layout not in ("mkdocs", "zensical")
+        or settings.source_dir is None
+    ):
+        return None
+    meta = FolderMeta(
+        settings.source_dir,
+        host.meta_file,
+        warn=lambda message: reporter.warning(Code.BAD_METADATA, message),
+        show=display,
+    )
+    return meta.sitemap
 
 
 def _read_again(

@@ -99,9 +99,10 @@ class SiteReader:
     built file is dated by git only: its file time is the build's). ``label`` is how messages
     name the site folder. With ``images`` (the option), each page hands its file to the core,
     which reads it whole for the images of its main content; without, only heads are read.
-    A source the finder found gives the page its ``sitemap`` front matter; ``warn`` is told
-    what in it cannot be read, naming the source as ``show`` shows paths. The ``hreflang``
-    links of a page's head give its language versions.
+    A source the finder found gives the page its ``sitemap`` front matter, merged over its
+    folders' defaults by ``folder_sitemap`` where the host has them (see :mod:`.folder_meta`);
+    ``warn`` is told what in it cannot be read, naming the source as ``show`` shows paths. The
+    ``hreflang`` links of a page's head give its language versions.
     """
 
     def __init__(
@@ -116,9 +117,11 @@ class SiteReader:
         warn: Callable[[str], None] | None = None,
         show: Callable[[Path], str] = str,
         read_in: Callable[[Path], tuple[Path, ...]] | None = None,
+        folder_sitemap: Callable[[Path, object], object] | None = None,
     ) -> None:
         self.site_dir = site_dir
         self.read_in = read_in
+        self.folder_sitemap = folder_sitemap
         self.base_url = base_url
         self.finder = finder
         self.keep_index = keep_index
@@ -175,6 +178,8 @@ class SiteReader:
                 if self.finder is not None:
                     declared = self.finder.declared_date(found, front)
             self._report(found, problems)
+            if self.folder_sitemap is not None:
+                sitemap = self.folder_sitemap(found, sitemap)
         elif self.finder is not None and self.finder.layout in ("mkdocs", "zensical"):
             listed = self._listed_posts(file, path)  # a blog's archive or category page
         in_head = _declared(scan.modified)

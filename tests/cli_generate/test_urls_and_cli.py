@@ -371,6 +371,34 @@ def test_read_the_docs_gives_the_base_url_when_nothing_else_does(tmp_path: Path)
     )
 
 
+@pytest.mark.parametrize(
+    ("name", "text", "meta_file"),
+    [
+        ("mkdocs.yml", "plugins:\n  - search\n  - meta\n", ".meta.yml"),
+        ("mkdocs.yml", "plugins:\n  - material/meta:\n      meta_file: m.yml\n", "m.yml"),
+        ("mkdocs.yml", "plugins:\n  meta:\n    enabled: !ENV [ON_CI, true]\n", ".meta.yml"),
+        ("mkdocs.yml", "plugins:\n  - meta:\n      enabled: false\n", None),
+        ("mkdocs.yml", "plugins:\n  - search\nextra:\n  metadata: 1\n", None),
+        ("mkdocs.yml", "INHERIT: base.yml\nsite_name: Child\n", "base.yml"),
+        ("zensical.toml", "[project.plugins.meta]\n", ".meta.yml"),
+        ("zensical.toml", '[project.plugins.meta]\nmeta_file = "_m.yml"\n', "_m.yml"),
+        ("zensical.toml", "[project.plugins.meta]\nenabled = false\n", None),
+        ("mkdocs.toml", "[project.plugins.meta]\n", None),  # MkDocs 2.0 runs no plugins
+    ],
+)
+def test_the_meta_plugin_is_read_from_the_host_config(
+    tmp_path: Path, name: str, text: str, meta_file: str | None
+) -> None:
+    """Where the host's config enables Material's or Zensical's meta plugin, and the name of its
+    files: a list entry or a mapping, either name, ``enabled`` off, a tag MkDocs resolves, a
+    parent config that ``INHERIT`` names (whose plugins name the file after it)."""
+    write(tmp_path / "base.yml", "plugins:\n  - meta:\n      meta_file: base.yml\n")
+    write(tmp_path / name, text)
+    host = find_host_config(tmp_path)
+    assert host is not None
+    assert host.meta_file == meta_file
+
+
 def test_zensical_toml_wins_and_bad_host_configs_are_one_line(tmp_path: Path) -> None:
     write(tmp_path / "mkdocs.yml", "site_url: https://mkdocs.example/\n")
     write(

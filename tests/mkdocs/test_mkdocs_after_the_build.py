@@ -112,3 +112,42 @@ def test_generate_lists_the_videos_a_page_declares_as_the_plugin_does(git_repo: 
         b"<video:family_friendly>no</video:family_friendly>",
     ):
         assert text in written, text
+
+
+def test_generate_takes_material_meta_files_as_the_plugin_does(git_repo: GitRepo) -> None:
+    """Material's meta plugin merges each folder's ``.meta.yml`` into its pages' metadata, which
+    the plugin receives; ``generate`` reads the same files after MkDocs alone built the site."""
+    pytest.importorskip(
+        "material.plugins.meta.plugin",
+        reason="the meta plugin needs Material 9.6+ (this session has an older one)",
+    )
+    root = example_repo(git_repo)
+    git_repo.write("docs/.meta.yml", "sitemap:\n  changefreq: yearly\n")
+    git_repo.write("docs/guide/.meta.yml", "sitemap:\n  priority: 0.3\n")
+    git_repo.write("docs/reference/.meta.yml", "sitemap:\n  exclude: true\n")
+    git_repo.commit("folder defaults", "2024-10-01T00:00:00+00:00")
+    write_config(git_repo, theme={"name": "material"}, plugins=["meta", "sitemap"])
+    mkdocs_build(root, "--site-dir", "with-plugin")
+    write_config(git_repo, theme={"name": "material"}, plugins=["meta"])
+    mkdocs_build(root, "--site-dir", "site")
+    done = run("generate", cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+    plugin = sitemap(root / "with-plugin")
+    after = {
+        entry.loc: entry
+        for entry in check_sitemap_file(root / "site/sitemap.xml", BASE + "sitemap.xml")
+    }
+    assert set(after) == set(plugin)
+    for loc in sorted(plugin):
+        want, got = plugin[loc], after[loc]
+        assert (got.lastmod, got.changefreq, got.priority) == (
+            want.lastmod,
+            want.changefreq,
+            want.priority,
+        ), loc
+    # What the folders' files and the pages' front matter say, so that agreement is about them.
+    configure, install = plugin[BASE + "guide/configure/"], plugin[BASE + "guide/install/"]
+    assert (configure.changefreq, configure.priority) == ("yearly", "0.3")
+    assert (install.changefreq, install.priority) == ("monthly", "0.8")  # its own front matter
+    assert BASE + "reference/options/" not in plugin
