@@ -43,6 +43,7 @@ from sitemap_plugins.core import (
     SitemapBuilder,
     SitemapError,
     WrittenFile,
+    WrittenText,
     collector_paused,
     shown,
 )
@@ -212,7 +213,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                 self._builder.cache_dir, "sources", str(Path(config.docs_dir).absolute())
             )
             for key, (page, head) in self._rendered.items():
-                html = WrittenFile(page.file.abs_dest_path) if head is None else head
+                dest = page.file.abs_dest_path
+                html = WrittenFile(dest) if head is None else WrittenText(head, dest)
                 read_in = self._snippets.get(key, ())
                 self._seen[key] = self._written(page.file, page.meta, html, page, read_in)
                 _keep_rendered(page.file, page.meta, read_in, sources)
@@ -277,7 +279,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self,
         file: File,
         meta: Mapping[str, Any],
-        html: str | WrittenFile,
+        html: WrittenText | WrittenFile,
         page: MkDocsPage | None,
         read_in: tuple[str, ...] = (),
     ) -> Page | LeftOut:

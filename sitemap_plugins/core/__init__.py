@@ -31,6 +31,7 @@ with collector_paused():
         Page,
         Reason,
         WrittenFile,
+        WrittenText,
     )
     from sitemap_plugins.core.options import (
         OPTION_SPECS,
@@ -79,6 +80,7 @@ __all__ = [
     "StrictError",
     "Summary",
     "WrittenFile",
+    "WrittenText",
     "check_changefreq",
     "check_priority",
     "collector_paused",

@@ -17,7 +17,7 @@ import re
 from html.parser import HTMLParser
 from typing import Final, NamedTuple
 
-from sitemap_plugins.core.model import Reason
+from sitemap_plugins.core.model import Reason, WrittenText
 
 __all__ = [
     "NOTHING_READ",
@@ -176,13 +176,18 @@ NOTHING_READ: Final = PageRead()
 """What most pages' reads say: nothing to leave them out for, no image, base or title."""
 
 
-def read_page(page: str | os.PathLike[str], *, images: bool, title: bool = False) -> PageRead:
+def read_page(
+    page: str | WrittenText | os.PathLike[str], *, images: bool, title: bool = False
+) -> PageRead:
     """One read of a rendered page: its head always, its body only with ``images``.
 
     Without ``images`` this is :func:`head_reason`: the body of a file is never read. With it,
     the file is read once, whole (up to 16 MiB), and a page its head keeps out is not scanned.
-    With ``title``, the head's ``<title>`` comes from that same read.
+    With ``title``, the head's ``<title>`` comes from that same read. Of a
+    :class:`~.model.WrittenText` the text is read, not the file.
     """
+    if isinstance(page, WrittenText):
+        page = page.text
     if not images:
         head = head_of(page)
         return PageRead(_reason(_meta_tags(head)), title=head_title(head) if title else None)

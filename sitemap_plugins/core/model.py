@@ -36,6 +36,17 @@ class WrittenFile(NamedTuple):
         return self.path
 
 
+class WrittenText(NamedTuple):
+    """A page's text (or its head, all that is read of it without the ``images`` option) as the
+    host holds it in memory, and the file the host wrote it to, as :attr:`Page.html`. The text
+    is read, not the file; what it says is kept for the file (:mod:`.page_reads`), so that a
+    later build that does not write the page again (``mkdocs build --dirty``) need not read the
+    file back."""
+
+    text: str
+    path: str
+
+
 class Reason(str, enum.Enum):
     """Why a page stays out of the sitemap: the same words in every host's summary line."""
 
@@ -115,8 +126,9 @@ class Page:
     ``title`` is the page's title as the host shows it, for the page for humans
     (:mod:`~sitemap_plugins.core.human_page`); the XML sitemap has no use for it.
 
-    ``html`` is the page as rendered: its text (a ``str``), or the file it was written to (a
-    :class:`WrittenFile`, a ``Path`` or another path-like object). The core reads
+    ``html`` is the page as rendered: its text (a ``str``), the file it was written to (a
+    :class:`WrittenFile`, a ``Path`` or another path-like object), or both (a
+    :class:`WrittenText`). The core reads
     its head for a robots ``noindex`` or a redirect, which themes and plugins add where no host
     API tells, and, with the ``images`` option, its body for the images of its main content.
 
@@ -137,7 +149,7 @@ class Page:
     default_locale: str | None = None
     listed_dates: tuple[object, ...] = ()
     listed_sources: tuple[FilePath, ...] = ()
-    html: str | os.PathLike[str] | None = None
+    html: str | WrittenText | os.PathLike[str] | None = None
     encoded: bool = True
     article: Article | None = None
     title: str | None = None

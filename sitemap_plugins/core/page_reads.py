@@ -2,7 +2,8 @@
 
 An incremental build (Sphinx without ``-E``, ``mkdocs build --dirty``) rewrites a handful of pages,
 yet every page it publishes is checked for a robots ``noindex`` or a redirect, which a theme may
-add anywhere. A page file as it was at the last read (:mod:`.file_memo`) is not read again.
+add anywhere. A page file as it was at the last read (:mod:`.file_memo`) is not read again; nor
+one whose text the host handed over in memory when it wrote the file, as MkDocs does.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from sitemap_plugins.core.file_memo import FileMemo
 from sitemap_plugins.core.html import NOTHING_READ, PageRead, read_page
-from sitemap_plugins.core.model import Reason
+from sitemap_plugins.core.model import Reason, WrittenText
 
 __all__ = ["PageReads"]
 
@@ -24,11 +25,15 @@ class PageReads:
     def __init__(self, directory: Path | None, output_dir: Path) -> None:
         self._memo = FileMemo(directory, "pages", str(output_dir.absolute()))
 
-    def read(self, page: str | os.PathLike[str], *, images: bool, title: bool = False) -> PageRead:
-        """:func:`.html.read_page`, from the last read when the file is as it was then."""
-        if isinstance(page, str):  # the page's text
+    def read(
+        self, page: str | WrittenText | os.PathLike[str], *, images: bool, title: bool = False
+    ) -> PageRead:
+        """:func:`.html.read_page`, from the last read when the file is as it was then. Text
+        the host wrote to a file (:class:`~.model.WrittenText`) is read, and kept for that file:
+        a later build that does not write it again recalls it."""
+        if isinstance(page, str):  # the page's text alone
             return read_page(page, images=images, title=title)
-        name = os.fspath(page)
+        name = page.path if isinstance(page, WrittenText) else os.fspath(page)
         stamp, old = self._memo.recall(name)
         if stamp is None:  # unreadable, or nothing kept
             return read_page(page, images=images, title=title)

@@ -11,7 +11,7 @@ import pytest
 
 from sitemap_plugins.core import CollectingReporter, Options, Page, SitemapBuilder
 from sitemap_plugins.core.html import PageRead, read_page
-from sitemap_plugins.core.model import Reason
+from sitemap_plugins.core.model import Reason, WrittenText
 from sitemap_plugins.core.page_reads import PageReads
 
 NOINDEX = '<html><head><meta name="robots" content="noindex"><title>A</title></head><body>'
@@ -181,3 +181,22 @@ def test_a_few_changed_pages_leave_the_kept_reads_as_they_are(tmp_path: Path) ->
     files = json.loads(stored.read_text(encoding="utf-8"))["files"]
     assert [files[str(page)][4] for page in pages[:5]] == ["NOINDEX"] * 4 + [None]
     assert set(files) == {str(page) for page in pages}
+
+
+def test_text_handed_over_is_read_and_kept_for_its_file(tmp_path: Path) -> None:
+    """A host that hands over the text it wrote (MkDocs) has it read, not the file; a later
+    build that only names the file recalls that read while the file stays as it was."""
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    page = site / "a.html"
+    write(page, INDEXED)
+    stamp = old_time(page)
+    os.utime(page, ns=(stamp, stamp))
+    reads = PageReads(cache, site)
+    assert reads.read(WrittenText(NOINDEX, str(page)), images=False).reason is Reason.NOINDEX
+    reads.save()
+    assert read_page(page, images=False).reason is None  # the file itself says otherwise
+    assert build(cache, site, [page])[0].reason is Reason.NOINDEX  # recalled, not read
+    os.utime(page, ns=(stamp + 1, stamp + 1))
+    assert build(cache, site, [page])[0].reason is None  # changed: read
+    no_cache = PageReads(None, site)  # no cache place: the text is read all the same
+    assert no_cache.read(WrittenText(NOINDEX, str(page)), images=False).reason is Reason.NOINDEX
