@@ -122,6 +122,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._nav: Any = None
         self._snippet_sources = SnippetSources()
         self._snippets: dict[tuple[str, str], tuple[str, ...]] = {}  # what each page read in
+        self._offered: set[str] = set()  # snippets this build's history pass was told of
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         """Defined so that MkDocs keeps this instance across ``serve`` rebuilds (see module)."""
@@ -137,6 +138,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._i18n = _find_i18n(config)
         self._files = []
         self._rendered = {}
+        self._offered = set()
         if self._dirs != (config.site_dir, config.docs_dir):
             self._seen = {}  # MkDocs keeps one instance per process, even across sites
             self._snippets = {}
@@ -188,10 +190,16 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self, html: str, /, *, page: MkDocsPage, config: MkDocsConfig, files: Files
     ) -> None:
         read = self._snippet_sources.take()
-        if read:
-            self._snippets[_key(page.file)] = read
-        else:
+        if not read:
             self._snippets.pop(_key(page.file), None)
+            return
+        self._snippets[_key(page.file)] = read
+        fresh = [path for path in read if path not in self._offered]
+        if fresh and self._builder is not None:
+            # A snippet beyond docs_dir joins the history pass begun in on_config now, while
+            # MkDocs renders, rather than in a second pass once it is done.
+            self._offered.update(fresh)
+            self._builder.widen(fresh)
 
     @event_priority(-100)  # after plugins that still change the HTML
     def on_post_page(self, output: str, /, *, page: MkDocsPage, config: MkDocsConfig) -> None:

@@ -156,9 +156,11 @@ class SitemapBuilder:
             self.file_dates.exported(folder, repository, revision, within=within)
 
     def widen(self, sources: Iterable[FilePath]) -> None:
-        """Call when the host has read every source and knows files beyond its source folder
-        that date pages (includes, documented modules): a pass :meth:`start` began without them
-        is begun again over them too, while the host writes. ``sources`` is read only then."""
+        """Call as soon as the host knows files beyond its source folder that date pages
+        (includes, documented modules, snippets): a pass :meth:`start` began without them is
+        begun again over them too, while the host goes on, and not once it is done. Each call
+        that names a committed file the pass leaves out begins it again: a host that finds
+        such files page by page names each once. ``sources`` is read only when a pass runs."""
         if "git" in self.options.lastmod_sources:
             self.file_dates.widen(sources)
 

@@ -119,7 +119,12 @@ def generate_site(
             if progress is not None:
                 progress(total, None)
         if not is_built:
-            sources.update(reader.sources(path, is_built))
+            found, *read_in = reader.sources(path, is_built)
+            sources.add(found)
+            fresh = [name for name in read_in if name not in sources]
+            if fresh:  # a snippet beyond the source folder joins the pass now, not after the walk
+                sources.update(fresh)
+                builder.widen(fresh)
         elif file.relpath in tracked:
             committed.add(path)
     del tracked
