@@ -17,37 +17,46 @@ from tests.mkdocs.test_mkdocs import UPDATED_POST, material_blog_available
 from tests.support.console_script import run
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import mkdocs_build
-from tests.support.sitemap_checks import check_sitemap_file
+from tests.support.sitemap_checks import UrlEntry, check_sitemap_file
 
 
-@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
-def test_generate_after_mkdocs_lists_what_the_plugin_lists(git_repo: GitRepo) -> None:
-    root = example_repo(git_repo)
-    git_repo.write("docs/blog/index.md", "# Blog\n")
-    git_repo.write("docs/blog/posts/updated.md", UPDATED_POST)
-    git_repo.write("docs/blog/posts/plain.md", "---\ndate: 2023-03-07\n---\n\n# Plain\n\nText.\n")
-    git_repo.commit("blog", "2024-10-01T00:00:00+00:00")
-    blog = {"blog": {"categories": False}}
-    write_config(git_repo, theme={"name": "material"}, plugins=["sitemap", blog])
+def built_both_ways(repo: GitRepo, plugin: object) -> dict[str, UrlEntry]:
+    """The site built with Material and ``plugin`` twice: with the sitemap plugin (into
+    ``with-plugin/``), and alone then ``generate`` as a CI step runs it (``site/``). Both
+    sitemaps must list the same URLs with the same lastmod, changefreq and priority; returns
+    the plugin's."""
+    root = repo.root
+    write_config(repo, theme={"name": "material"}, plugins=["sitemap", plugin])
     mkdocs_build(root, "--site-dir", "with-plugin")
-    write_config(git_repo, theme={"name": "material"}, plugins=[blog])
+    write_config(repo, theme={"name": "material"}, plugins=[plugin])
     mkdocs_build(root, "--site-dir", "site")
     done = run("generate", cwd=root)  # site_url, docs_dir and site_dir from mkdocs.yml
     assert done.returncode == 0, done.stdout + done.stderr
-
-    plugin = sitemap(root / "with-plugin")
+    plugin_entries = sitemap(root / "with-plugin")
     after = {
         entry.loc: entry
         for entry in check_sitemap_file(root / "site/sitemap.xml", BASE + "sitemap.xml")
     }
-    assert set(after) == set(plugin)
-    for loc in sorted(plugin):
-        want, got = plugin[loc], after[loc]
+    assert set(after) == set(plugin_entries)
+    for loc in sorted(plugin_entries):
+        want, got = plugin_entries[loc], after[loc]
         assert (got.lastmod, got.changefreq, got.priority) == (
             want.lastmod,
             want.changefreq,
             want.priority,
         ), loc
+    return plugin_entries
+
+
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+def test_generate_after_mkdocs_lists_what_the_plugin_lists(git_repo: GitRepo) -> None:
+    example_repo(git_repo)
+    git_repo.write("docs/blog/index.md", "# Blog\n")
+    git_repo.write("docs/blog/posts/updated.md", UPDATED_POST)
+    git_repo.write("docs/blog/posts/plain.md", "---\ndate: 2023-03-07\n---\n\n# Plain\n\nText.\n")
+    git_repo.commit("blog", "2024-10-01T00:00:00+00:00")
+    blog = {"blog": {"categories": False}}
+    plugin = built_both_ways(git_repo, blog)
     assert plugin[BASE + "blog/archive/2023/"].lastmod == "2023-03-07"  # its newest post
     # What the example's front matter says, so that agreement is about something.
     assert plugin[BASE + "about/"].lastmod == "2024-05-01"
@@ -121,31 +130,12 @@ def test_generate_takes_material_meta_files_as_the_plugin_does(git_repo: GitRepo
         "material.plugins.meta.plugin",
         reason="the meta plugin needs Material 9.6+ (this session has an older one)",
     )
-    root = example_repo(git_repo)
+    example_repo(git_repo)
     git_repo.write("docs/.meta.yml", "sitemap:\n  changefreq: yearly\n")
     git_repo.write("docs/guide/.meta.yml", "sitemap:\n  priority: 0.3\n")
     git_repo.write("docs/reference/.meta.yml", "sitemap:\n  exclude: true\n")
     git_repo.commit("folder defaults", "2024-10-01T00:00:00+00:00")
-    write_config(git_repo, theme={"name": "material"}, plugins=["meta", "sitemap"])
-    mkdocs_build(root, "--site-dir", "with-plugin")
-    write_config(git_repo, theme={"name": "material"}, plugins=["meta"])
-    mkdocs_build(root, "--site-dir", "site")
-    done = run("generate", cwd=root)
-    assert done.returncode == 0, done.stdout + done.stderr
-
-    plugin = sitemap(root / "with-plugin")
-    after = {
-        entry.loc: entry
-        for entry in check_sitemap_file(root / "site/sitemap.xml", BASE + "sitemap.xml")
-    }
-    assert set(after) == set(plugin)
-    for loc in sorted(plugin):
-        want, got = plugin[loc], after[loc]
-        assert (got.lastmod, got.changefreq, got.priority) == (
-            want.lastmod,
-            want.changefreq,
-            want.priority,
-        ), loc
+    plugin = built_both_ways(git_repo, "meta")
     # What the folders' files and the pages' front matter say, so that agreement is about them.
     configure, install = plugin[BASE + "guide/configure/"], plugin[BASE + "guide/install/"]
     assert (configure.changefreq, configure.priority) == ("yearly", "0.3")
