@@ -56,15 +56,7 @@ class FolderMeta:
             return own
         if own is None:
             return merged
-        try:
-            return _merge(merged, own)
-        except _Mismatch:
-            self._warn(
-                f"{self._show(source)}: sitemap {own!r} does not merge with {merged!r} from "
-                f"{self._show(given_by or source)} (Material's and Zensical's meta plugins "
-                "stop the build there); the page's own value is used"
-            )
-            return own
+        return self._over(merged, given_by or source, own, source, "the page's own")
 
     def _folder(self, folder: Path) -> tuple[object, Path | None]:
         known = self._folders.get(folder)
@@ -77,21 +69,29 @@ class FolderMeta:
         else:
             self._folders[folder] = (_NOTHING, None)  # beyond the source folder: no meta
             return self._folders[folder]
-        found = self._read(folder / self._name)
+        path = folder / self._name
+        found = self._read(path)
         merged = inherited
         if found is not _NOTHING:
-            try:
-                value = found if inherited[0] is _NOTHING else _merge(inherited[0], found)
-                merged = (value, folder / self._name)
-            except _Mismatch:
-                self._warn(
-                    f"{self._show(folder / self._name)}: sitemap {found!r} does not merge with "
-                    f"{inherited[0]!r} from {self._show(inherited[1] or folder)} (Material's and "
-                    "Zensical's meta plugins stop the build there); this folder's value is used"
-                )
-                merged = (found, folder / self._name)
+            base, base_file = inherited
+            if base is not _NOTHING:
+                found = self._over(base, base_file or folder, found, path, "this folder's")
+            merged = (found, path)
         self._folders[folder] = merged
         return merged
+
+    def _over(self, base: object, base_file: Path, over: object, where: Path, whose: str) -> object:
+        """``over`` merged into ``base`` (from ``base_file``); where the two do not merge,
+        ``over`` alone, and a warning naming ``where`` it is written."""
+        try:
+            return _merge(base, over)
+        except _Mismatch:
+            self._warn(
+                f"{self._show(where)}: sitemap {over!r} does not merge with {base!r} from "
+                f"{self._show(base_file)} (Material's and Zensical's meta plugins stop the build "
+                f"there); {whose} value is used"
+            )
+            return over
 
     def _read(self, path: Path) -> object:
         """The ``sitemap`` value of one meta file, or :data:`_NOTHING`."""

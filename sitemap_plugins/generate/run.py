@@ -24,6 +24,7 @@ from sitemap_plugins.core.report import Code
 from sitemap_plugins.core.spill import DEFAULT_CHUNK
 from sitemap_plugins.generate.errors import InputError
 from sitemap_plugins.generate.folder_meta import FolderMeta
+from sitemap_plugins.generate.hosts import HostConfig
 from sitemap_plugins.generate.layouts import SourceFinder
 from sitemap_plugins.generate.settings import Settings
 from sitemap_plugins.generate.site import BuiltFile, SiteReader, walk_site
@@ -137,13 +138,21 @@ def generate_site(
     return summary
 
 
+def _mkdocs_family_host(settings: Settings) -> HostConfig | None:
+    """The host's config where it renders the sources a MkDocs or Zensical layout finds: only
+    then do its Markdown extensions and plugins say what a page read."""
+    if settings.layout not in ("mkdocs", "zensical"):
+        return None
+    return settings.host
+
+
 def _snippet_reader(
     settings: Settings, reporter: Reporter
 ) -> Callable[[Path], tuple[Path, ...]] | None:
     """What each source reads in with ``pymdownx.snippets``, where the host's config enables
     it for a MkDocs or Zensical layout (see :mod:`.snippets`); None elsewhere."""
-    host = settings.host
-    if host is None or host.snippets is None or settings.layout not in ("mkdocs", "zensical"):
+    host = _mkdocs_family_host(settings)
+    if host is None or host.snippets is None:
         return None
     try:
         from sitemap_plugins.generate.snippets import SnippetReader
@@ -166,13 +175,8 @@ def _folder_sitemap(
 ) -> Callable[[Path, object], object] | None:
     """Each source's ``sitemap`` merged over its folders' meta files, where the host's config
     enables the meta plugin for a MkDocs or Zensical layout (see :mod:`.folder_meta`)."""
-    host = settings.host
-    if (
-        host is None
-        or host.meta_file is None
-        or settings.layout not in ("mkdocs", "zensical")
-        or settings.source_dir is None
-    ):
+    host = _mkdocs_family_host(settings)
+    if host is None or host.meta_file is None or settings.source_dir is None:
         return None
     meta = FolderMeta(
         settings.source_dir,
