@@ -92,6 +92,23 @@ def test_a_page_is_as_new_as_the_snippets_it_reads_in(git_repo: GitRepo, tmp_pat
     assert trace.count("log") == 0, trace.commands()
 
 
+def test_a_shallow_clone_dates_a_page_by_the_snippet_its_history_proves(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """CI's clone holds the last two commits: the section the notice reads in changed in the
+    newest, inside the window, so the configure page changed then, though its own source and
+    the notice last changed before the window (the pass was begun again over the snippets in
+    that clone). A page whose only source changed before the window has no lastmod, never a
+    checkout or boundary date, and one warning says why."""
+    site_with_a_snippet(git_repo)
+    clone = git_repo.clone(tmp_path / "checkout", depth=2)
+    done = mkdocs_build(clone.root)
+    entries = sitemap(clone.root / "site")
+    assert entries[CONFIGURE].lastmod == "2025-04-04T09:00:00Z"
+    assert entries[BASE + "guide/install/"].lastmod is None
+    assert done.stderr.count("is a shallow clone") == 1, done.stderr
+
+
 def test_an_uncommitted_snippet_edit_dates_the_page_by_its_file_time(git_repo: GitRepo) -> None:
     """As for a page's own source: an edit git shows in the working tree is dated by its time."""
     root = site_with_a_snippet(git_repo)
