@@ -20,7 +20,8 @@ import logging
 import posixpath
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import BaseConfigOption, Config, ValidationError
@@ -117,6 +118,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._files: list[File] = []
         self._redirected: frozenset[str] = frozenset()
         self._i18n: Any = None
+        self._default_locale: str | None = None  # mkdocs-static-i18n's, for x-default
         self._dirs = ("", "")
         self._origins = ""  # what a page's origin starts with: the docs folder's name
         self._nav: Any = None
@@ -216,6 +218,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self._nested_build() or self._builder is None:
             return
+        self._default_locale = str(getattr(self._i18n, "default_language", "") or "") or None
         with collector_paused():
             sources = FileMemo(
                 self._builder.cache_dir, "sources", str(Path(config.docs_dir).absolute())
@@ -305,6 +308,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         # A post's news fields and a page's title are looked up only for the features that
         # use them (the news sitemap, the page for humans): on every page, every build.
         options = self._builder.options if self._builder is not None else None
+        posts = getattr(page, "posts", None)  # a Material blog index's
         return Page(
             path=file.url,
             origin=origin,
@@ -312,8 +316,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             sitemap=meta.get("sitemap"),
             updated=_post_date(page),
             translations=self._translations(file),
-            default_locale=str(getattr(self._i18n, "default_language", "") or "") or None,
-            listed_dates=tuple(_post_date(post) for post in getattr(page, "posts", None) or ()),
+            default_locale=self._default_locale,
+            listed_dates=tuple(_post_date(post) for post in posts) if posts else (),
             html=html,
             article=self._article(file, page) if options and options.news is not None else None,
             title=_title(page) if options and options.html_page else None,
@@ -383,6 +387,8 @@ def _last_rendered(file: File, memo: FileMemo) -> tuple[Mapping[str, Any], tuple
     name = file.abs_src_path or ""
     stamp, known = memo.recall(name)
     if known is not None and len(known) == 3 and known[0] == file.url:
+        if known[1] is None and not known[2]:  # most pages: no sitemap value, no snippets
+            return _NO_METADATA, ()
         try:
             value = from_json(known[1])
             read_in = tuple(str(path) for path in known[2])
@@ -399,6 +405,10 @@ def _last_rendered(file: File, memo: FileMemo) -> tuple[Mapping[str, Any], tuple
     if stamp is not None and kept is not None:
         memo.remember(name, stamp, kept)
     return meta, ()
+
+
+_NO_METADATA: Final[Mapping[str, Any]] = MappingProxyType({})
+"""What most pages' front matter says of the sitemap: nothing (shared, read-only)."""
 
 
 def _kept(file: File, meta: Mapping[str, Any], read_in: tuple[str, ...]) -> list[Any] | None:

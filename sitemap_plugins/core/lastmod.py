@@ -66,11 +66,12 @@ class LastmodRules:
         With ``lastmod_format: date`` a declared time keeps the day its author wrote, an instant
         (a commit) becomes its UTC day.
         """
-        value, origin, undated = self._first(page, meta)
-        if value is None:
-            return Decision(None, origin, undated)
+        found = self._first(page, meta)
         style = self.options.lastmod_format
-        return Decision(as_written(value, style, declared=origin in _DECLARED), origin)
+        if found.value is None or style != "date":  # written as found: most sites' style
+            return found
+        value = as_written(found.value, style, declared=found.origin in _DECLARED)
+        return Decision(value, found.origin)
 
     def _first(self, page: Page, meta: Mapping[str, Any]) -> Decision:
         files_done = False

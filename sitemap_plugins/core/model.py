@@ -1,9 +1,10 @@
 """The values that cross from an adapter into the core, and the validated entries the core writes.
 
-Adapters describe what their host wrote with plain, frozen values, a :class:`Page` for each page
-and a :class:`LeftOut` for each file the host itself keeps out (a draft, the 404 page), so that
-no host object (an MkDocs ``Page``, a Sphinx environment, a Pelican ``Content``) ever reaches the
-core: the core can then be tested, and reasoned about, without any host installed.
+Adapters describe what their host wrote with plain values the core never changes, a
+:class:`Page` for each page and a :class:`LeftOut` for each file the host itself keeps out (a
+draft, the 404 page), so that no host object (an MkDocs ``Page``, a Sphinx environment, a
+Pelican ``Content``) ever reaches the core: the core can then be tested, and reasoned about,
+without any host installed.
 """
 
 from __future__ import annotations
@@ -92,7 +93,10 @@ class Article:
     language: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a frozen dataclass sets each of the 14 fields through object.__setattr__, three
+# times what making a Page costs otherwise, and one is made per page, every build (a fifth of the
+# Sphinx adapter's work at the end of an incremental build). Nothing changes a Page once made.
+@dataclass(slots=True)
 class Page:
     """What an adapter knows about one published page; the core decides everything else.
 
@@ -156,11 +160,12 @@ class Page:
     query: str = ""
 
     def __post_init__(self) -> None:
-        if isinstance(self.sitemap, Mapping) and not isinstance(self.sitemap, MappingProxyType):
-            object.__setattr__(self, "sitemap", MappingProxyType(dict(self.sitemap)))
-        if not isinstance(self.translations, MappingProxyType):
-            copied = MappingProxyType(dict(self.translations)) if self.translations else _NONE
-            object.__setattr__(self, "translations", copied)
+        sitemap = self.sitemap
+        if isinstance(sitemap, Mapping) and not isinstance(sitemap, MappingProxyType):
+            self.sitemap = MappingProxyType(dict(sitemap))
+        translations = self.translations
+        if not isinstance(translations, MappingProxyType):
+            self.translations = MappingProxyType(dict(translations)) if translations else _NONE
 
 
 _NONE: Final[Mapping[str, str]] = MappingProxyType({})

@@ -14,7 +14,7 @@ from typing import Any
 
 from sitemap_plugins.core.file_memo import FileMemo
 from sitemap_plugins.core.html import NOTHING_READ, PageRead, read_page
-from sitemap_plugins.core.model import Reason, WrittenText
+from sitemap_plugins.core.model import Reason, WrittenFile, WrittenText
 
 __all__ = ["PageReads"]
 
@@ -33,7 +33,7 @@ class PageReads:
         a later build that does not write it again recalls it."""
         if isinstance(page, str):  # the page's text alone
             return read_page(page, images=images, title=title)
-        name = page.path if isinstance(page, WrittenText) else os.fspath(page)
+        name = page.path if isinstance(page, (WrittenFile, WrittenText)) else os.fspath(page)
         stamp, old = self._memo.recall(name)
         if stamp is None:  # unreadable, or nothing kept
             return read_page(page, images=images, title=title)

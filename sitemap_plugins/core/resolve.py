@@ -19,6 +19,7 @@ import functools
 import json
 import re
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from sitemap_plugins.core.git_dates import Undated
@@ -44,6 +45,8 @@ MAX_IMAGES: Final = 1_000
 """The image extension's limit per page; the first ones in page order are listed."""
 _HREFLANG: Final = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")
 _META_KEYS: Final = frozenset({"priority", "changefreq", "lastmod", "exclude", "video"})
+_NO_METADATA: Final[Mapping[str, Any]] = MappingProxyType({})
+"""What most pages' metadata asks of their entry: nothing (one shared, read-only value)."""
 _EXPECTED: Final = "expected false or a mapping of priority, changefreq, lastmod, exclude, video"
 
 
@@ -178,7 +181,7 @@ class Resolver:
                 )
                 return {}
         if raw is None or raw is True:
-            return {}
+            return _NO_METADATA
         if raw is False:
             return None
         if not isinstance(raw, Mapping):

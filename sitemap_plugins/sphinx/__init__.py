@@ -226,7 +226,13 @@ class _Site:
             docs = [root, *sorted(env.found_docs - {root})]
             sources = tuple(path for doc in docs for path in (*sources_of(doc), *catalogs(doc)))
             yield self._page(
-                app, root, root + builder.link_suffix, sources, html_file, encoded=False
+                app,
+                root,
+                root + builder.link_suffix,
+                sources,
+                html_file,
+                encoded=False,
+                origin=sources_of.own(root),
             )
         else:
             encoded = _links_are_encoded(builder)
@@ -235,7 +241,8 @@ class _Site:
                 if docname == "404":
                     yield LeftOut(Reason.NOT_FOUND_PAGE, str(env.doc2path(docname, False)))
                     continue
-                sources = (*sources_of(docname), *catalogs(docname))
+                own = sources_of.own(docname)
+                sources = (*sources_of(docname, own), *catalogs(docname))
                 yield self._page(
                     app,
                     docname,
@@ -243,6 +250,7 @@ class _Site:
                     sources,
                     html_file,
                     encoded=encoded,
+                    origin=own,
                 )
         encoded = _links_are_encoded(builder)
         for item in self.extra.pages(app):
@@ -265,8 +273,10 @@ class _Site:
         *,
         encoded: bool,
         listed: tuple[FilePath, ...] = (),
+        origin: str | None = None,
     ) -> Page:
-        """One page as Sphinx wrote it: a document (with its ``sitemap`` field) or another."""
+        """One page as Sphinx wrote it: a document (with its ``sitemap`` field) or another.
+        ``origin`` is a document's source as Sphinx names it, under the source folder."""
         env = app.env
         scheme = self.scheme
         if scheme is None:  # config-inited always comes first
@@ -278,12 +288,8 @@ class _Site:
         title = env.titles.get(pagename) if wants_title else None
         if not document:
             origin = Path(html).relative_to(app.outdir).as_posix()
-        else:  # the source's path under the source folder, as Sphinx names documents
-            own = str(sources[0]) if sources else ""
-            folder = str(app.srcdir).rstrip(os.sep) + os.sep
-            origin = (
-                own[len(folder) :] if own.startswith(folder) else str(env.doc2path(pagename, False))
-            )
+        elif origin is None:
+            origin = str(env.doc2path(pagename, False))
         return Page(
             path=scheme.path(link),
             origin=origin,
@@ -358,8 +364,9 @@ class _Sources:
             return str(self.env.doc2path(docname, False))
         return os.fspath(found)
 
-    def __call__(self, docname: str) -> tuple[str, ...]:
-        own = os.path.join(self.srcdir, self.own(docname))  # noqa: PTH118
+    def __call__(self, docname: str, own: str | None = None) -> tuple[str, ...]:
+        """The document's files; ``own`` is :meth:`own`'s answer, where the caller has it."""
+        own = os.path.join(self.srcdir, self.own(docname) if own is None else own)  # noqa: PTH118
         dependencies = self.env.dependencies.get(docname)
         if not dependencies:
             return (own,)
