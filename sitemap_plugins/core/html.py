@@ -39,6 +39,12 @@ _RELEVANT: Final = re.compile(r"robots|bot\b|refresh")
 is tried at every character of every tag (7 µs a page, more than reading the head)."""
 _ROBOTS_NAMES: Final = frozenset({"robots", "googlebot", "bingbot"})
 _LINK_TAG: Final = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
+_PLAIN_TAG: Final = re.compile(
+    r'<[A-Za-z]+((?:[ \t\n\r\f]+[A-Za-z_:][-A-Za-z0-9_:.]*="[^"&<>]*")*)[ \t\n\r\f]*/?>'
+)
+"""A tag whose attributes are all ``name="value"``, apart by HTML's own white space (not any
+other a regular expression's ``\\s`` takes), no value holding ``&``, ``<`` or ``>``."""
+_PLAIN_ATTRIBUTE: Final = re.compile(r'([A-Za-z_:][-A-Za-z0-9_:.]*)="([^"]*)"')
 _HTML_LANG: Final = re.compile(r"<html\b[^>]*?\blang=[\"']?([A-Za-z0-9-]{1,35})", re.IGNORECASE)
 _JSON_LD: Final = re.compile(
     r"<script\b[^>]*application/ld\+json[^>]*>(.*?)</script\s*>", re.IGNORECASE | re.DOTALL
@@ -120,6 +126,13 @@ def head_of(page: str | os.PathLike[str]) -> str:
 
 
 def _attributes(tag: str) -> dict[str, str]:
+    """The tag's attributes as :class:`HTMLParser` reads them (names lowered, references
+    decoded, the last of two of a name kept). A tag written plainly, every value in double
+    quotes and no ``&``, reads the same by one regular expression, for a fifth of the cost:
+    scanning a built site's heads parsed two such tags a page (a canonical link, a stylesheet)."""
+    plain = _PLAIN_TAG.fullmatch(tag)
+    if plain is not None:
+        return {name.lower(): value for name, value in _PLAIN_ATTRIBUTE.findall(plain[1])}
     parser = _MetaAttributes()
     parser.feed(tag)
     parser.close()
@@ -132,8 +145,9 @@ def _meta_tags(head: str) -> list[dict[str, str]]:
 
 def _might_matter(tag: str) -> bool:
     """Whether a ``<meta>`` tag can be about robots or a redirect; most tags of a head are not,
-    and two substring searches say so for them."""
-    lowered = tag.lower()
+    and two substring searches say so for them. A character reference can spell either, as a
+    browser decodes it (``name="&#114;obots"``)."""
+    lowered = _decoded(tag).lower()
     return ("bot" in lowered or "refresh" in lowered) and _RELEVANT.search(lowered) is not None
 
 
@@ -279,12 +293,18 @@ def html_lang(head: str) -> str | None:
 
 
 def _may_say(tag: str, words: tuple[str, ...]) -> bool:
-    """Whether a tag can name one of ``words`` in an attribute: it shows one (in any case), or
-    has a character reference, which could spell one (``name="&#114;obots"``)."""
-    if "&" in tag:
-        return True
-    lowered = tag.lower()
+    """Whether a tag can name one of ``words`` in an attribute: it shows one, in any case, once
+    its character references are decoded as a browser decodes them (``name="&#114;obots"``).
+    An ``&`` alone (a stylesheet's ``?family=a&display=swap``) spells nothing."""
+    lowered = _decoded(tag).lower()
     return any(word in lowered for word in words)
+
+
+def _decoded(tag: str) -> str:
+    """The tag with its character references decoded, as :class:`HTMLParser` decodes its
+    attribute values (a reference cannot span a quote, so decoding the whole tag reads each
+    value as it is read alone)."""
+    return html.unescape(tag) if "&" in tag else tag
 
 
 def _json_ld_modified(head: str) -> str | None:

@@ -244,3 +244,24 @@ def test_scan_head_reads_names_spelled_with_character_references() -> None:
         '<link rel="stylesheet" href="s.css"></head>'
     )
     assert scan == HeadScan(Reason.NOINDEX, "/x/", "2024-05-01", None)
+
+
+def test_a_robots_name_spelled_with_character_references_keeps_the_page_out() -> None:
+    """The plugins read a page's head as the scan of a built site does: a browser, and a
+    crawler, decode the references before reading the name."""
+    head = '<head><meta name="&#114;obots" content="noindex"><meta name="viewport"></head>'
+    assert head_reason(head) is Reason.NOINDEX
+    assert head_reason('<head><meta http-equiv="&#82;efresh" content="0; url=/x/"></head>') is (
+        Reason.REDIRECT_STUB
+    )
+
+
+def test_an_ampersand_alone_spells_no_name() -> None:
+    """A stylesheet's query (``&display=swap``) holds an ``&`` that is no reference: the tag
+    says nothing the scan looks for; one that is a reference still can."""
+    scan = scan_head(
+        '<head><link rel="stylesheet" href="https://fonts.example/css?family=A&display=swap">'
+        '<link rel="stylesheet" href="/c.css?canonical&amp;x">'
+        '<meta name="description" content="Fish &amp; chips"></head>'
+    )
+    assert scan == HeadScan()
