@@ -21,7 +21,7 @@ from typing import Any, Final
 
 __all__ = ["SnippetReader"]
 
-_MARKER: Final = "8<-"
+_MARKER: Final = b"8<-"
 """In every form of the marker (``--8<--``, ``-8<-``, ``;--8<--``): a source without it reads
 nothing in, unless the settings append files to every page."""
 
@@ -44,7 +44,6 @@ class SnippetReader:
         ours["base_path"] = [str(root / os.fspath(entry)) for entry in bases]
         ours["url_download"] = False  # never the network: a URL has no history anyway
         ours["check_paths"] = False  # a file missing now dates nothing; the build had it
-        self._encoding = str(ours.get("encoding") or "utf-8")
         self._every_page = bool(ours.get("auto_append"))
         self._sources = SnippetSources()
         md = markdown.Markdown(
@@ -55,16 +54,24 @@ class SnippetReader:
 
     def read_in(self, source: Path) -> tuple[Path, ...]:
         """The files ``source`` reads in, nested ones included, in the order first read; none
-        when it cannot be read (its front matter reader reports that)."""
+        when it cannot be read (its front matter reader reports that).
+
+        The source is read as its host reads it, as UTF-8 (the snippets' ``encoding`` is
+        that of the files they read in), and decoded only when it holds a marker: most pages
+        read nothing in."""
         known = self._memo.get(source)
         if known is not None:
             return known
         found: tuple[Path, ...] = ()
         try:
-            text = source.read_text(encoding=self._encoding, errors="replace")
+            with open(source, "rb") as stream:
+                data = stream.read()
         except OSError:
-            text = ""
-        if self._every_page or _MARKER in text:
+            data = b""
+        if self._every_page or _MARKER in data:
+            text = data.decode("utf-8-sig", errors="replace")
+            if "\r" in text:  # as a text stream reads it, and the host
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
             self._sources.take()
             # Another package, on any text: what it resolved before failing still counts.
             with contextlib.suppress(Exception):

@@ -87,3 +87,24 @@ def test_snippet_settings_generate_cannot_use_are_named(project: GitRepo) -> Non
         "": written(OLD),
         "guide/": written(OLD),
     }
+
+
+def test_a_source_is_read_as_its_host_reads_it_whatever_its_snippets_encoding(
+    tmp_path: Path,
+) -> None:
+    """The snippets' ``encoding`` is that of the files they read in; the page's own source is
+    UTF-8 (with Windows line ends here), as MkDocs and Zensical read it."""
+    pytest.importorskip("pymdownx", reason="pymdown-extensions is installed in tests_cli_generate")
+    from sitemap_plugins.generate.snippets import SnippetReader
+
+    notice = tmp_path / "includes" / "notice.md"
+    notice.parent.mkdir()
+    notice.write_text("Notice, café.\n", encoding="utf-16")
+    page = tmp_path / "docs" / "index.md"
+    page.parent.mkdir()
+    page.write_bytes('\ufeff# Café\r\n\r\n--8<-- "notice.md"\r\n'.encode())
+    plain = tmp_path / "docs" / "plain.md"
+    plain.write_text("# Plain\n", encoding="utf-8")
+    reader = SnippetReader({"base_path": ["includes"], "encoding": "utf-16"}, tmp_path)
+    assert reader.read_in(page) == (notice,)
+    assert reader.read_in(plain) == ()
