@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitemap_plugins.core.html import _attributes, scan_head
+from sitemap_plugins.core.html import _attributes, _may_say, scan_head
 
 
 class _Reference(HTMLParser):
@@ -78,3 +78,41 @@ def test_a_built_page_head_scans_the_same_with_spaces_of_any_kind() -> None:
     """White space HTML does not take as such (a no-break space) is no attribute separator."""
     assert scan_head('<head><link\xa0rel="canonical" href="/x/"></head>').canonical is None
     assert scan_head('<head><link rel="canonical"\thref="/x/"></head>').canonical == "/x/"
+
+
+_WORDS = ("canonical", "hreflang", "bot", "refresh")
+
+
+@st.composite
+def _spelled(draw: st.DrawFn) -> tuple[str, str]:
+    """A word, and a value that spells it among other text, each letter as it is or as a
+    decimal or hexadecimal character reference, with or without its semicolon."""
+    word = draw(st.sampled_from(_WORDS))
+    letters = []
+    for letter in word:
+        form = draw(st.sampled_from(["as is", "UPPER", "decimal", "hex", "no semicolon"]))
+        letters.append(
+            {
+                "as is": letter,
+                "UPPER": letter.upper(),
+                "decimal": f"&#{ord(letter)};",
+                "hex": f"&#x{ord(letter):x};",
+                "no semicolon": f"&#{ord(letter)}",
+            }[form]
+        )
+    noise = st.sampled_from(["", "x", "&amp;", "&", "/", " "])
+    return word, draw(noise) + "".join(letters) + draw(noise)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(["rel", "name", "http-equiv"]), _spelled(), st.sampled_from(['"', "'"]))
+def test_a_tag_that_names_a_word_is_never_passed_over(
+    name: str, spelled: tuple[str, str], quote: str
+) -> None:
+    """What decides which tags are parsed may take too many, never too few: a word an
+    attribute names once the parser has decoded it is seen in the tag, however spelled."""
+    word, value = spelled
+    tag = f'<link {name}={quote}{value}{quote} href="/x/?a&amp;b">'
+    named = " ".join(f"{k} {v}" for k, v in _as_the_parser_reads(tag).items()).lower()
+    if word in named:  # a reference without its semicolon, before a digit, spells another
+        assert _may_say(tag, (word,)), tag
