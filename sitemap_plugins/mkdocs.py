@@ -20,8 +20,7 @@ import logging
 import posixpath
 from collections.abc import Mapping
 from pathlib import Path
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import BaseConfigOption, Config, ValidationError
@@ -33,6 +32,7 @@ from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.utils.meta import get_data
 
 from sitemap_plugins.core import (
+    EMPTY,
     OPTION_SPECS,
     Article,
     LeftOut,
@@ -388,7 +388,7 @@ def _last_rendered(file: File, memo: FileMemo) -> tuple[Mapping[str, Any], tuple
     stamp, known = memo.recall(name)
     if known is not None and len(known) == 3 and known[0] == file.url:
         if known[1] is None and not known[2]:  # most pages: no sitemap value, no snippets
-            return _NO_METADATA, ()
+            return EMPTY, ()
         try:
             value = from_json(known[1])
             read_in = tuple(str(path) for path in known[2])
@@ -405,10 +405,6 @@ def _last_rendered(file: File, memo: FileMemo) -> tuple[Mapping[str, Any], tuple
     if stamp is not None and kept is not None:
         memo.remember(name, stamp, kept)
     return meta, ()
-
-
-_NO_METADATA: Final[Mapping[str, Any]] = MappingProxyType({})
-"""What most pages' front matter says of the sitemap: nothing (shared, read-only)."""
 
 
 def _kept(file: File, meta: Mapping[str, Any], read_in: tuple[str, ...]) -> list[Any] | None:

@@ -22,6 +22,7 @@ with collector_paused():
     from sitemap_plugins.core.git_dates import FileDates
     from sitemap_plugins.core.languages import LanguageSite, folder_under, join_language_sites
     from sitemap_plugins.core.model import (
+        EMPTY,
         Article,
         Entry,
         FilePath,
@@ -54,6 +55,7 @@ with collector_paused():
     )
 
 __all__ = [
+    "EMPTY",
     "OPTION_SPECS",
     "READ_THE_DOCS_URL",
     "Article",

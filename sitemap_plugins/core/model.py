@@ -15,7 +15,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Final, NamedTuple, TypeAlias
+from typing import Any, Final, NamedTuple, TypeAlias
 
 Lastmod = dt.date | dt.datetime
 """A modification time: an aware ``datetime``, or a plain ``date`` when only that is known."""
@@ -165,11 +165,12 @@ class Page:
             self.sitemap = MappingProxyType(dict(sitemap))
         translations = self.translations
         if not isinstance(translations, MappingProxyType):
-            self.translations = MappingProxyType(dict(translations)) if translations else _NONE
+            self.translations = MappingProxyType(dict(translations)) if translations else EMPTY
 
 
-_NONE: Final[Mapping[str, str]] = MappingProxyType({})
-"""No translations: most pages' value, shared."""
+EMPTY: Final[Mapping[str, Any]] = MappingProxyType({})
+"""An empty, read-only mapping: most pages' translations, metadata and front matter for the
+sitemap, one shared value rather than a new one per page."""
 
 
 class Video(NamedTuple):

@@ -19,13 +19,12 @@ import functools
 import json
 import re
 from collections.abc import Callable, Mapping
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from sitemap_plugins.core.git_dates import Undated
 from sitemap_plugins.core.html import NOTHING_READ, PageRead, read_page
 from sitemap_plugins.core.lastmod import LastmodRules
-from sitemap_plugins.core.model import Entry, News, Page, Reason, Video
+from sitemap_plugins.core.model import EMPTY, Entry, News, Page, Reason, Video
 from sitemap_plugins.core.options import Options, Rule, check_changefreq, check_priority
 from sitemap_plugins.core.report import Code, Reporter
 from sitemap_plugins.core.urls import (
@@ -45,8 +44,6 @@ MAX_IMAGES: Final = 1_000
 """The image extension's limit per page; the first ones in page order are listed."""
 _HREFLANG: Final = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")
 _META_KEYS: Final = frozenset({"priority", "changefreq", "lastmod", "exclude", "video"})
-_NO_METADATA: Final[Mapping[str, Any]] = MappingProxyType({})
-"""What most pages' metadata asks of their entry: nothing (one shared, read-only value)."""
 _EXPECTED: Final = "expected false or a mapping of priority, changefreq, lastmod, exclude, video"
 
 
@@ -181,7 +178,7 @@ class Resolver:
                 )
                 return {}
         if raw is None or raw is True:
-            return _NO_METADATA
+            return EMPTY  # most pages: nothing asked of their entry
         if raw is False:
             return None
         if not isinstance(raw, Mapping):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.core.dates import as_written, format_lastmod, parse_lastmod, sort_key
-from sitemap_plugins.core.html import HeadScan, head_of, head_reason, scan_head
+from sitemap_plugins.core.html import HeadScan, _may_say, head_of, head_reason, scan_head
 from sitemap_plugins.core.model import Reason
 from sitemap_plugins.core.robots import robots_text
 
@@ -259,9 +259,11 @@ def test_a_robots_name_spelled_with_character_references_keeps_the_page_out() ->
 def test_an_ampersand_alone_spells_no_name() -> None:
     """A stylesheet's query (``&display=swap``) holds an ``&`` that is no reference: the tag
     says nothing the scan looks for; one that is a reference still can."""
+    fonts = '<link rel="stylesheet" href="https://fonts.example/css?family=A&display=swap">'
     scan = scan_head(
-        '<head><link rel="stylesheet" href="https://fonts.example/css?family=A&display=swap">'
-        '<link rel="stylesheet" href="/c.css?canonical&amp;x">'
+        f'<head>{fonts}<link rel="stylesheet" href="/c.css?canonical&amp;x">'
         '<meta name="description" content="Fish &amp; chips"></head>'
     )
     assert scan == HeadScan()
+    assert not _may_say(fonts, ("canonical", "hreflang"))  # not parsed for nothing
+    assert _may_say('<link rel="&#99;anonical" href="/x/">', ("canonical", "hreflang"))
