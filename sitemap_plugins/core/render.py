@@ -25,11 +25,21 @@ _ESCAPES: Final = str.maketrans(
     {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
 )
 # Characters XML 1.0 cannot carry at all, even escaped: the few ranges its Char production leaves
-# out, listed as such, which compiles ten times faster than the negated production does (every
-# build imports this).
-_NOT_XML: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# out, listed as such, which compiles ten times faster than the negated production does. Nearly
+# every text is ASCII, where only the control characters are out; the full classes, whose
+# surrogate range alone takes as long to compile as the rest of this module to import, are
+# compiled the first time a text is not ASCII (every build imports this module).
+_ASCII_OUT: Final = "\x00-\x08\x0b\x0c\x0e-\x1f"
+_NOT_XML_ASCII: Final = re.compile(f"[{_ASCII_OUT}]")
 # Anything that needs work: markup characters, or characters XML cannot carry.
-_NEEDS_ESCAPING: Final = re.compile("[&<>\"'\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_NEEDS_ESCAPING_ASCII: Final = re.compile(f"[&<>\"'{_ASCII_OUT}]")
+
+
+@functools.cache
+def _beyond_ascii() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """What :data:`_NOT_XML_ASCII` and :data:`_NEEDS_ESCAPING_ASCII` find, in any text."""
+    out = f"{_ASCII_OUT}\ud800-\udfff\ufffe\uffff"
+    return re.compile(f"[{out}]"), re.compile(f"[&<>\"'{out}]")
 
 
 def xml_escape(text: str) -> str:
@@ -38,15 +48,19 @@ def xml_escape(text: str) -> str:
     Almost every URL needs nothing, so one regex search settles it before any copying: this is
     on the writer's per-URL path.
     """
-    if _NEEDS_ESCAPING.search(text) is None:
+    if text.isascii():
+        not_xml, needs_escaping = _NOT_XML_ASCII, _NEEDS_ESCAPING_ASCII
+    else:
+        not_xml, needs_escaping = _beyond_ascii()
+    if needs_escaping.search(text) is None:
         return text
-    return _NOT_XML.sub("", text).translate(_ESCAPES)
+    return not_xml.sub("", text).translate(_ESCAPES)
 
 
 def xml_clean(text: str) -> str:
     """``text`` without the characters XML 1.0 cannot carry (as :func:`xml_escape` drops them),
     for checking a text's length and emptiness as it will be written."""
-    return _NOT_XML.sub("", text)
+    return (_NOT_XML_ASCII if text.isascii() else _beyond_ascii()[0]).sub("", text)
 
 
 @functools.lru_cache(maxsize=256)

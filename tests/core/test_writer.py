@@ -387,17 +387,24 @@ def test_exactly_the_characters_xml_cannot_carry_are_dropped() -> None:
             or 0x10000 <= code <= 0x10FFFF
         )
 
-    every = "".join(map(chr, range(0x110000)))
-    assert xml_clean(every) == "".join(chr(c) for c in range(0x110000) if is_char(c))
-    assert xml_escape(every) == xml_clean(every).translate(
-        {
-            ord("&"): "&amp;",
-            ord("<"): "&lt;",
-            ord(">"): "&gt;",
-            ord('"'): "&quot;",
-            ord("'"): "&apos;",
-        }
-    )
+    escapes = {
+        ord("&"): "&amp;",
+        ord("<"): "&lt;",
+        ord(">"): "&gt;",
+        ord('"'): "&quot;",
+        ord("'"): "&apos;",
+    }
+    # Every code point at once, then ASCII alone (which the writer checks the cheaper way), and
+    # each character alone, in an ASCII text and beside a non-ASCII one.
+    for codes in (range(0x110000), range(0x80)):
+        every = "".join(map(chr, codes))
+        assert xml_clean(every) == "".join(chr(c) for c in codes if is_char(c))
+        assert xml_escape(every) == xml_clean(every).translate(escapes)
+    for code in [*range(0x80), 0xD800, 0xDFFF, 0xFFFE, 0xFFFF, 0xFFFD, 0x10000]:
+        for text in (f"a{chr(code)}b", f"\u00e9{chr(code)}"):
+            kept = "".join(c for c in text if is_char(ord(c)))
+            assert xml_clean(text) == kept
+            assert xml_escape(text) == kept.translate(escapes)
 
 
 @pytest.mark.parametrize("size", [0, 1, 5_000, 300_000])
