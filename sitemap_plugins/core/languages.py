@@ -93,7 +93,7 @@ def join_language_sites(
                 and article.language is None
                 and site.language != default_language
             ):
-                article = dataclasses.replace(article, language=site.language)
+                article = article._replace(language=site.language)
             page = dataclasses.replace(
                 item,
                 path=under(site.prefix, item.path),
