@@ -99,6 +99,13 @@ class Outcome:
             return "unavailable (not measured)"
         return statistics.median(a / b for a, b in pairs)
 
+    def rounds_faster(self, mode: str, variant: str, than: str) -> tuple[int, int]:
+        """In how many of the paired rounds ``variant`` built faster than ``than``, of how many:
+        a median ratio near 1.00 is a tie that the count shows."""
+        times = self.wall.get(mode, {})
+        pairs = list(zip(times.get(variant, []), times.get(than, []), strict=False))
+        return sum(a < b for a, b in pairs), len(pairs)
+
     def seconds(self, mode: str, variant: str) -> float | None:
         times = self.wall.get(mode, {}).get(variant)
         return statistics.median(times) if times else None
