@@ -152,8 +152,15 @@ def _might_matter(tag: str) -> bool:
 
 
 def _asks_noindex(values: dict[str, str]) -> bool:
-    name = values.get("name", "").strip().lower()
-    return name in _ROBOTS_NAMES and "noindex" in values.get("content", "").lower()
+    """``noindex`` anywhere in the directives, or ``none``, which search engines read as
+    ``noindex, nofollow``; a ``none`` that is another directive's value
+    (``max-image-preview:none``) is not one."""
+    if values.get("name", "").strip().lower() not in _ROBOTS_NAMES:
+        return False
+    content = values.get("content", "").lower()
+    return "noindex" in content or (
+        "none" in content and any(part.strip() == "none" for part in content.split(","))
+    )
 
 
 def _redirects(values: dict[str, str]) -> bool:

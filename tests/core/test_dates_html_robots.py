@@ -63,6 +63,11 @@ def test_sort_key_orders_dates_and_datetimes_together() -> None:
         ('<head><meta name="robots" content="index, follow"></head>', False),
         ('<head></head><body><meta name="robots" content="noindex"></body>', False),
         ('<head><meta name="description" content="noindex"></head>', False),
+        # "none" is "noindex, nofollow" to search engines, but not as another directive's value
+        ('<head><meta name="robots" content="none"></head>', True),
+        ('<head><meta name="googlebot" content="nosnippet, None"></head>', True),
+        ('<head><meta name="robots" content="max-image-preview:none"></head>', False),
+        ('<head><meta name="robots" content="index, max-snippet:-1, none-such"></head>', False),
     ],
 )
 def test_noindex_is_read_from_the_head(html: str, noindex: bool) -> None:
