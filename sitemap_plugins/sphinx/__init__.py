@@ -337,9 +337,15 @@ def _field_value(value: object) -> Any:
     """A ``:sitemap:`` field as JSON text: undo the curly quotes of Sphinx's smart quotes.
 
     reST typography turns ``{"priority": 0.8}`` into ``{“priority”: 0.8}``; the mapping's keys
-    and values never hold quotes of their own, so straightening them is safe.
+    and values never hold quotes of their own, so straightening them is safe. MyST hands a
+    front matter mapping over as JSON, but a YAML ``sitemap: false`` as Python spells it,
+    ``False``, which is no JSON.
     """
-    return value.translate(_STRAIGHT_QUOTES) if isinstance(value, str) else value
+    if not isinstance(value, str):
+        return value
+    if value in ("False", "True"):
+        return value == "True"
+    return value.translate(_STRAIGHT_QUOTES)
 
 
 class _Sources:

@@ -117,6 +117,37 @@ def test_urls_are_the_ones_sphinx_links(
     assert "1 noindex" in result.stdout
 
 
+def test_myst_front_matter_leaves_a_page_out_or_sets_its_entry(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """MyST hands front matter over as field values of its own making: a YAML ``false`` as the
+    text ``False``, a mapping as JSON. Each means what it means in a reST field list, under
+    ``-W``, where a value read as unreadable would fail the build."""
+    srcdir = write_project(
+        git_repo,
+        {
+            "secret.md": "---\nsitemap: false\n---\n# Secret\n\nText.\n",
+            "kept.md": "---\nsitemap: true\n---\n# Kept\n\nText.\n",
+            "dropped.md": "---\nsitemap:\n  exclude: true\n---\n# Dropped\n\nText.\n",
+            "tuned.md": (
+                "---\nsitemap:\n  priority: 0.9\n  changefreq: weekly\n---\n# Tuned\n\nText.\n"
+            ),
+        },
+        conf_extra='extensions.append("myst_parser")\n'
+        'source_suffix = {".rst": "restructuredtext", ".md": "markdown"}\n',
+    )
+    git_repo.commit("project", "2024-02-01T12:00:00+00:00")
+    outdir = tmp_path / "out"
+    result = sphinx_build(srcdir, outdir, "-W", builder="dirhtml")
+
+    entries = read_entries(outdir)
+    assert set(entries) == {BASE_URL, BASE_URL + "kept/", BASE_URL + "tuned/"}
+    tuned = entries[BASE_URL + "tuned/"]
+    assert (tuned.priority, tuned.changefreq) == ("0.9", "weekly")
+    assert entries[BASE_URL + "kept/"].priority is None
+    assert "2 excluded by metadata" in result.stdout
+
+
 _FLAT_BUILDER = """\
 import datetime as dt
 import os
