@@ -333,6 +333,24 @@ def _value(config: Config, name: str, default: object) -> object:
     return value
 
 
+def _source_language(config: Config) -> str:
+    """The language the project is written in, for x-default and the full set of languages,
+    which a translation build overrides (-D language=ja).
+
+    conf.py's own value is kept nowhere public: Sphinx holds it only in the raw namespace, and
+    only until config-inited (Sphinx 7 then overwrites it). Where conf.py sets none, the project
+    is in Sphinx's default language (``en``), as every build that sets none says it is.
+    """
+    raw_config = getattr(config, "_raw_config", {})
+    if raw_config.get("language"):
+        return str(raw_config["language"])
+    declared = Config.config_values.get("language")
+    default = getattr(declared, "default", None)  # Sphinx 7.3 and later
+    if default is None and isinstance(declared, tuple):
+        default = declared[0]
+    return str(default or "")
+
+
 def _field_value(value: object) -> Any:
     """A ``:sitemap:`` field as JSON text: undo the curly quotes of Sphinx's smart quotes.
 
@@ -504,11 +522,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     for name, default in sphinx_sitemap.SETTINGS.items():
         app.add_config_value(name, default, "", types=Any)
     app.add_config_value(sphinx_sitemap.LANGUAGE_FOLDERS, None, "", types=Any)
-    # x-default and the full set of languages need the source language, which a translation
-    # build overrides (-D language=ja). conf.py's own value is kept nowhere public: Sphinx holds
-    # it only in the raw namespace, and only until config-inited (Sphinx 7 then overwrites it).
-    raw_config = getattr(app.config, "_raw_config", {})
-    site = _Site(str(raw_config.get("language") or ""))
+    site = _Site(_source_language(app.config))
     # After other extensions' config-inited (at 500): one that sets the version it builds
     # (sphinx-multiversion, from each version's own conf.py) has set it when the URL scheme's
     # {version} is read.

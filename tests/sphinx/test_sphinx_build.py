@@ -442,11 +442,18 @@ def test_failed_build_writes_no_sitemap(git_repo: GitRepo, tmp_path: Path) -> No
     assert not (outdir / "sitemap.xml").exists()
 
 
-def test_locales_give_hreflang_alternates_with_x_default(git_repo: GitRepo, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "conf_language", ['language = "en"\n', ""], ids=["set-in-conf", "sphinx-default"]
+)
+def test_locales_give_hreflang_alternates_with_x_default(
+    git_repo: GitRepo, tmp_path: Path, conf_language: str
+) -> None:
+    """x-default is conf.py's language, or Sphinx's default one where conf.py sets none: a
+    translation build overrides it, and its sitemap still lists every language."""
     srcdir = write_project(
         git_repo,
         {"guide.rst": page("Guide")},
-        conf_extra='language = "en"\nsitemap_url_scheme = "{lang}{link}"\n',
+        conf_extra=conf_language + 'sitemap_url_scheme = "{lang}{link}"\n',
     )
     for locale in ("ja", "pt_BR"):
         git_repo.write(f"docs/locales/{locale}/LC_MESSAGES/guide.po", 'msgid ""\nmsgstr ""\n')
