@@ -148,8 +148,11 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._origins = posixpath.join(posixpath.basename(config.docs_dir), "")
         maps = getattr(config.plugins.get("redirects"), "config", {}).get("redirect_maps") or {}
         self._redirected = frozenset(str(key).replace("\\", "/") for key in maps)
+        values = dict(self.config)
+        if config.strict:  # mkdocs build --strict: decided before anything is written, as ours
+            values["strict"] = True
         try:
-            options = Options.from_mapping(dict(self.config), defaults=MKDOCS_DEFAULTS)
+            options = Options.from_mapping(values, defaults=MKDOCS_DEFAULTS)
         except OptionError as error:  # a combination no single option could check
             raise PluginError(f"sitemap: {error}") from None
         if self._builder is None or self._builder.options != options:

@@ -203,12 +203,17 @@ def test_bad_front_matter_warns_with_file_and_value(
     assert any("bad.md" in w and "Weekly" in w for w in warnings)
 
 
-def test_strict_build_fails_on_bad_front_matter(git_repo: GitRepo) -> None:
+def test_strict_build_fails_on_bad_front_matter(
+    git_repo: GitRepo, caplog: pytest.LogCaptureFixture
+) -> None:
+    """MkDocs' strict mode is ours: the warnings fail the build before a sitemap is written."""
     root = example_repo(git_repo)
     git_repo.write("docs/bad.md", BAD_FRONT_MATTER)
     git_repo.commit("bad", "2024-11-01T00:00:00+00:00")
-    with pytest.raises(Abort, match="strict"):
+    with pytest.raises(Abort):
         build_site(root, strict=True)
+    assert "sitemap: 2 warnings in strict mode; no sitemap written" in caplog.text
+    assert not (root / "site" / "sitemap.xml").exists()
 
 
 def test_strict_build_passes_on_a_clean_site(git_repo: GitRepo) -> None:

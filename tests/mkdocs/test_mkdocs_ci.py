@@ -109,18 +109,21 @@ def test_a_treeless_clone_is_not_read_tree_by_tree_from_the_remote(
     missing = checkout.git("rev-list", "--objects", "--missing=print", "--filter=tree:1", "HEAD")
     assert "?" in missing  # older commits' trees were left behind
     build = mkdocs_build(checkout.root, "--strict", check=False)
-    entries = check_sitemap_file(checkout.root / "site" / "sitemap.xml", BASE + "sitemap.xml")
-    lastmods = {e.loc: e.lastmod for e in entries}
     warnings = [line for line in output(build).splitlines() if line.startswith("WARNING")]
     if not fetch:
-        assert lastmods == dict.fromkeys(URLS.values())
-        assert build.returncode != 0  # --strict counts the warning
+        assert build.returncode != 0  # --strict counts the warning, and writes no sitemap
+        assert not (checkout.root / "site" / "sitemap.xml").exists()
         [warning] = warnings
         assert "treeless clone" in warning, warning
         assert "filter: blob:none" in warning, warning
+        mkdocs_build(checkout.root)  # without --strict: every page, none dated
+        entries = check_sitemap_file(checkout.root / "site" / "sitemap.xml", BASE + "sitemap.xml")
+        assert {e.loc: e.lastmod for e in entries} == dict.fromkeys(URLS.values())
         after = checkout.git("rev-list", "--objects", "--missing=print", "--filter=tree:1", "HEAD")
         assert after == missing  # nothing was fetched
         return
+    entries = check_sitemap_file(checkout.root / "site" / "sitemap.xml", BASE + "sitemap.xml")
+    lastmods = {e.loc: e.lastmod for e in entries}
     assert build.returncode == 0, output(build)
     assert warnings == []
     assert lastmods == {URLS[role]: history.truth[role] for role in URLS}
