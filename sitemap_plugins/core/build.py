@@ -85,15 +85,16 @@ class Summary:
 
 
 class _CountingReporter:
-    """Passes everything on and counts warnings: the ``strict`` option fails on any."""
+    """Passes everything on and counts warnings: the ``strict`` option fails on any the host
+    did not silence."""
 
     def __init__(self, inner: Reporter) -> None:
         self.inner = inner
         self.count = 0
 
     def warning(self, code: Code, message: str) -> None:
-        self.count += 1
-        self.inner.warning(code, message)
+        if self.inner.warning(code, message) is not False:
+            self.count += 1
 
     def info(self, message: str) -> None:
         self.inner.info(message)

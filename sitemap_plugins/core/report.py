@@ -38,8 +38,10 @@ class Code(str, enum.Enum):
 class Reporter(Protocol):
     """The small interface each adapter maps onto its host's logging."""
 
-    def warning(self, code: Code, message: str) -> None:
-        """Report a problem the user should fix; hosts' strict modes count these."""
+    def warning(self, code: Code, message: str) -> bool | None:
+        """Report a problem the user should fix; hosts' strict modes count these. False: the
+        user silenced this kind in the host (Sphinx's ``suppress_warnings``), so the ``strict``
+        option does not count it either."""
 
     def info(self, message: str) -> None:
         """Report progress, such as the one summary line per build."""

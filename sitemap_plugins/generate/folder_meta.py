@@ -38,7 +38,7 @@ class FolderMeta:
         source_dir: Path,
         name: str,
         *,
-        warn: Callable[[str], None],
+        warn: Callable[[str], object],
         show: Callable[[Path], str] = str,
     ) -> None:
         self._top = source_dir.absolute()

@@ -26,6 +26,7 @@ from sphinx.config import Config
 from sphinx.errors import ConfigError, ExtensionError
 from sphinx.util import logging
 from sphinx.util.i18n import docname_to_domain
+from sphinx.util.logging import is_suppressed_warning
 
 from sitemap_plugins import __version__
 from sitemap_plugins.compat import sphinx_sitemap
@@ -62,10 +63,19 @@ _STRAIGHT_QUOTES: Final = str.maketrans(
 
 
 class _Reporter:
-    """Core warnings as Sphinx warnings of type ``sitemap``: ``-W`` and suppress_warnings apply."""
+    """Core warnings as Sphinx warnings of type ``sitemap``: ``-W`` and suppress_warnings apply.
 
-    def warning(self, code: Code, message: str) -> None:
+    A kind the user suppressed is not logged, and said to be silenced, so that strict mode (ours,
+    or -W, which Sphinx leaves to us from 8.1) does not count what Sphinx does not."""
+
+    def __init__(self) -> None:
+        self.suppressed: list[str] = []
+
+    def warning(self, code: Code, message: str) -> bool:
+        if is_suppressed_warning("sitemap", code.value, self.suppressed):
+            return False
         logger.warning("%s", message, type="sitemap", subtype=code.value)
+        return True
 
     def info(self, message: str) -> None:
         logger.info("%s", message)
@@ -85,9 +95,12 @@ class _Site:
         self.scheme: sphinx_sitemap.UrlScheme | None = None
         self.builder: SitemapBuilder | None = None
         self.extra = ExtraPages()
+        self.strict_by = "sitemap_strict"
+        """What made warnings fail the build, for the line that says so."""
 
     def config_inited(self, app: Sphinx, config: Config) -> None:
         """Check every option now: a bad value stops the build naming it, before any reading."""
+        self.reporter.suppressed = [str(kind) for kind in config.suppress_warnings or ()]
         ours = {spec.name: _value(config, spec.name, spec.default) for spec in OPTION_SPECS}
         try:
             values, self.scheme = sphinx_sitemap.translate(
@@ -100,6 +113,8 @@ class _Site:
                 reporter=self.reporter,
                 folders=config[sphinx_sitemap.LANGUAGE_FOLDERS],
             )
+            if _fails_on_warnings(app):  # decided before anything is written, as ours
+                values["strict"], self.strict_by = True, "sphinx-build -W"
             self.options = Options.from_mapping(values, prefix=PREFIX)
         except OptionError as error:
             raise ConfigError(str(error)) from None
@@ -155,7 +170,7 @@ class _Site:
         except StrictError as error:
             _fail(
                 app,
-                f"{error.warnings} warning(s) and sitemap_strict is on (see above)"
+                f"{error.warnings} warning(s) and {self.strict_by} is on (see above)"
                 + ("" if error.written else "; no sitemap written"),
             )
             return
@@ -331,6 +346,13 @@ def _value(config: Config, name: str, default: object) -> object:
     if isinstance(default, (list, tuple)):
         return value.split(",") if value else []
     return value
+
+
+def _fails_on_warnings(app: Sphinx) -> bool:
+    """Whether sphinx-build ``-W`` is on: Sphinx 7 says so publicly; from 8.1 a warning no
+    longer stops the build where it is logged, only its exit status, so a sitemap would be
+    written and the build fail after it, and only a private attribute tells."""
+    return bool(getattr(app, "warningiserror", False) or getattr(app, "_fail_on_warnings", False))
 
 
 def _source_language(config: Config) -> str:
