@@ -34,7 +34,10 @@ __all__ = ["HTML_SUFFIXES", "BuiltFile", "SiteReader", "served_path", "walk_site
 HTML_SUFFIXES: Final = (".html", ".htm")
 _PAGE_MARKERS: Final = re.compile(r"<(?:!doctype\s+html|html|head|title|meta|body)\b", re.I)
 _OFFSET: Final = re.compile(r"(?<=\d) ?([+-]\d{2}):?(\d{2})$")
-_NOT_FOUND: Final = frozenset({"404.html", "404.htm", "404/index.html", "404/index.htm"})
+_NOT_FOUND: Final = re.compile(r"(?:^|/)404(?:\.html?|/index\.html?)$", re.IGNORECASE)
+"""A not-found page, in any folder: a multilingual site has one per language (Hugo's
+``fr/404.html``), a versioned one per version (``1.0/404.html``). The plugins leave each of
+them out (MkDocs ``docs/fr/404.md``, Pelican ``fr/404.html``), so ``generate`` does too."""
 _EXCERPT: Final = "md-post--excerpt"
 _EXCERPTS: Final = re.compile(
     r"<article\b[^>]*\bmd-post--excerpt\b[^>]*>(.*?)</article\s*>", re.IGNORECASE | re.DOTALL
@@ -157,7 +160,7 @@ class SiteReader:
         why not. ``source`` is what :meth:`source_of` gave for it, when the caller asked
         already."""
         origin = self._origin(file)
-        if file.relpath.lower() in _NOT_FOUND:
+        if _NOT_FOUND.search(file.relpath):
             return LeftOut(Reason.NOT_FOUND_PAGE, origin)
         head = head_of(file.path)
         if not _PAGE_MARKERS.search(head[:4096]):

@@ -84,6 +84,31 @@ def test_hugo_public_with_content_sources(hugo: GitRepo) -> None:
     assert got["posts/first-post/"] == "2024-04-30T06:00:00Z"
 
 
+def test_a_404_page_is_left_out_in_every_folder(git_repo: GitRepo) -> None:
+    """Hugo's multilingual output has a not-found page per language (``fr/404.html``), some
+    themes write ``404/index.html``, a versioned site one per version (``1.0/404.html``): each
+    is left out, as the plugins leave out ``docs/fr/404.md`` or Pelican's ``fr/404.html``. A
+    page whose name only holds 404 stays."""
+    root = git_repo
+    root.write(".gitignore", "public/\n")
+    root.write("content/_index.md", "home\n")
+    root.write("content/fr/_index.md", "accueil\n")
+    root.commit("start", JAN)
+    public = root.root / "public"
+    listed = ["index.html", "fr/index.html", "errors/404-codes/index.html", "x404.html"]
+    not_found = ["404.html", "fr/404.html", "de/404/index.html", "1.0/404.html", "2.0/404.HTM"]
+    for relpath in listed + not_found:
+        write(public / relpath, page(relpath))
+    done = run(
+        "generate", "public", "--base-url", BASE, "--source", "content", "--layout", "hugo",
+        cwd=root.root,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert f"left out {len(not_found)} ({len(not_found)} 404 page)" in done.stdout, done.stdout
+    served = {relpath.removesuffix("index.html") for relpath in listed}
+    assert set(checked(public, BASE)) == {BASE + path for path in served}
+
+
 def test_jekyll_site_with_posts(git_repo: GitRepo) -> None:
     root = git_repo
     root.write(".gitignore", "_site/\n")
