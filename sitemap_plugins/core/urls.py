@@ -45,6 +45,24 @@ def encode_path(path: str, *, encoded: bool = True) -> str:
         raise ValueError(f"{path!r} holds characters that have no UTF-8 encoding") from None
 
 
+def quote_file_path(path: str) -> str:
+    """A path made of file names, encoded as MkDocs encodes the links it writes (its
+    ``File.url``, hence each page's canonical link): ``urllib.parse.quote`` with only ``/``
+    kept, so sub-delimiters are escaped (``a&b/`` is ``a%26b/``, ``x(1)/`` is ``x%281%29/``)
+    and a ``%`` is a literal percent sign (``%25``). RFC 3986 allows both spellings of a
+    sub-delimiter, but a crawler compares URLs as strings: a tool that lists a page MkDocs
+    built must spell it as MkDocs does. The result is encoded (``encoded=True`` for
+    :func:`join_url`).
+
+    Names that are not valid UTF-8 get their original bytes back, as in :func:`encode_path`;
+    any other lone surrogate raises ``ValueError``.
+    """
+    try:
+        return quote(path, safe="/", errors="surrogateescape")
+    except UnicodeEncodeError:
+        raise ValueError(f"{path!r} holds characters that have no UTF-8 encoding") from None
+
+
 def encode_query(query: str, *, encoded: bool = True) -> str:
     """Percent-encode a query (the text after ``?``) once, as :func:`encode_path` encodes a
     path: ``?`` and ``/`` stay, as RFC 3986 allows them in a query, and ``&`` and ``=`` stay

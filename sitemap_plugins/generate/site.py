@@ -25,7 +25,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from sitemap_plugins.core.html import HeadScan, head_of, scan_head
 from sitemap_plugins.core.model import LeftOut, Page, Reason
-from sitemap_plugins.core.urls import encode_path, join_url
+from sitemap_plugins.core.urls import encode_path, join_url, quote_file_path
 from sitemap_plugins.generate.front_matter import Problem, read_front_matter
 from sitemap_plugins.generate.layouts import SourceFinder
 
@@ -187,6 +187,7 @@ class SiteReader:
             listed = self._listed_posts(file, path)  # a blog's archive or category page
         in_head = _declared(scan.modified)
         translations, default = self._translations(path, scan) if scan.alternates else ({}, None)
+        path, translations, encoded = _as_linked(path, translations)
         return Page(
             path=path,
             origin=origin,
@@ -196,7 +197,7 @@ class SiteReader:
             updated=in_head if in_head is not None else _declared(declared),
             translations=translations,
             default_locale=default,
-            encoded=False,
+            encoded=encoded,
             html=file.path if self.images else None,
             title=scan.title,
         )
@@ -296,6 +297,18 @@ class SiteReader:
         if mine[:2] != theirs[:2]:
             self.foreign_canonicals[f"{theirs[0]}://{theirs[1]}"] += 1
         return False
+
+
+def _as_linked(path: str, translations: dict[str, str]) -> tuple[str, dict[str, str], bool]:
+    """A page's path and its versions' paths spelled as the MkDocs plugin spells them (see
+    :func:`~sitemap_plugins.core.urls.quote_file_path`), so that ``generate`` and the plugin
+    write the same URL for the same file; and whether they are encoded. A name with no UTF-8
+    form stays raw, for the core to name it and leave the page out."""
+    try:
+        quoted = {lang: quote_file_path(other) for lang, other in translations.items()}
+        return quote_file_path(path), quoted, True
+    except ValueError:
+        return path, translations, False
 
 
 def _normal(url: str) -> tuple[str, str, str, str]:

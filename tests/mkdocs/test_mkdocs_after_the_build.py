@@ -10,6 +10,8 @@ changefreq and priority, the blog's archive (dated by its newest post) included.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.mkdocs.helpers import BASE, example_repo, sitemap, write_config
@@ -141,3 +143,24 @@ def test_generate_takes_material_meta_files_as_the_plugin_does(git_repo: GitRepo
     assert (configure.changefreq, configure.priority) == ("yearly", "0.3")
     assert (install.changefreq, install.priority) == ("monthly", "0.8")  # its own front matter
     assert BASE + "reference/options/" not in plugin
+
+
+SUB_DELIMITERS = ("a&b", "it's", "x(1)", "p+q=r", "one,two;three", "at@home!", "cost$", "star*")
+"""File names holding RFC 3986 sub-delimiters: a URL may carry them raw or encoded, and MkDocs
+encodes them in every link it writes (``a%26b/``)."""
+
+
+def test_generate_spells_urls_as_the_plugin_and_the_page_do(git_repo: GitRepo) -> None:
+    """A page's URL is spelled one way: the plugin's, which is MkDocs' own (its canonical link,
+    its navigation). ``generate`` on MkDocs' output must write the same ``<loc>``, not another
+    spelling of the same address."""
+    example_repo(git_repo)
+    for name in SUB_DELIMITERS:
+        git_repo.write(f"docs/odd/{name}.md", f"# {name}\n")
+    git_repo.commit("odd names", "2024-10-01T00:00:00+00:00")
+    plugin = built_both_ways(git_repo, "search")
+    for name in SUB_DELIMITERS:
+        html = (git_repo.root / "site" / "odd" / name / "index.html").read_text("utf-8")
+        canonical = re.search(r'<link rel="canonical" href="([^"]+)"', html)
+        assert canonical is not None, name
+        assert canonical.group(1) in plugin, canonical.group(1)  # as the page names itself
