@@ -132,6 +132,8 @@ class SiteReader:
         self.images = images
         self.warn = warn
         self.show = show
+        self._source_label: str | None = None
+        """The source folder as :meth:`_source_origin` names it, once asked."""
         self.foreign_canonicals: Counter[str] = Counter()
         """Pages left out for a canonical URL on another origin, by that origin."""
         self.foreign_alternates: Counter[str] = Counter()
@@ -172,6 +174,8 @@ class SiteReader:
         if scan.canonical is not None and not self._is_canonical(path, scan.canonical):
             return LeftOut(Reason.CANONICAL_ELSEWHERE, origin)
         found, is_built = self.source_of(file) if source is None else source
+        if not is_built:
+            origin = self._source_origin(found)
         sitemap = declared = None
         listed: tuple[object, ...] = ()
         if not is_built:
@@ -276,6 +280,23 @@ class SiteReader:
 
     def _origin(self, file: BuiltFile) -> str:
         return posixpath.join(self.label.replace(os.sep, "/"), file.relpath)
+
+    def _source_origin(self, found: Path) -> str:
+        """How a page whose source the layout found is named: by that source, as the plugins
+        name a page (the MkDocs plugin ``docs/guide/install.md``), relative to the current
+        folder as messages show paths. ``exclude`` and ``rules`` globs match it beside the
+        served path, so globs written against source files keep their meaning here."""
+        finder = self.finder
+        if finder is not None:
+            try:
+                inside = found.relative_to(finder.source_dir).as_posix()
+            except ValueError:
+                pass  # not below the source folder: named as any other path
+            else:
+                if self._source_label is None:
+                    self._source_label = self.show(finder.source_dir).replace(os.sep, "/")
+                return posixpath.normpath(posixpath.join(self._source_label, inside))
+        return posixpath.normpath(self.show(found).replace(os.sep, "/"))
 
     def _is_canonical(self, path: str, canonical: str) -> bool:
         """Whether the page's canonical link names the page's own URL.

@@ -65,10 +65,10 @@ def test_zensical_pages_keep_their_sitemap_front_matter(zensical_project: GitRep
     warnings = [line for line in done.stderr.splitlines() if line.startswith("warning:")]
     assert len(warnings) == 2, done.stderr
     video = next(line for line in warnings if "video" in line)  # read whole, checked by the core
-    assert "site/video/index.html: sitemap.video #1: " in video
+    assert "docs/video.md: sitemap.video #1: " in video  # named by its source, as the plugin
     assert video.endswith("that video is left out")
     bad = next(line for line in warnings if "priority" in line)
-    assert "site/bad/index.html: priority '2' is not allowed" in bad
+    assert "docs/bad.md: priority '2' is not allowed" in bad
     strict = run("generate", "--strict", cwd=root)
     assert strict.returncode == 1, strict.stdout + strict.stderr
 

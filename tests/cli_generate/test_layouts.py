@@ -84,6 +84,23 @@ def test_hugo_public_with_content_sources(hugo: GitRepo) -> None:
     assert got["posts/first-post/"] == "2024-04-30T06:00:00Z"
 
 
+def test_exclude_and_rules_match_the_source_file_the_layout_found(hugo: GitRepo) -> None:
+    """Globs on the source file (``content/posts/*.md``) match a page whose source the layout
+    found, as the plugins match them; globs on the served path (``drafts/*``) still do."""
+    rules = '[{"pattern": "content/about/index.md", "priority": 0.3}]'
+    done = run(
+        "generate", "public", "--base-url", BASE, "--source", "content", "--layout", "hugo",
+        "--exclude", "content/posts/s*.md,drafts/*", "--rules", rules, cwd=hugo.root,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    entries = checked(hugo.root / "public", BASE)
+    assert BASE + "posts/second/" not in entries
+    assert BASE + "drafts/wip/" not in entries
+    assert BASE + "posts/first-post/" in entries  # another source in that folder
+    assert entries[BASE + "about/"].priority == "0.3"
+    assert "2 excluded by config" in done.stdout, done.stdout
+
+
 def test_a_404_page_is_left_out_in_every_folder(git_repo: GitRepo) -> None:
     """Hugo's multilingual output has a not-found page per language (``fr/404.html``), some
     themes write ``404/index.html``, a versioned site one per version (``1.0/404.html``): each

@@ -10,6 +10,7 @@ changefreq and priority, the blog's archive (dated by its newest post) included.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -22,14 +23,21 @@ from tests.support.hosts import mkdocs_build
 from tests.support.sitemap_checks import UrlEntry, check_sitemap_file
 
 
-def built_both_ways(repo: GitRepo, plugin: object) -> dict[str, UrlEntry]:
+def built_both_ways(
+    repo: GitRepo, plugin: object, options: dict[str, list[object]] | None = None
+) -> dict[str, UrlEntry]:
     """The site built with Material and ``plugin`` twice: with the sitemap plugin (into
     ``with-plugin/``), and alone then ``generate`` as a CI step runs it (``site/``). Both
     sitemaps must list the same URLs with the same lastmod, changefreq and priority; returns
-    the plugin's."""
+    the plugin's. ``options`` are given to both: the plugin's in mkdocs.yml, ``generate``'s in
+    ``sitemap-plugins.toml`` (each value a list, written as TOML's JSON-like arrays)."""
     root = repo.root
-    write_config(repo, theme={"name": "material"}, plugins=["sitemap", plugin])
+    sitemap_plugin: object = {"sitemap": options} if options else "sitemap"
+    write_config(repo, theme={"name": "material"}, plugins=[sitemap_plugin, plugin])
     mkdocs_build(root, "--site-dir", "with-plugin")
+    if options:
+        toml = "".join(f"{key} = {_toml(value)}\n" for key, value in options.items())
+        repo.write("sitemap-plugins.toml", toml)
     write_config(repo, theme={"name": "material"}, plugins=[plugin])
     mkdocs_build(root, "--site-dir", "site")
     done = run("generate", cwd=root)  # site_url, docs_dir and site_dir from mkdocs.yml
@@ -48,6 +56,15 @@ def built_both_ways(repo: GitRepo, plugin: object) -> dict[str, UrlEntry]:
             want.priority,
         ), loc
     return plugin_entries
+
+
+def _toml(value: object) -> str:
+    """A list of strings, numbers and flat tables as TOML writes it."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key} = {_toml(item)}" for key, item in value.items()) + "}"
+    return json.dumps(value)
 
 
 @pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
@@ -164,3 +181,28 @@ def test_generate_spells_urls_as_the_plugin_and_the_page_do(git_repo: GitRepo) -
         canonical = re.search(r'<link rel="canonical" href="([^"]+)"', html)
         assert canonical is not None, name
         assert canonical.group(1) in plugin, canonical.group(1)  # as the page names itself
+
+
+def test_generate_matches_exclude_and_rules_on_source_files_as_the_plugin_does(
+    git_repo: GitRepo,
+) -> None:
+    """``exclude`` and ``rules`` globs match the served path or the source file: written for
+    the plugin against ``docs/...md``, they keep their meaning in ``generate``, which knows
+    each page's source from its layout; globs on the served path still match too."""
+    example_repo(git_repo)
+    git_repo.write("docs/drafts/wip.md", "# WIP\n")
+    git_repo.write("docs/drafts/notes.md", "# Notes\n")
+    git_repo.commit("drafts", "2024-10-01T00:00:00+00:00")
+    options: dict[str, list[object]] = {
+        "exclude": ["docs/drafts/w*.md", "drafts/notes/"],
+        "rules": [
+            {"pattern": "docs/guide/configure.md", "priority": 0.2},
+            {"pattern": "about/", "changefreq": "yearly"},
+        ],
+    }
+    plugin = built_both_ways(git_repo, "search", options)
+    # What the globs say, so that agreement is about them.
+    assert BASE + "drafts/wip/" not in plugin
+    assert BASE + "drafts/notes/" not in plugin
+    assert plugin[BASE + "guide/configure/"].priority == "0.2"
+    assert plugin[BASE + "about/"].changefreq == "yearly"
