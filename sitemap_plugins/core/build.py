@@ -351,6 +351,7 @@ class SitemapBuilder:
         host_base_urls: Sequence[tuple[str, str | None]] = (),
         chunk: int = DEFAULT_CHUNK,
         spill_dir: Path | None = None,
+        html_page: Callable[[Listing], str] | None = None,
     ) -> Summary:
         """:meth:`build` for more pages than memory should hold: the same rules, streamed.
 
@@ -361,11 +362,17 @@ class SitemapBuilder:
         :class:`~.spill.SortedSpill` (at most ``chunk`` in memory; sorted runs on disk in
         ``spill_dir``, the system's temporary folder by default) and stream into the writer.
         Strict mode is still decided before a file is put in place.
+
+        ``html_page`` renders the page for humans (with the ``html_page`` option) from its
+        :class:`~.human_page.Listing`; the page is then published with the sitemap, in the
+        same set and recorded as one of its files, so that a later build knows it for ours:
+        it replaces it, or removes it once the option is off. Without it, the adapter writes
+        :attr:`Summary.listing` itself.
         """
         summary = Summary()
         try:
             self._build_stream(
-                written, output_dir, dates, host_base_urls, summary, chunk, spill_dir
+                written, output_dir, dates, host_base_urls, summary, chunk, spill_dir, html_page
             )
             self._check_strict(written=summary.top is not None)
         finally:
@@ -382,6 +389,7 @@ class SitemapBuilder:
         summary: Summary,
         chunk: int,
         spill_dir: Path | None,
+        html_page: Callable[[Listing], str] | None = None,
     ) -> None:
         base_url = self._base_url(host_base_urls)
         if base_url is None:
@@ -414,6 +422,9 @@ class SitemapBuilder:
                     (entry, outcome.origin, outcome.lastmod_from, outcome.undated, outcome.title),
                 )
             listed: list[Listed] | None = [] if self.options.html_page else None
+            page_for_humans = None
+            if listed is not None and html_page is not None:
+                page_for_humans = self._page_for_humans(listed, scope, html_page, summary)
             result = write_sitemaps(
                 self._unique(spill.merged(), summary, listed),
                 output_dir,
@@ -425,13 +436,14 @@ class SitemapBuilder:
                 news=None
                 if self.options.news is None
                 else [Entry(loc, news=articles[loc][1]) for loc in sorted(articles)],
+                also=page_for_humans,
             )
         summary.urls, summary.files, summary.top = result.urls, result.files, result.top
         if result.top is not None:
             summary.sitemap_url = join_url(base_url, result.top, encoded=False)
             if self.options.news is not None:
                 summary.news = result.news_urls
-            if listed is not None:
+            if listed is not None and summary.listing is None:
                 from sitemap_plugins.core.human_page import listing
 
                 summary.listing = listing(
@@ -444,6 +456,31 @@ class SitemapBuilder:
             summary.images, summary.videos = None, 0
         if result.news_top is not None:
             summary.news_url = join_url(base_url, result.news_top, encoded=False)
+
+    def _page_for_humans(
+        self,
+        listed: list[Listed],
+        scope: str,
+        render: Callable[[Listing], str],
+        summary: Summary,
+    ) -> Callable[[], list[tuple[str, bytes]]]:
+        """What the writer publishes with the sitemap when ``render`` makes the page for
+        humans: asked once every entry is written, so ``listed`` holds what the sitemap lists
+        (no other page, so both always agree). The listing also goes to ``summary``."""
+
+        def page() -> list[tuple[str, bytes]]:
+            from sitemap_plugins.core.human_page import listing
+
+            made = listing(
+                listed,
+                scope=scope,
+                sitemap_relpath=self.options.filename,
+                style=self.options.lastmod_format,
+            )
+            summary.listing = made
+            return [(made.relpath, render(made).encode("utf-8"))]
+
+        return page
 
     def _unique(
         self, items: Iterator[_Spilled], summary: Summary, listed: list[Listed] | None = None

@@ -277,16 +277,7 @@ class Publication:
         if not isinstance(files, dict) or not isinstance(temporary, list):
             self._distrust(path, "not a record of this version")
             return
-        for name, about in files.items():
-            if _safe_relpath(name) and isinstance(about, dict):
-                size, digest, entry = about.get("size"), about.get("sha256"), about.get("entry")
-                if (
-                    isinstance(size, int)
-                    and isinstance(digest, str)
-                    and _SHA256.match(digest)
-                    and isinstance(entry, bool)
-                ):
-                    self.files[name] = _Published(size, digest, entry)
+        self.files.update(_recorded_files(files))
         for prefix in temporary:
             folder, _, base = str(prefix).rpartition("/")
             token = base.removeprefix(TEMP_PREFIX).removesuffix("-")
@@ -422,6 +413,17 @@ class Publication:
         self.written(temp)
         self._staged.append(_Staged(relpath, temp, entry=False, recorded=False))
 
+    def stage_file(self, relpath: str, data: bytes) -> None:
+        """Publish a file of ours beside the sitemap with this set (the page for humans):
+        written under a temporary name now, put in place with the shards, and recorded, so
+        that the next build replaces it, or removes it when it no longer publishes it, as it
+        does a shard. ``relpath`` lies in one of the publication's ``folders``."""
+        temp = self.new_file(relpath.rpartition("/")[0], relpath)
+        temp.write(data)
+        temp.close()
+        self.written(temp)
+        self.stage(relpath, temp, entry=False)
+
     # -- 5 to 8: put in place, remove the old set, record -------------------------------------
 
     def commit(self) -> None:
@@ -524,6 +526,39 @@ class Publication:
             with contextlib.suppress(OSError):
                 temp.unlink()
             raise
+
+
+def _recorded_files(files: dict[Any, Any]) -> dict[str, _Published]:
+    """The well-formed file entries of a record's ``files``; any other entry is ignored."""
+    found: dict[str, _Published] = {}
+    for name, about in files.items():
+        if _safe_relpath(name) and isinstance(about, dict):
+            size, digest, entry = about.get("size"), about.get("sha256"), about.get("entry")
+            if (
+                isinstance(size, int)
+                and isinstance(digest, str)
+                and _SHA256.match(digest)
+                and isinstance(entry, bool)
+            ):
+                found[name] = _Published(size, digest, entry)
+    return found
+
+
+def is_ours(output_dir: Path, relpath: str, *, record: str = RECORD) -> bool:
+    """Whether ``relpath`` is a file an earlier build published into ``output_dir`` and no one
+    has changed since: the record names it, with exactly its bytes. The test that decides
+    what a build may remove, for a caller that must not take such a file for the site's own
+    (``generate`` walking a site where it wrote the page for humans). Read without the lock:
+    a build running meanwhile at worst makes the answer one build old."""
+    try:
+        data = json.loads((output_dir / record).read_bytes())
+    except (OSError, ValueError):
+        return False
+    if not isinstance(data, dict) or data.get("version") != _RECORD_VERSION:
+        return False
+    files = data.get("files")
+    about = _recorded_files(files).get(relpath) if isinstance(files, dict) else None
+    return about is not None and _unchanged(output_dir / relpath, about)
 
 
 def _lock(directory: Path) -> int | None:

@@ -166,6 +166,7 @@ def write_sitemaps(
     extensions: Iterable[str] = (),
     before_publish: Callable[[], None] | None = None,
     news: Iterable[Entry] | None = None,
+    also: Callable[[], Iterable[tuple[str, bytes]]] | None = None,
 ) -> WriteResult:
     """Write sorted, validated entries as one sitemap, or as shards plus an index.
 
@@ -178,9 +179,16 @@ def write_sitemaps(
     ``news`` (with the ``news`` option; sorted entries carrying ``news``) is written as the news
     sitemap in the same publication. None of them means no news file: the one an earlier build
     published goes, and so does its ``robots.txt`` line.
+
+    ``also`` gives more files of ours, as (path relative to ``output_dir``, bytes), to publish
+    in the same set (the page for humans, which lists what the entries were): it is called
+    once the entries are all written and after ``before_publish``. Each is recorded like a
+    shard, so a later build replaces it or, when it no longer publishes it, removes it.
     """
     rows = _entry_rows(entries)
-    return _write(rows, output_dir, base_url, options, reporter, extensions, before_publish, news)
+    return _write(
+        rows, output_dir, base_url, options, reporter, extensions, before_publish, news, also
+    )
 
 
 def _entry_rows(entries: Iterable[Entry]) -> Iterator[Row | Entry]:
@@ -224,6 +232,7 @@ def _write(
     extensions: Iterable[str],
     before_publish: Callable[[], None] | None,
     news: Iterable[Entry] | None = None,
+    also: Callable[[], Iterable[tuple[str, bytes]]] | None = None,
 ) -> WriteResult:
     layout = _Layout.from_options(options)
     news_options = _news_options(options) if news is not None else None
@@ -263,6 +272,8 @@ def _write(
             return WriteResult(None, (), 0, 0)
         if before_publish is not None:
             before_publish()
+        for relpath, data in also() if also is not None else ():
+            publication.stage_file(relpath, data)
         written = _stage(publication, shards, layout, base_url, options)
         top = written[-len(layout.variants)]  # the first variant of the entry point
         news_top = None

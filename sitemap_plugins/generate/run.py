@@ -19,7 +19,8 @@ from typing import IO, BinaryIO, Final
 from sitemap_plugins.core import LeftOut, Page, Reporter, SitemapBuilder, Summary
 from sitemap_plugins.core.git_dates import DateLookup, Undated, Why, run_git
 from sitemap_plugins.core.html import head_of, html_lang
-from sitemap_plugins.core.human_page import html_page_relpath, write_html_page
+from sitemap_plugins.core.human_page import Listing, html_page_relpath
+from sitemap_plugins.core.publish import is_ours
 from sitemap_plugins.core.report import Code
 from sitemap_plugins.core.spill import DEFAULT_CHUNK
 from sitemap_plugins.generate.errors import InputError
@@ -101,12 +102,16 @@ def generate_site(
     # memory: only committed built files are kept for the git pass.
     tracked = _tracked(site_dir) if "git" in wanted else set()
 
+    # The page for humans an earlier run wrote is ours, never a page of the site: while the
+    # option is on (it is replaced), and after (the record knows it; it is removed).
+    page_for_humans = html_page_relpath(options.filename)
+    skip = options.html_page or is_ours(site_dir, page_for_humans)
+
     def files() -> Iterator[BuiltFile]:
         found = walk_site(site_dir)
-        if not options.html_page:
+        if not skip:
             return found
-        ours = html_page_relpath(options.filename)  # an earlier run's page for humans
-        return (file for file in found if file.relpath != ours)
+        return (file for file in found if file.relpath != page_for_humans)
 
     sources: set[Path] = set()
     committed: set[Path] = set()
@@ -133,9 +138,10 @@ def generate_site(
     explain = "git" in options.lastmod_sources
     described = held.values() if len(held) == total else _read_again(reader, files(), held)
     pages = _pages(reader, described, total, dates, builder.reporter, progress, explain)
-    summary = builder.build_stream(pages, site_dir, dates=dates, chunk=chunk)
-    _write_listing(summary, site_dir, _site_language(site_dir))
-    return summary
+    lang = _site_language(site_dir) if options.html_page else "en"
+    return builder.build_stream(
+        pages, site_dir, dates=dates, chunk=chunk, html_page=_plain_page(lang)
+    )
 
 
 def _mkdocs_family_host(settings: Settings) -> HostConfig | None:
@@ -196,11 +202,11 @@ def _read_again(
         yield reader.page(file) if item is None else item
 
 
-def _write_listing(summary: Summary, output: Path, lang: str) -> None:
+def _plain_page(lang: str) -> Callable[[Listing], str]:
     """The page for humans, plain: ``generate`` runs after another tool's build and has no
-    theme to render through. Raises the core's PublishError when it cannot be written."""
-    if summary.listing is not None:
-        write_html_page(output, summary.listing.relpath, summary.listing.document(lang=lang))
+    theme to render through. The core publishes it with the sitemap, as one of its files
+    (see :meth:`~sitemap_plugins.core.SitemapBuilder.build_stream`)."""
+    return lambda listing: listing.document(lang=lang)
 
 
 def _site_language(site_dir: Path) -> str:
@@ -326,9 +332,9 @@ def generate_urls(
             raise InputError(f"{settings.urls}: cannot read: {error.strerror or error}") from None
     try:
         pages = url_list_pages(_lines(stream, label), label, base_url, builder.reporter, counted)
-        summary = builder.build_stream(pages, output, dates=DateLookup({}, {}), chunk=chunk)
-        _write_listing(summary, output, "en")
-        return summary
+        return builder.build_stream(
+            pages, output, dates=DateLookup({}, {}), chunk=chunk, html_page=_plain_page("en")
+        )
     finally:
         if stream is not stdin:
             stream.close()

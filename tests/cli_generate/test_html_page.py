@@ -7,11 +7,18 @@ take the first run's page for a page of the site.
 
 from __future__ import annotations
 
+import json
+import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
-from tests.cli_generate.helpers import page, run
+from tests.cli_generate.helpers import page, run, write
 from tests.support.browser import check_in_browser
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import child_env
+from tests.support.publishing import recorded_files, temporary_files
 from tests.support.sitemap_checks import check_sitemap_file
 
 BASE = "https://example.org/"
@@ -59,3 +66,91 @@ def test_without_the_option_no_page(git_repo: GitRepo) -> None:
     done = run("generate", ".", "--base-url", BASE, cwd=git_repo.root)
     assert done.returncode == 0, done.stderr
     assert not (git_repo.root / "sitemap.html").exists()
+
+
+def test_an_earlier_runs_page_is_never_listed_and_goes_with_the_option(git_repo: GitRepo) -> None:
+    """The page is recorded with the sitemap's files (``.sitemap-plugins.json``): a later run
+    without ``--html-page`` never takes it for a page of the site and removes it, as it
+    removes a ``.gz`` it no longer writes. A page of the site's own under that name is its
+    own: listed, and never removed."""
+    root = git_repo.root
+    git_repo.write("index.html", page("Home"))
+    git_repo.write("guide/index.html", page("Guide"))
+    git_repo.commit("start", JAN)
+    pages = {BASE, BASE + "guide/"}
+    done = run("generate", ".", "--base-url", BASE, "--html-page", cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert (root / "sitemap.html").is_file()
+    assert (
+        "sitemap.html" in json.loads((root / ".sitemap-plugins.json").read_text("utf-8"))["files"]
+    )
+    done = run("generate", ".", "--base-url", BASE, cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert {entry.loc for entry in check_sitemap_file(root / "sitemap.xml")} == pages
+    assert not (root / "sitemap.html").exists()
+    write(root / "sitemap.html", page("Site map"))  # the site's own page of that name
+    for _ in range(2):
+        done = run("generate", ".", "--base-url", BASE, cwd=root)
+        assert done.returncode == 0, done.stderr
+        listed = {entry.loc for entry in check_sitemap_file(root / "sitemap.xml")}
+        assert listed == pages | {BASE + "sitemap.html"}
+        assert "Site map" in (root / "sitemap.html").read_text("utf-8")
+
+
+GENERATE = """
+import sys
+from tests.support.steps import install_from_environment
+install_from_environment()
+from sitemap_plugins.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _generate(root: Path, *flags: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``generate`` in a child process that :mod:`tests.support.steps` can count or kill."""
+    return subprocess.run(
+        [sys.executable, "-c", GENERATE, "generate", ".", "--base-url", BASE, *flags],
+        cwd=root,
+        env=child_env(env),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def test_a_kill_at_any_step_leaves_a_whole_page_and_the_next_run_puts_it_right(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """The page is published in the sitemap's own set: a run killed at any step leaves the
+    earlier page or the new one, whole, and the next run publishes the new one, records it and
+    leaves no temporary file; a run without the option then removes it."""
+    git_repo.write("index.html", page("Home"))
+    git_repo.commit("start", JAN)
+    assert _generate(git_repo.root, "--html-page").returncode == 0
+    earlier = (git_repo.root / "sitemap.html").read_bytes()
+    git_repo.write("guide/index.html", page("Guide"))  # the next run's page lists it too
+    git_repo.commit("guide", APR)
+    counted = tmp_path / "counted"
+    shutil.copytree(git_repo.root, counted)
+    log = tmp_path / "steps.log"
+    assert _generate(counted, "--html-page", SITEMAP_TEST_STEPS=str(log)).returncode == 0
+    later = (counted / "sitemap.html").read_bytes()
+    assert later != earlier
+    all_steps = log.read_text().splitlines()
+    assert "publish sitemap.html" in all_steps, all_steps
+    for number, step in enumerate(all_steps, 1):
+        out = tmp_path / f"kill-{number}"
+        shutil.copytree(git_repo.root, out)
+        killed = _generate(out, "--html-page", SITEMAP_TEST_KILL_AT=str(number))
+        assert killed.returncode == -signal.SIGKILL, (step, killed.stderr)
+        assert (out / "sitemap.html").read_bytes() in (earlier, later), step
+        assert _generate(out, "--html-page").returncode == 0, step
+        assert (out / "sitemap.html").read_bytes() == later, step
+        assert temporary_files(out) == [], step
+        assert "sitemap.html" in recorded_files(out), step
+        done = _generate(out)
+        assert done.returncode == 0, (step, done.stderr)
+        assert not (out / "sitemap.html").exists(), step
+        listed = {entry.loc for entry in check_sitemap_file(out / "sitemap.xml")}
+        assert listed == {BASE, BASE + "guide/"}, step
