@@ -2,9 +2,10 @@
 
 A layout turns the path of an HTML file in the built site (``guide/install/index.html``) into
 the files in the source folder it could have been made from, in the order the generator prefers
-them (``guide/install.md``, then ``guide/install/index.md``). The first that exists is the page's
-source, dated by git as the plugins date theirs. Names are matched without regard to case, since
-MkDocs 2.0 and Hugo lower-case the paths they write.
+them (for MkDocs ``guide/install/index.md``, then ``guide/install.md``). The first that exists,
+and that the generator can build to that path, is the page's source, dated by git as the
+plugins date theirs. Names are matched without regard to case, since MkDocs 2.0 and Hugo
+lower-case the paths they write.
 
 Only existence is checked here, with one listing per source folder kept for the whole walk, so
 finding the sources of a site costs one ``scandir`` per folder, not a ``stat`` per candidate.
@@ -49,14 +50,20 @@ def _split(relpath: str) -> tuple[str, bool]:
 
 
 def _mkdocs(relpath: str) -> Iterator[str]:
-    """MkDocs 1.x, MkDocs 2.0 and Zensical: ``x/index.html`` is ``x.md``, ``x/index.md`` or
-    ``x/README.md``; ``x.html`` (``use_directory_urls: false``) is ``x.md``."""
+    """MkDocs 1.x, MkDocs 2.0 and Zensical: ``x/index.html`` is ``x/index.md``, else
+    ``x/README.md``, else ``x.md``; ``x.html`` (``use_directory_urls: false``) is ``x.md``.
+
+    A folder's own index comes first: where ``x.md`` and ``x/index.md`` are both built to
+    ``x/index.html`` MkDocs publishes the index (and Zensical refuses to build). Whether ``x.md``
+    can be built at that path at all depends on the URL style, which only
+    :meth:`SourceFinder.find` knows.
+    """
     stem, is_index = _split(relpath)
-    if stem:
-        yield from (stem + ext for ext in _MARKDOWN)
     if is_index:
         for name in ("index", "README"):
             yield from (_inside(stem, name + ext) for ext in _MARKDOWN)
+    if stem:
+        yield from (stem + ext for ext in _MARKDOWN)
 
 
 def _hugo(relpath: str) -> Iterator[str]:
@@ -105,11 +112,26 @@ _MODIFIED_KEYS: Final[dict[str, tuple[str, ...]]] = {
 
 
 class SourceFinder:
-    """Finds the source of each built page in ``source_dir``, by ``layout``."""
+    """Finds the source of each built page in ``source_dir``, by ``layout``.
 
-    def __init__(self, layout: str, source_dir: Path) -> None:
+    For the MkDocs and Zensical layouts, ``directory_urls`` is the host's
+    ``use_directory_urls`` where its config was read: ``x.md`` is built to ``x/index.html``
+    with it, to ``x.html`` without, never to both. Where it is not known (None), the built site
+    in ``site_dir`` tells: beside an ``x.html``, ``x/index.html`` is not ``x.md``'s.
+    """
+
+    def __init__(
+        self,
+        layout: str,
+        source_dir: Path,
+        *,
+        directory_urls: bool | None = None,
+        site_dir: Path | None = None,
+    ) -> None:
         self.layout = layout
         self.source_dir = source_dir
+        self.directory_urls = directory_urls
+        self.site_dir = site_dir
         self._candidates = LAYOUTS[layout]
         self._folders: dict[str, dict[str, tuple[str, bool]]] = {}
         self._posts: dict[str, str] | None = None
@@ -118,11 +140,12 @@ class SourceFinder:
 
     def find(self, relpath: str) -> Path | None:
         """The source of the built page at ``relpath`` (posix, relative to the site), or None."""
+        mkdocs = self.layout in ("mkdocs", "zensical")
         for candidate in self._candidates(relpath):
             found = self._exists(candidate)
-            if found is not None:
+            if found is not None and (not mkdocs or self._builds(candidate, relpath)):
                 return self.source_dir / found
-        if self.layout in ("mkdocs", "zensical"):
+        if mkdocs:
             post = self._blog_posts().get(relpath.lower())
             if post is not None:
                 return self.source_dir / post
@@ -154,6 +177,20 @@ class SourceFinder:
             return None
         found = self.find(relpath)
         return None if found is None else self._post_dates.get(found)
+
+    def _builds(self, source: str, relpath: str) -> bool:
+        """Whether MkDocs or Zensical builds ``source`` (a candidate of :func:`_mkdocs`) to
+        ``relpath``: a folder's ``index.md`` or ``README.md`` always to its ``index.html``;
+        ``x.md`` to ``x/index.html`` with directory URLs only, to ``x.html`` without only."""
+        stem, is_index = _split(relpath)
+        if posixpath.splitext(source)[0].lower() != stem.lower():
+            return True  # x/index.md, x/README.md
+        directory_urls = self.directory_urls
+        if directory_urls is None:  # not told: a built x.html is x.md's page
+            directory_urls = is_index and not (
+                self.site_dir is not None and (self.site_dir / f"{stem}.html").is_file()
+            )
+        return is_index == directory_urls
 
     def _exists(self, relpath: str) -> str | None:
         """``relpath`` as spelled on disk if such a file exists (any case), else None."""

@@ -82,7 +82,13 @@ def generate_site(
     )
     finder = None
     if settings.layout is not None and settings.source_dir is not None:
-        finder = SourceFinder(settings.layout, settings.source_dir)
+        host = _mkdocs_family_host(settings)
+        finder = SourceFinder(
+            settings.layout,
+            settings.source_dir,
+            directory_urls=host.use_directory_urls if host is not None else None,
+            site_dir=site_dir,
+        )
     reader = SiteReader(
         site_dir,
         base_url,

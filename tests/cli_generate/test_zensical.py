@@ -141,3 +141,26 @@ def test_options_from_flags_and_the_config_file_win_over_the_hosts(project: GitR
     assert got["blog/2024/03/05/second-post/"] == "2024-03-05"  # the post's own day
     assert (site / "sitemap.xml.gz").is_file()
     assert not (site / "robots.txt").exists()  # the flag beat the file
+
+
+def test_without_directory_urls_a_folders_index_page_is_dated_by_its_own_source(
+    git_repo: GitRepo,
+) -> None:
+    """``use_directory_urls = false``: ``guide.md`` is built to ``guide.html``, and
+    ``guide/index.md`` to ``guide/index.html``, which ``guide.md`` never dates nor configures."""
+    pytest.importorskip("zensical", reason="zensical is installed in tests_cli_generate")
+    git_repo.write("zensical.toml", CONFIG.replace("\n\n", "\nuse_directory_urls = false\n\n"))
+    git_repo.write(".gitignore", "site/\n.cache/\n")
+    git_repo.write("docs/index.md", "# Home\n")
+    git_repo.write("docs/guide.md", "---\nsitemap:\n  priority: 0.1\n---\n\n# Guide overview\n")
+    git_repo.commit("start", OLD)
+    git_repo.write("docs/guide/index.md", "# Guide\n")
+    git_repo.commit("guide index", JAN)
+    zensical_build(git_repo.root)
+    done = run("generate", cwd=git_repo.root)
+    assert done.returncode == 0, done.stderr
+    entries = checked(git_repo.root / "site", BASE)
+    overview, index = entries[BASE + "guide.html"], entries[BASE + "guide/index.html"]
+    assert (overview.lastmod, overview.priority) == (written(OLD), "0.1")
+    own = written(git_repo.log_date("docs/guide/index.md"))
+    assert (index.lastmod, index.priority) == (own, None)

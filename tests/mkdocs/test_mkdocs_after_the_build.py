@@ -24,23 +24,28 @@ from tests.support.sitemap_checks import UrlEntry, check_sitemap_file
 
 
 def built_both_ways(
-    repo: GitRepo, plugin: object, options: dict[str, list[object]] | None = None
+    repo: GitRepo,
+    *plugins: object,
+    generate: tuple[str, ...] = (),
+    options: dict[str, list[object]] | None = None,
+    **settings: object,
 ) -> dict[str, UrlEntry]:
-    """The site built with Material and ``plugin`` twice: with the sitemap plugin (into
-    ``with-plugin/``), and alone then ``generate`` as a CI step runs it (``site/``). Both
-    sitemaps must list the same URLs with the same lastmod, changefreq and priority; returns
-    the plugin's. ``options`` are given to both: the plugin's in mkdocs.yml, ``generate``'s in
+    """The site built with Material, ``plugins`` and the mkdocs.yml ``settings`` twice: with
+    the sitemap plugin (into ``with-plugin/``), and alone then ``generate`` as a CI step runs
+    it (``site/``; with the arguments ``generate``, by default none). Both sitemaps must list
+    the same URLs with the same lastmod, changefreq and priority; returns the plugin's.
+    ``options`` are given to both: the plugin's in mkdocs.yml, ``generate``'s in
     ``sitemap-plugins.toml`` (each value a list, written as TOML's JSON-like arrays)."""
     root = repo.root
     sitemap_plugin: object = {"sitemap": options} if options else "sitemap"
-    write_config(repo, theme={"name": "material"}, plugins=[sitemap_plugin, plugin])
+    write_config(repo, theme={"name": "material"}, plugins=[sitemap_plugin, *plugins], **settings)
     mkdocs_build(root, "--site-dir", "with-plugin")
     if options:
         toml = "".join(f"{key} = {_toml(value)}\n" for key, value in options.items())
         repo.write("sitemap-plugins.toml", toml)
-    write_config(repo, theme={"name": "material"}, plugins=[plugin])
+    write_config(repo, theme={"name": "material"}, plugins=[*plugins], **settings)
     mkdocs_build(root, "--site-dir", "site")
-    done = run("generate", cwd=root)  # site_url, docs_dir and site_dir from mkdocs.yml
+    done = run("generate", *generate, cwd=root)  # by default all from mkdocs.yml
     assert done.returncode == 0, done.stdout + done.stderr
     plugin_entries = sitemap(root / "with-plugin")
     after = {
@@ -200,9 +205,42 @@ def test_generate_matches_exclude_and_rules_on_source_files_as_the_plugin_does(
             {"pattern": "about/", "changefreq": "yearly"},
         ],
     }
-    plugin = built_both_ways(git_repo, "search", options)
+    plugin = built_both_ways(git_repo, "search", options=options)
     # What the globs say, so that agreement is about them.
     assert BASE + "drafts/wip/" not in plugin
     assert BASE + "drafts/notes/" not in plugin
     assert plugin[BASE + "guide/configure/"].priority == "0.2"
     assert plugin[BASE + "about/"].changefreq == "yearly"
+
+
+WITHOUT_THE_HOSTS_CONFIG = (
+    "site", "--no-host-config", "--source", "docs", "--layout", "mkdocs",
+    "--base-url", BASE, "--keep-index-html",
+)  # fmt: skip
+"""``generate`` told only the folders and the layout, not ``use_directory_urls``: what it
+knows of the URL style is what the built site shows."""
+
+
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+@pytest.mark.parametrize(
+    "generate", [(), WITHOUT_THE_HOSTS_CONFIG], ids=["mkdocs.yml", "no-host-config"]
+)
+def test_without_directory_urls_a_folders_index_page_is_its_own(
+    git_repo: GitRepo, generate: tuple[str, ...]
+) -> None:
+    """With ``use_directory_urls: false``, ``guide.md`` is ``guide.html`` and ``guide/index.md``
+    is ``guide/index.html``: each page is dated by, and takes the settings of, its own source,
+    whether ``generate`` read mkdocs.yml or not."""
+    example_repo(git_repo)
+    git_repo.write("docs/guide.md", "---\nsitemap:\n  priority: 0.1\n---\n\n# Guide overview\n")
+    git_repo.commit("guide overview", "2024-10-01T00:00:00+00:00")
+    git_repo.write("docs/guide/index.md", "# Guide\n")
+    git_repo.commit("guide index", "2024-11-02T00:00:00+00:00")
+    plugin = built_both_ways(git_repo, generate=generate, use_directory_urls=False)
+    # What each source says, so that agreement is about something: two dates, one priority.
+    overview, index = plugin[BASE + "guide.html"], plugin[BASE + "guide/index.html"]
+    assert overview.priority == "0.1"
+    assert index.priority is None
+    assert overview.lastmod is not None
+    assert index.lastmod is not None
+    assert index.lastmod > overview.lastmod
