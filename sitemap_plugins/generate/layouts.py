@@ -243,7 +243,9 @@ class SourceFinder:
 
     def _blog_posts(self) -> dict[str, str]:
         """Material and Zensical blog posts (``<blog>/posts/**.md``) by the file their default
-        URL format writes, ``<blog>/YYYY/MM/DD/<slug>/index.html``, in lower case.
+        URL format writes, in lower case: ``<blog>/YYYY/MM/DD/<slug>/index.html``, or
+        ``<blog>/YYYY/MM/DD/<slug>.html`` without directory URLs (both where the URL style is
+        not known: a post is looked for only where no other source was found).
 
         The slug is the post's ``slug``, else its title (``title``, else the first heading)
         made a slug as the blog plugin's default does; the date is ``date`` or
@@ -266,9 +268,19 @@ class SourceFinder:
                     path = posixpath.normpath(posixpath.join(relative, name))
                     source = self.source_dir / path
                     post = _post(source, blog)
-                    if post is not None and self._blog.setdefault(post[0].lower(), path) == path:
-                        self._post_dates[source] = post[1]
+                    if post is None:
+                        continue
+                    stem, date = post
+                    for built in self._built_post(stem.lower()):
+                        if self._blog.setdefault(built, path) == path:
+                            self._post_dates[source] = date
         return self._blog
+
+    def _built_post(self, stem: str) -> tuple[str, ...]:
+        """The files a post whose URL is ``stem`` is written to, by the URL style."""
+        if self.directory_urls is None:
+            return (f"{stem}/index.html", f"{stem}.html")
+        return (f"{stem}/index.html",) if self.directory_urls else (f"{stem}.html",)
 
 
 _HEADING: Final = re.compile(r"^#[ \t]+(?P<title>.+?)[ \t#]*$", re.M)
@@ -276,9 +288,9 @@ _DAY: Final = re.compile(r"(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})")
 
 
 def _post(path: Path, blog: str) -> tuple[str, object] | None:
-    """The file a blog post is written to with the default URL format, and the post's own date
-    (``date.updated``, else ``date.created``, as the MkDocs plugin takes it); None for a file
-    that is no post."""
+    """The URL path of a blog post with the default URL format, without its suffix
+    (``blog/2024/01/10/hello``), and the post's own date (``date.updated``, else
+    ``date.created``, as the MkDocs plugin takes it); None for a file that is no post."""
     try:
         data = path.read_bytes()
     except OSError:
@@ -301,7 +313,7 @@ def _post(path: Path, blog: str) -> tuple[str, object] | None:
         if not title:
             return None
         slug = _slugify(title)
-    return posixpath.join(blog, day["y"], day["m"], day["d"], slug, "index.html"), own or None
+    return posixpath.join(blog, day["y"], day["m"], day["d"], slug), own or None
 
 
 def _slugify(text: str) -> str:

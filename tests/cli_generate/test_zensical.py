@@ -164,3 +164,20 @@ def test_without_directory_urls_a_folders_index_page_is_dated_by_its_own_source(
     assert (overview.lastmod, overview.priority) == (written(OLD), "0.1")
     own = written(git_repo.log_date("docs/guide/index.md"))
     assert (index.lastmod, index.priority) == (own, None)
+
+
+def test_without_directory_urls_blog_posts_and_views_are_dated(project: GitRepo) -> None:
+    """``use_directory_urls = false``: Zensical writes each page to ``x.html`` (a folder's index
+    to ``x/index.html``), blog posts and views too; each keeps the date it has with directory
+    URLs."""
+    project.write("zensical.toml", CONFIG.replace("\n\n", "\nuse_directory_urls = false\n\n"))
+    zensical_build(project.root)
+    done = run("generate", cwd=project.root)
+    assert done.returncode == 0, done.stderr
+    got = lastmods(checked(project.root / "site", BASE), BASE)
+    indexes = {"", "guide/", "blog/"}  # the folders whose index.md is their page
+    want = {
+        path + "index.html" if path in indexes else path.removesuffix("/") + ".html": date
+        for path, date in expected(project).items()
+    }
+    assert got == want

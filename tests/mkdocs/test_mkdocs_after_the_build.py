@@ -244,3 +244,33 @@ def test_without_directory_urls_a_folders_index_page_is_its_own(
     assert overview.lastmod is not None
     assert index.lastmod is not None
     assert index.lastmod > overview.lastmod
+
+
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+@pytest.mark.parametrize(
+    "generate", [(), WITHOUT_THE_HOSTS_CONFIG], ids=["mkdocs.yml", "no-host-config"]
+)
+def test_without_directory_urls_blog_posts_are_found(
+    git_repo: GitRepo, generate: tuple[str, ...]
+) -> None:
+    """With ``use_directory_urls: false`` Material writes a post to ``.../<slug>.html``:
+    ``generate`` finds it there, with its own date and settings, and dates the archive by it."""
+    example_repo(git_repo)
+    git_repo.write("docs/blog/index.md", "# Blog\n")
+    git_repo.write("docs/blog/posts/updated.md", UPDATED_POST)
+    git_repo.write(
+        "docs/blog/posts/plain.md",
+        "---\ndate: 2023-03-07\nsitemap:\n  priority: 0.9\n---\n\n# Plain\n\nText.\n",
+    )
+    git_repo.commit("blog", "2024-10-01T00:00:00+00:00")
+    plugin = built_both_ways(
+        git_repo, {"blog": {"categories": False}}, generate=generate, use_directory_urls=False
+    )
+    # What the posts say, so that agreement is about something.
+    posts = {loc: entry for loc, entry in plugin.items() if loc.startswith(BASE + "blog/2023/")}
+    assert sorted(loc.endswith(".html") for loc in posts) == [True, True]
+    assert sorted((entry.lastmod, entry.priority) for entry in posts.values()) == [
+        ("2023-02-06", None),  # UPDATED_POST's date.updated
+        ("2023-03-07", "0.9"),
+    ]
+    assert plugin[BASE + "blog/archive/2023.html"].lastmod == "2023-03-07"
