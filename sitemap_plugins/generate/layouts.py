@@ -18,12 +18,12 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Final
 
-from sitemap_plugins.generate.front_matter import FrontMatter, parse_front_matter
+from sitemap_plugins.generate.blog import post_paths
+from sitemap_plugins.generate.front_matter import FrontMatter
 
 __all__ = ["LAYOUTS", "SourceFinder"]
 
@@ -248,8 +248,8 @@ class SourceFinder:
         not known: a post is looked for only where no other source was found).
 
         The slug is the post's ``slug``, else its title (``title``, else the first heading)
-        made a slug as the blog plugin's default does; the date is ``date`` or
-        ``date.created``. A post written to another URL (a custom ``post_url_format``) is not
+        made a slug as the blog plugins' defaults do (see :mod:`.blog`); the date is ``date``
+        or ``date.created``. A post written to another URL (a custom ``post_url_format``) is not
         found, and gets its lastmod from the built file's history instead, if any.
         """
         if self._blog is None:
@@ -267,13 +267,14 @@ class SourceFinder:
                         continue
                     path = posixpath.normpath(posixpath.join(relative, name))
                     source = self.source_dir / path
-                    post = _post(source, blog)
+                    post = post_paths(source, blog)
                     if post is None:
                         continue
-                    stem, date = post
-                    for built in self._built_post(stem.lower()):
-                        if self._blog.setdefault(built, path) == path:
-                            self._post_dates[source] = date
+                    stems, date = post
+                    for stem in stems:
+                        for built in self._built_post(stem.lower()):
+                            if self._blog.setdefault(built, path) == path:
+                                self._post_dates[source] = date
         return self._blog
 
     def _built_post(self, stem: str) -> tuple[str, ...]:
@@ -281,43 +282,3 @@ class SourceFinder:
         if self.directory_urls is None:
             return (f"{stem}/index.html", f"{stem}.html")
         return (f"{stem}/index.html",) if self.directory_urls else (f"{stem}.html",)
-
-
-_HEADING: Final = re.compile(r"^#[ \t]+(?P<title>.+?)[ \t#]*$", re.M)
-_DAY: Final = re.compile(r"(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})")
-
-
-def _post(path: Path, blog: str) -> tuple[str, object] | None:
-    """The URL path of a blog post with the default URL format, without its suffix
-    (``blog/2024/01/10/hello``), and the post's own date (``date.updated``, else
-    ``date.created``, as the MkDocs plugin takes it); None for a file that is no post."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    front, body = parse_front_matter(data)
-    if not isinstance(front, FrontMatter):
-        return None
-    dates, _ = front.value("date")
-    date = dates.get("created") if isinstance(dates, dict) else dates
-    own = (dates.get("updated") or date) if isinstance(dates, dict) else dates
-    day = _DAY.match(date) if isinstance(date, str) else None
-    if day is None:
-        return None
-    slug, _ = front.value("slug")
-    if not isinstance(slug, str) or not slug:
-        title, _ = front.value("title")
-        if not isinstance(title, str) or not title:
-            heading = _HEADING.search(data[body:].decode("utf-8", errors="replace"))
-            title = heading["title"] if heading is not None else None
-        if not title:
-            return None
-        slug = _slugify(title)
-    return posixpath.join(blog, day["y"], day["m"], day["d"], slug), own or None
-
-
-def _slugify(text: str) -> str:
-    """Python-Markdown's ``toc.slugify``, the blog plugin's default for post slugs."""
-    value = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    value = re.sub(r"[^\w\s-]", "", value).strip().lower()
-    return re.sub(r"[-\s]+", "-", value)

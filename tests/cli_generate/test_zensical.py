@@ -181,3 +181,64 @@ def test_without_directory_urls_blog_posts_and_views_are_dated(project: GitRepo)
         for path, date in expected(project).items()
     }
     assert got == want
+
+
+def test_posts_whose_titles_are_not_plain_ascii_words_are_found(git_repo: GitRepo) -> None:
+    """Zensical makes a title a slug as ``pymdownx.slugs.slugify(case="lower")`` does (Unicode
+    kept, each space a dash), or takes the post's ``slug``: each post is found, dated by its
+    own date with its own settings, and the archive by the newest of them."""
+    pytest.importorskip("zensical", reason="zensical is installed in tests_cli_generate")
+    git_repo.write("zensical.toml", CONFIG)
+    git_repo.write(".gitignore", "site/\n.cache/\n")
+    git_repo.write("docs/index.md", "# Home\n")
+    git_repo.write("docs/blog/index.md", "# Blog\n")
+    titles = {  # each post's own day, on which nothing else is published
+        "2024-01-10": "Café au lait",
+        "2024-02-10": "Tips & tricks",
+        "2024-03-10": "Before - after",
+        "2024-04-10": "日本語のタイトル",
+    }
+    for day, title in titles.items():
+        git_repo.write(
+            f"docs/blog/posts/{day}.md",
+            f"---\ndate: {day}\nsitemap:\n  priority: 0.9\n---\n\n# {title}\n\nHi\n",
+        )
+    git_repo.write(
+        "docs/blog/posts/own.md", "---\ndate: 2024-05-10\nslug: my-own\n---\n\n# Über & alles\n"
+    )
+    git_repo.commit("posts", MAY)
+    zensical_build(git_repo.root)
+    done = run("generate", cwd=git_repo.root)
+    assert done.returncode == 0, done.stderr
+    entries = checked(git_repo.root / "site", BASE)
+    posts = {  # by the day in each post's URL, whatever Zensical made of its title
+        loc.removeprefix(BASE + "blog/")[:10].replace("/", "-"): entry
+        for loc, entry in entries.items()
+        if loc.startswith(BASE + "blog/2024/")
+    }
+    assert {day: (posts[day].lastmod, posts[day].priority) for day in titles} == {
+        day: (day, "0.9") for day in titles
+    }
+    assert entries[BASE + "blog/2024/05/10/my-own/"].lastmod == "2024-05-10"
+    assert entries[BASE + "blog/archive/2024/"].lastmod == "2024-05-10"
+
+
+def test_the_slugs_are_the_blog_plugins() -> None:
+    """The slugs :mod:`sitemap_plugins.generate.blog` makes without pymdown-extensions are
+    those of the functions the blog plugins call, on titles of many kinds."""
+    slugs = pytest.importorskip("pymdownx.slugs", reason="pymdown-extensions is not installed")
+    from markdown.extensions.toc import slugify
+
+    from sitemap_plugins.generate.blog import slugify_ascii, slugify_unicode
+
+    unicode_slug = slugs.slugify(case="lower")
+    titles = [
+        "Hello world", "Café au lait", "Tips & tricks", "Before - after", "  Multiple   spaces ",
+        "Straße", "ﬁne ligature", "x² and ½", "İstanbul", "Ǆ digraph", "Emoji 🎉 party",
+        "It's (really) done!", "<em>Tagged</em> title", "snake_case and kebab-case",
+        "日本語のタイトル", "Tab\tinside", "Ελληνικά Κεφαλαία", "e\u0301 decomposed",
+    ]  # fmt: skip
+    assert [slugify_unicode(title) for title in titles] == [
+        unicode_slug(title, "-") for title in titles
+    ]
+    assert [slugify_ascii(title) for title in titles] == [slugify(title, "-") for title in titles]

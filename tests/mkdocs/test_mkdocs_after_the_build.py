@@ -274,3 +274,43 @@ def test_without_directory_urls_blog_posts_are_found(
         ("2023-03-07", "0.9"),
     ]
     assert plugin[BASE + "blog/archive/2023.html"].lastmod == "2023-03-07"
+
+
+TITLED_POSTS = {  # each post's own date and title, written as authors write them
+    "cafe.md": ("2023-04-01", "Café au lait"),
+    "tips.md": ("2023-05-02", "Tips & tricks"),
+    "dash.md": ("2023-06-03", "Before - after"),
+    "japanese.md": ("2023-07-04", "日本語のタイトル"),
+}
+
+
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+def test_generate_finds_posts_whose_titles_are_not_plain_ascii_words(git_repo: GitRepo) -> None:
+    """A post's URL is its title made a slug, in the way of the Material release that built
+    it (Unicode kept and each space a dash since 9.4.12, Python-Markdown's ASCII slug before),
+    or the ``slug`` it declares: ``generate`` finds each post, dated by its own date and with
+    its own settings, whichever release built the site."""
+    example_repo(git_repo)
+    git_repo.write("docs/blog/index.md", "# Blog\n")
+    for name, (day, title) in TITLED_POSTS.items():
+        git_repo.write(
+            f"docs/blog/posts/{name}",
+            f"---\ndate: {day}\nsitemap:\n  changefreq: yearly\n---\n\n# {title}\n\nText.\n",
+        )
+    git_repo.write(
+        "docs/blog/posts/own.md",
+        "---\ndate: 2023-08-05\nslug: my-own-slug\n---\n\n# Über & alles\n\nText.\n",
+    )
+    git_repo.commit("blog", "2024-10-01T00:00:00+00:00")
+    plugin = built_both_ways(git_repo, {"blog": {"categories": False}})
+    # What the posts say, so that agreement is about something: each one's own date.
+    posts = {
+        loc.removeprefix(BASE + "blog/")[:10]: entry
+        for loc, entry in plugin.items()
+        if loc.startswith(BASE + "blog/2023/")
+    }
+    days = {day.replace("-", "/"): day for day, _ in TITLED_POSTS.values()}
+    assert {day: posts[day].lastmod for day in days} == {day: days[day] for day in days}
+    assert {posts[day].changefreq for day in days} == {"yearly"}
+    assert posts["2023/08/05"].lastmod == "2023-08-05"
+    assert plugin[BASE + "blog/2023/08/05/my-own-slug/"].lastmod == "2023-08-05"
