@@ -1,4 +1,4 @@
-"""Material's and Zensical's blogs: where a post is written, read from its source.
+"""Material's and Zensical's blogs: where a post is written, and which pages make one view.
 
 The blog plugins write a post to ``<blog>/YYYY/MM/DD/<slug>`` (their default
 ``post_url_format``, ``{date}/{slug}``), the date being the post's ``date`` (or
@@ -13,6 +13,12 @@ dash: ``Tips & tricks`` is ``tips--tricks``). Both are made, here without pymdow
 which ``generate`` may not have; each file name is looked up only where no other source was
 found, so the one the site does not use costs nothing. A ``post_slugify`` of the author's own
 is not followed.
+
+A view (the blog's index, an archive, a category, an author's profile) lists its posts' excerpts
+over pages of its own: ``<view>/index.html``, then ``<view>/page/2/index.html``... (the default
+``pagination_url_format``, ``page/{page}``), or ``<view>.html`` then ``<view>/page/2.html``
+without directory URLs. The MkDocs plugin dates every page of a view by the newest post of the
+whole view, so :class:`View` names them all, from any one of them.
 """
 
 from __future__ import annotations
@@ -20,17 +26,60 @@ from __future__ import annotations
 import posixpath
 import re
 import unicodedata
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Final
+from typing import Final, NamedTuple
 
 from sitemap_plugins.generate.front_matter import FrontMatter, parse_front_matter
 
-__all__ = ["post_paths", "slugify_ascii", "slugify_unicode"]
+__all__ = ["View", "post_paths", "slugify_ascii", "slugify_unicode"]
 
 _HEADING: Final = re.compile(r"^#[ \t]+(?P<title>.+?)[ \t#]*$", re.M)
 _DAY: Final = re.compile(r"(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})")
 _TAGS: Final = re.compile(r"</?[^>]*>")
 _NOT_IN_SLUG: Final = re.compile(r"[^\w\- ]")
+_LATER_PAGE: Final = re.compile(
+    r"^(?:(?P<view>.+)/)?page/[1-9][0-9]*(?P<suffix>/index\.html|\.html)$", re.IGNORECASE
+)
+_INDEX: Final = "/index.html"
+
+
+def _inside(folder: str, name: str) -> str:
+    return f"{folder}/{name}" if folder else name
+
+
+class View(NamedTuple):
+    """The pages of one blog view, named from any of them (see the module)."""
+
+    first: str
+    """Its first page, ``blog/archive/2024/index.html`` or ``blog/archive/2024.html``."""
+    later: str
+    """Its later pages, ``page/{}`` numbered: ``blog/archive/2024/page/{}/index.html``."""
+
+    @classmethod
+    def of(cls, relpath: str) -> View:
+        """The view whose page is built at ``relpath`` (posix, relative to the site)."""
+        match = _LATER_PAGE.match(relpath)
+        if match is not None:
+            view, indexed = match["view"] or "", match["suffix"].lower() == _INDEX
+            first = _inside(view, "index.html") if indexed else f"{view}.html"
+        else:
+            first = relpath
+            folder, name = posixpath.split(relpath)
+            indexed = name.lower() == "index.html"
+            view = folder if indexed else posixpath.splitext(relpath)[0]
+        later = "page/{}" + (_INDEX if indexed else ".html")
+        return cls(first, _inside(view, later))
+
+    def pages(self, exists: Callable[[str], bool]) -> Iterator[str]:
+        """The view's pages that ``exists`` says were built, in order: the numbered ones until
+        the first missing."""
+        if exists(self.first):
+            yield self.first
+        number = 2
+        while exists(page := self.later.format(number)):
+            yield page
+            number += 1
 
 
 def post_paths(path: Path, blog: str) -> tuple[tuple[str, ...], object] | None:

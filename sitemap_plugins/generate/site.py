@@ -26,6 +26,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 from sitemap_plugins.core.html import HeadScan, head_of, scan_head
 from sitemap_plugins.core.model import LeftOut, Page, Reason
 from sitemap_plugins.core.urls import encode_path, join_url, quote_file_path
+from sitemap_plugins.generate.blog import View
 from sitemap_plugins.generate.front_matter import Problem, read_front_matter
 from sitemap_plugins.generate.layouts import SourceFinder
 
@@ -138,6 +139,7 @@ class SiteReader:
         """Pages left out for a canonical URL on another origin, by that origin."""
         self.foreign_alternates: Counter[str] = Counter()
         """Language versions on another origin, left out of their pages' alternates, by origin."""
+        self._views: dict[View, tuple[object, ...]] = {}  # each blog view's posts' dates
         self.selfless_alternates = 0
         """Pages whose hreflang links name other versions but not the page itself, in a language
         its ``<html lang>`` does not give: no alternates (each version must name itself)."""
@@ -188,7 +190,7 @@ class SiteReader:
             if self.folder_sitemap is not None:
                 sitemap = self.folder_sitemap(found, sitemap)
         elif self.finder is not None and self.finder.layout in ("mkdocs", "zensical"):
-            listed = self._listed_posts(file, path)  # a blog's archive or category page
+            listed = self._listed_posts(file)  # a blog's archive or category page
         in_head = _declared(scan.modified)
         translations, default = self._translations(path, scan) if scan.alternates else ({}, None)
         path, translations, encoded = _as_linked(path, translations)
@@ -206,19 +208,43 @@ class SiteReader:
             title=scan.title,
         )
 
-    def _listed_posts(self, file: BuiltFile, path: str) -> tuple[object, ...]:
-        """The dates of the posts a Material or Zensical blog view without a source lists (its
-        post excerpts), each as the post's own page is dated, for the core to date the view by
-        its newest post as the MkDocs plugin does. (A post always has a date: the blog plugin
-        makes its URL from it, and a post is found by its URL.)"""
+    def _listed_posts(self, file: BuiltFile) -> tuple[object, ...]:
+        """The dates of the posts of the Material or Zensical blog view that the page without
+        a source belongs to (an archive's or a category's page, the index's later pages): the
+        post excerpts of all the view's pages, as the MkDocs plugin dates each page of a view
+        by the newest post of the whole view. Each view's pages are read once, when the first
+        of them is met."""
+        view = View.of(file.relpath)
+        known = self._views.get(view)
+        if known is not None:
+            return known
         try:
             text = file.path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             return ()
+        if self.finder is None or _EXCERPT not in text:
+            return ()  # no blog view
+        dates: list[object] = []
+        for relpath in view.pages(lambda relpath: (self.site_dir / relpath).is_file()):
+            dates += self._excerpt_dates(relpath, text if relpath == file.relpath else None)
+        self._views[view] = listed = tuple(dates)
+        return listed
+
+    def _excerpt_dates(self, relpath: str, text: str | None) -> tuple[object, ...]:
+        """The own dates of the posts whose excerpts the built page at ``relpath`` (with the
+        ``text`` when read already) shows, each as the post's own page is dated. (A post always
+        has a date: the blog plugin makes its URL from it, and a post is found by its URL.)"""
         finder = self.finder
-        if finder is None or _EXCERPT not in text:
+        if finder is None:
             return ()
-        own = join_url(self.base_url, path, encoded=False)
+        if text is None:
+            try:
+                text = (self.site_dir / relpath).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                return ()
+        own = join_url(
+            self.base_url, served_path(relpath, keep_index=self.keep_index), encoded=False
+        )
         base = urlsplit(self.base_url).path
         dates: list[object] = []
         for excerpt in _EXCERPTS.findall(text):
@@ -226,8 +252,8 @@ class SiteReader:
                 linked = unquote(urlsplit(urljoin(own, href)).path)
                 if not linked.startswith(base):
                     continue
-                relpath = linked[len(base) :]
-                date = finder.post_date(relpath + "index.html" if linked.endswith("/") else relpath)
+                post = linked[len(base) :]
+                date = finder.post_date(post + "index.html" if linked.endswith("/") else post)
                 if date is not None:
                     dates.append(_declared(date))
                     break

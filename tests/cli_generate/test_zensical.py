@@ -242,3 +242,39 @@ def test_the_slugs_are_the_blog_plugins() -> None:
         unicode_slug(title, "-") for title in titles
     ]
     assert [slugify_ascii(title) for title in titles] == [slugify(title, "-") for title in titles]
+
+
+def test_every_page_of_a_paginated_view_is_as_new_as_the_views_newest_post(
+    git_repo: GitRepo,
+) -> None:
+    """A blog view's later pages (``blog/page/2/``, an archive's, a category's) are as new as
+    the newest post of the whole view, as the MkDocs plugin dates them, not only of the posts
+    each page shows: here the oldest post, shown last, was updated last."""
+    pytest.importorskip("zensical", reason="zensical is installed in tests_cli_generate")
+    git_repo.write("zensical.toml", CONFIG + "pagination_per_page = 2\n")
+    git_repo.write(".gitignore", "site/\n.cache/\n")
+    git_repo.write("docs/index.md", "# Home\n")
+    git_repo.write("docs/blog/index.md", "# Blog\n")
+    updated = "2024-06-20"
+    git_repo.write(
+        "docs/blog/posts/p1.md",
+        f"---\ndate:\n  created: 2024-01-10\n  updated: {updated}\ncategories:\n  - News\n---\n\n"
+        "# Post 1\n\nHi\n",
+    )
+    for number in range(2, 6):
+        git_repo.write(
+            f"docs/blog/posts/p{number}.md",
+            f"---\ndate: 2024-0{number}-10\ncategories:\n  - News\n---\n\n# Post {number}\n\nHi\n",
+        )
+    git_repo.commit("posts", MAY)
+    zensical_build(git_repo.root)
+    done = run("generate", cwd=git_repo.root)
+    assert done.returncode == 0, done.stderr
+    got = lastmods(checked(git_repo.root / "site", BASE), BASE)
+    views = {
+        path: date
+        for path, date in got.items()
+        if path.startswith(("blog/page/", "blog/archive/", "blog/category/"))
+    }
+    assert len([path for path in views if "/page/" in path]) == 6  # two later pages a view
+    assert views == dict.fromkeys(views, updated)

@@ -10,6 +10,7 @@ changefreq and priority, the blog's archive (dated by its newest post) included.
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import re
 
@@ -314,3 +315,52 @@ def test_generate_finds_posts_whose_titles_are_not_plain_ascii_words(git_repo: G
     assert {posts[day].changefreq for day in days} == {"yearly"}
     assert posts["2023/08/05"].lastmod == "2023-08-05"
     assert plugin[BASE + "blog/2023/08/05/my-own-slug/"].lastmod == "2023-08-05"
+
+
+def later_pages_have_their_own_urls() -> bool:
+    """Whether Material gives a blog view's later pages their own URLs (``blog/page/2/``).
+    Before 9.4 their ``file.url`` is the view's, which the plugin then lists once, although
+    the pages are written to their own folders (seen with 9.3.2)."""
+    if not material_blog_available():
+        return False
+    version = importlib.metadata.version("mkdocs-material").split(".")
+    return tuple(int(part) for part in version[:2]) >= (9, 4)
+
+
+@pytest.mark.skipif(
+    not later_pages_have_their_own_urls(),
+    reason="needs mkdocs-material 9.4+, where a view's later pages have URLs of their own",
+)
+@pytest.mark.parametrize("directory_urls", [True, False], ids=["directory-urls", "html-urls"])
+def test_every_page_of_a_paginated_view_is_as_new_as_the_views_newest_post(
+    git_repo: GitRepo, directory_urls: bool
+) -> None:
+    """The plugin dates each page of a blog view (the index's later pages, an archive's or a
+    category's pages) by the newest of all the posts of the view, not only those the page
+    shows: ``generate`` does too. The oldest post, shown last, was updated last."""
+    example_repo(git_repo)
+    git_repo.write("docs/blog/index.md", "# Blog\n")
+    git_repo.write(
+        "docs/blog/posts/p1.md",
+        "---\ndate:\n  created: 2024-01-10\n  updated: 2024-06-20\ncategories: [News]\n---\n\n"
+        "# Post 1\n\nText.\n",
+    )
+    for number in range(2, 6):
+        git_repo.write(
+            f"docs/blog/posts/p{number}.md",
+            f"---\ndate: 2024-0{number}-10\ncategories: [News]\n---\n\n# Post {number}\n\nText.\n",
+        )
+    git_repo.commit("blog", "2024-07-01T00:00:00+00:00")
+    plugin = built_both_ways(
+        git_repo, {"blog": {"pagination_per_page": 2}}, use_directory_urls=directory_urls
+    )
+    # What the views are, so that agreement is about something: three pages each, all as new
+    # as the post updated last, which only the last page shows.
+    views = ("blog/page/", "blog/archive/", "blog/category/")
+    pages = {
+        loc: entry
+        for loc, entry in plugin.items()
+        if loc.startswith(tuple(BASE + view for view in views))
+    }
+    assert len(pages) == 8  # three pages of each view but the index, which has a source
+    assert {entry.lastmod for entry in pages.values()} == {"2024-06-20"}
