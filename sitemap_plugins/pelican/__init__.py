@@ -158,7 +158,7 @@ class _Site:
             for source, dest in (settings.get("TEMPLATE_PAGES") or {}).items()
         }
         self.urls = SiteUrls(settings)
-        self.author_dates = AuthorDates(settings, self.content_path)
+        self.author_dates = AuthorDates(settings, self.content_path, _timezone(settings))
         names = {getattr(plugin, "__name__", str(plugin)) for plugin in pelican.plugins}
         self.incumbent = sorted(names & _INCUMBENTS)
         self.languages = (
@@ -363,7 +363,7 @@ class _Site:
             return LeftOut(Reason.BY_CONFIG, origin)
         source = self.template_pages.get(rel)
         listed = None if source else self.urls.lists_articles(rel, context)
-        dates = [self.author_dates.explicit(article) for article in listed or ()]
+        dates = [self.author_dates.listed(article) for article in listed or ()]
         return Page(
             path=path,
             origin=origin,

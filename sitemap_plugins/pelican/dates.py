@@ -19,6 +19,8 @@ from typing import Any, Final
 from pelican.readers import parse_path_metadata, path_metadata
 from pelican.utils import get_date
 
+from sitemap_plugins.core.lastmod import is_future
+
 __all__ = ["AuthorDates"]
 
 _UNKNOWN: Final = object()
@@ -28,16 +30,40 @@ _UNKNOWN: Final = object()
 class AuthorDates:
     """Each content's own ``modified``, else ``date``, as the author wrote it."""
 
-    def __init__(self, settings: Mapping[str, Any], content_path: Path) -> None:
+    def __init__(
+        self, settings: Mapping[str, Any], content_path: Path, naive_tz: dt.tzinfo
+    ) -> None:
         self.default: object = settings.get("DEFAULT_DATE")
         self.settings = settings
         self.extra_path_metadata = {"EXTRA_PATH_METADATA": settings.get("EXTRA_PATH_METADATA")}
         self.content_path = content_path
+        self.naive_tz = naive_tz
         self.known: dict[object, object] = {}
+        self.in_listings: dict[object, object] = {}
+        self.now = dt.datetime.now(dt.timezone.utc)
 
     def forget(self) -> None:
         """A new run: sources may have changed (``'fs'`` follows their file times)."""
         self.known = {}
+        self.in_listings = {}
+        self.now = dt.datetime.now(dt.timezone.utc)
+
+    def listed(self, content: Any) -> object:
+        """:meth:`explicit`, as a listing counts it: None for a date in the future, which the
+        core refuses on the content's own page (a typo in a year), so that a listing counts
+        the content by its source file, as its own page is then dated, and is never older
+        than a page it lists."""
+        key = getattr(content, "source_path", None) or id(content)
+        found = self.in_listings.get(key, _UNKNOWN)
+        if found is _UNKNOWN:
+            found = self.explicit(content)
+            if isinstance(found, dt.date):
+                if isinstance(found, dt.datetime) and found.tzinfo is None:
+                    found = found.replace(tzinfo=self.naive_tz)
+                if is_future(found, self.now):
+                    found = None
+            self.in_listings[key] = found
+        return found
 
     def explicit(self, content: Any) -> object:
         """``modified``, else ``date``, as the author wrote it; None when there is neither."""

@@ -88,9 +88,11 @@ def test_naive_sitemap_lastmod_is_read_in_the_site_timezone(git_repo: GitRepo) -
     assert entries["pages/day.html"].lastmod == "2024-05-01"
 
 
-def test_a_future_modified_is_a_warning_and_does_not_spread_to_listings(
+def test_a_future_modified_is_a_warning_and_listings_count_the_date_its_page_gets(
     git_repo: GitRepo,
 ) -> None:
+    """The refused date does not spread to the listings, and the listings are not older than
+    the page either: they count it by the date git gives its page."""
     files = {
         "content/first.md": post("First", "2024-01-05 10:00", tags="a"),
         "content/second.md": post("Second", "2024-01-06 10:00", tags="a", Modified="2099-01-01"),
@@ -101,8 +103,9 @@ def test_a_future_modified_is_a_warning_and_does_not_spread_to_listings(
     assert warning in log_of(proc)
     entries = sitemap(site)
     assert entries["second.html"].lastmod == "2024-03-01T12:00:00Z"  # git still knows
+    assert entries["first.html"].lastmod == "2024-01-05T10:00:00Z"
     for listing in ("", "tag/a.html", "category/news.html", "archives.html"):
-        assert entries[listing].lastmod == "2024-01-05T10:00:00Z", listing
+        assert entries[listing].lastmod == entries["second.html"].lastmod, listing
     strict = plain_repo(git_repo, files, 'SITEMAP = {"strict": True}\n')
     proc = pelican_build(strict, check=False)
     assert proc.returncode == 1
