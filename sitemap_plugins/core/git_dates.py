@@ -576,7 +576,7 @@ class FileDates:
             else:
                 date = parsed.get(text)
                 if date is None:
-                    date = parsed[text] = dt.datetime.fromisoformat(text)
+                    date = parsed[text] = commit_instant(text)
                 repo.outcome[file] = _answer(top, dates, cut, name, date, target)
         if unknown:
             untracked = self._untracked(top, sorted(set(unknown.values())))
@@ -660,7 +660,7 @@ class FileDates:
                 if present(file) is not None:  # made by the build: no commit holds it
                     outcome[file] = Undated(Why.NOT_TRACKED, root)
                 continue
-            date = dt.datetime.fromisoformat(text)
+            date = commit_instant(text)
             outcome[file] = _answer(top, walk.dates, walk.cut, name, date, targets.get(name))
         return outcome
 
@@ -1168,8 +1168,31 @@ def _answer(
     (``target``) when the pass knows it (see :func:`_newest`)."""
     named = dates.get(target) if target is not None else None
     if target is not None and named is not None:
-        return _newest(top, (date, name in cut), (dt.datetime.fromisoformat(named), target in cut))
+        return _newest(top, (date, name in cut), (commit_instant(named), target in cut))
     return Undated(Why.SHALLOW, top, date) if name in cut else (date, "git")
+
+
+_ISO_OFFSET: Final = re.compile(r"(.*[0-9])([+-])([0-9]{2}):?([0-9]{2})")
+
+
+def commit_instant(text: str) -> dt.datetime:
+    """A commit's date as ``git log`` prints it in strict ISO 8601 (``%cI``, ``%aI``).
+
+    Old and imported histories hold commits with a time zone no clock has (``+9999``, which
+    ``git fsck`` calls badTimezone); git prints their local time with that offset, which Python
+    refuses. Taking the offset back off the local time gives the commit's instant all the same,
+    in UTC.
+    """
+    try:
+        return dt.datetime.fromisoformat(text)
+    except ValueError:
+        found = _ISO_OFFSET.fullmatch(text)
+        if found is None:
+            raise
+        local = dt.datetime.fromisoformat(found[1])
+        offset = dt.timedelta(hours=int(found[3]), minutes=int(found[4]))
+        instant = local - offset if found[2] == "+" else local + offset
+        return instant.replace(tzinfo=dt.timezone.utc)
 
 
 def _newest(top: Path, link: tuple[dt.datetime, bool], named: tuple[dt.datetime, bool]) -> _Outcome:

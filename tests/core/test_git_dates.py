@@ -156,6 +156,36 @@ def test_dates_keep_the_commits_own_offset(repo: GitRepo, make: Make) -> None:
     assert iso(author.lookup([path]).dates[path]) == D3
 
 
+def test_a_commit_with_an_impossible_time_zone_is_dated_by_its_instant(
+    repo: GitRepo, make: Make
+) -> None:
+    """Imported histories hold commits whose time zone no clock has (``+9999``, git fsck's
+    badTimezone); git prints them with that offset. The file is still dated, at the commit's
+    instant, and a later build reading the walk back from the cache says the same."""
+    repo.write("a.md", "1")
+    repo.commit("one", D1)
+    repo.write("a.md", "2")
+    repo.git("add", "a.md")
+    tree, parent = repo.git("write-tree").strip(), repo.git("rev-parse", "HEAD").strip()
+    epoch = 1_600_000_000
+    text = (
+        f"tree {tree}\nparent {parent}\nauthor t <t@e> {epoch} +9999\n"
+        f"committer t <t@e> {epoch} -9959\n\nimported\n"
+    )
+    made = subprocess.run(
+        ["git", "hash-object", "-t", "commit", "-w", "--stdin", "--literally"],
+        cwd=repo.root, input=text.encode(), capture_output=True, check=True, env=git_env(),
+    )  # fmt: skip
+    repo.git("reset", "-q", made.stdout.decode().strip())
+    instant = dt.datetime.fromtimestamp(epoch, dt.timezone.utc)
+    path = repo.path("a.md")
+    for git_date in ("committer", "author"):
+        dates, reporter, _ = make(git_date)
+        when, source = dates.lookup([path]).dates[path]
+        assert (when, source) == (instant, "git"), git_date
+        assert reporter.warnings == []
+
+
 def test_renamed_file_is_dated_like_git_log_on_the_new_path(repo: GitRepo, make: Make) -> None:
     repo.write("docs/old.md", "content that stays the same\n" * 20)
     repo.write("docs/other.md", "x")
