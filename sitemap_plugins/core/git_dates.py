@@ -101,9 +101,12 @@ class Why(str, enum.Enum):
 class Undated(NamedTuple):
     """Why an existing file has no date, so that the build can say it once, with the fix.
 
-    ``bound`` is set for :attr:`Why.SHALLOW`: the file's last change is not after this instant
-    (the boundary commit of the clone it was traced to), so a page whose other sources are newer
-    is still dated exactly.
+    ``bound`` is set for :attr:`Why.SHALLOW` with committer dates: the file's last change is
+    not after this instant (the boundary commit of the clone it was traced to), so a page whose
+    other sources are newer is still dated exactly. That holds while committer dates do not go
+    backwards along history, as git stamps them; author dates keep their first moment through
+    rebases and cherry-picks, so the boundary's author date bounds nothing, and a shallow file
+    without a bound leaves every page it is a source of undated.
     """
 
     reason: Why
@@ -173,6 +176,7 @@ class FileDates:
             raise ValueError(f"git_date must be 'committer' or 'author', not {git_date!r}")
         self._reporter = reporter
         self._format = "%cI" if git_date == "committer" else "%aI"
+        self._bounded = git_date == "committer"  # see Undated.bound
         self._fetch_history = fetch_history
         self._run = runner or run_git
         # A caller tracing git through its runner sees the background processes only if it
@@ -577,7 +581,7 @@ class FileDates:
                 date = parsed.get(text)
                 if date is None:
                     date = parsed[text] = commit_instant(text)
-                repo.outcome[file] = _answer(top, dates, cut, name, date, target)
+                repo.outcome[file] = _answer(top, dates, cut, name, date, target, self._bounded)
         if unknown:
             untracked = self._untracked(top, sorted(set(unknown.values())))
             for file, name in unknown.items():
@@ -661,7 +665,9 @@ class FileDates:
                     outcome[file] = Undated(Why.NOT_TRACKED, root)
                 continue
             date = commit_instant(text)
-            outcome[file] = _answer(top, walk.dates, walk.cut, name, date, targets.get(name))
+            outcome[file] = _answer(
+                top, walk.dates, walk.cut, name, date, targets.get(name), self._bounded
+            )
         return outcome
 
     def _resolve_export(
@@ -1162,14 +1168,20 @@ def _answer(
     name: str,
     date: dt.datetime,
     target: str | None,
+    bounded: bool,
 ) -> _Outcome:
     """What the pass says of committed file ``name`` (last changed at ``date``): its date, or a
-    bound where that change is a shallow boundary; for a link, with the file it names
-    (``target``) when the pass knows it (see :func:`_newest`)."""
+    bound where that change is a shallow boundary (where dates are ``bounded``, see
+    :class:`Undated`); for a link, with the file it names (``target``) when the pass knows it
+    (see :func:`_newest`)."""
     named = dates.get(target) if target is not None else None
     if target is not None and named is not None:
-        return _newest(top, (date, name in cut), (commit_instant(named), target in cut))
-    return Undated(Why.SHALLOW, top, date) if name in cut else (date, "git")
+        return _newest(
+            top, (date, name in cut), (commit_instant(named), target in cut), bounded=bounded
+        )
+    if name in cut:
+        return Undated(Why.SHALLOW, top, date if bounded else None)
+    return date, "git"
 
 
 _ISO_OFFSET: Final = re.compile(r"(.*[0-9])([+-])([0-9]{2}):?([0-9]{2})")
@@ -1195,15 +1207,20 @@ def commit_instant(text: str) -> dt.datetime:
         return instant.replace(tzinfo=dt.timezone.utc)
 
 
-def _newest(top: Path, link: tuple[dt.datetime, bool], named: tuple[dt.datetime, bool]) -> _Outcome:
+def _newest(
+    top: Path, link: tuple[dt.datetime, bool], named: tuple[dt.datetime, bool], *, bounded: bool
+) -> _Outcome:
     """A link's page is the file it names: it changed when either last changed, so the newer
-    date. A date traced to a shallow boundary only bounds the true one from above: it decides
-    nothing unless the other date is exact and no older (as for a page's several sources)."""
+    date. A date traced to a shallow boundary only bounds the true one from above (and only
+    where dates are ``bounded``): it decides nothing unless the other date is exact and no
+    older (as for a page's several sources)."""
     (first, first_cut), (second, second_cut) = link, named
-    if first_cut and second_cut:
-        return Undated(Why.SHALLOW, top, max(first, second))
     if not first_cut and not second_cut:
         return max(first, second), "git"
+    if not bounded:
+        return Undated(Why.SHALLOW, top)
+    if first_cut and second_cut:
+        return Undated(Why.SHALLOW, top, max(first, second))
     exact, bound = (second, first) if first_cut else (first, second)
     return (exact, "git") if exact >= bound else Undated(Why.SHALLOW, top, bound)
 

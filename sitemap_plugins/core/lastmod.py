@@ -91,7 +91,9 @@ class LastmodRules:
             if not page.sources and (page.listed_dates or page.listed_sources):
                 listed = self._listed(page)
                 if listed is not None:
-                    return listed
+                    if listed.value is not None:
+                        return listed
+                    undated = listed.undated  # a shallow clone's: said with the others
         return Decision(None, "none", undated)
 
     def _explicit(self, page: Page, meta: Mapping[str, Any]) -> Lastmod | None:
@@ -123,10 +125,9 @@ class LastmodRules:
                 return dated, None
         known = [dates[path] for path in sources if path in dates]
         missing = [undated[path] for path in sources if path in undated]
-        bounds = [item.bound for item in missing if item.bound is not None]
         if known:
             date, origin = max(known, key=lambda item: sort_key(item[0]))
-            if not bounds or sort_key(date) >= max(bounds):
+            if _no_newer(date, missing):
                 return (date, origin), None
         shallow = [item for item in missing if item.reason is Why.SHALLOW]
         if shallow:
@@ -142,7 +143,7 @@ class LastmodRules:
                 listed.append((parse_lastmod(raw, naive_tz=self.naive_tz), "listed pages"))
             except ValueError:
                 continue  # the item's own page says what is wrong with it
-        dates = self.files.dates
+        dates, undated = self.files.dates, self.files.undated
         listed += [dates[path] for path in page.listed_sources if path in dates]
         if not listed:
             return None
@@ -152,6 +153,11 @@ class LastmodRules:
             if not listed:
                 return None
             newest = max(listed, key=lambda item: sort_key(item[0]))
+        if undated:  # a shallow clone: an item it cannot date may be the newest
+            missing = [undated[path] for path in page.listed_sources if path in undated]
+            if not _no_newer(newest[0], missing):
+                shallow = next(item for item in missing if item.reason is Why.SHALLOW)
+                return Decision(None, "none", shallow)
         return Decision(*newest)
 
     def _future(self, page: Page, value: Lastmod, origin: str) -> bool:
@@ -166,6 +172,18 @@ class LastmodRules:
             "the future; not written",
         )
         return True
+
+
+def _no_newer(date: Lastmod, missing: list[Undated]) -> bool:
+    """Whether no file a shallow clone cannot date may have changed after ``date``: each one's
+    last change is bounded by its boundary commit, and ``date`` is no older than any bound. A
+    file without a bound (author dates) may be newer than anything; files undated for another
+    reason (not committed, no git) decide nothing here."""
+    shallow = [item for item in missing if item.reason is Why.SHALLOW]
+    if not shallow:
+        return True
+    bounds = [item.bound for item in shallow if item.bound is not None]
+    return len(bounds) == len(shallow) and sort_key(date) >= max(bounds)
 
 
 def is_future(value: Lastmod, now: dt.datetime) -> bool:

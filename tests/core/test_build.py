@@ -220,6 +220,72 @@ def test_shallow_clone_dates_pages_changed_inside_it_and_says_once_what_is_undat
     assert summary.lastmod_from == {"git": 2, "none": 2}
 
 
+def test_a_listing_in_a_shallow_clone_is_not_dated_older_than_an_item_it_cannot_date(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """A merged branch brings a commit into the clone that is older than its boundary: the
+    item it dates is exact, but the item changed at the boundary may be newer (it is, here).
+    The listing is dated as a full clone dates it, or not at all, never by the older item."""
+    repo = git_repo
+    for name in ("a1", "a2"):
+        repo.write(f"docs/{name}.md", f"# {name}\n")
+    repo.commit("first", "2024-01-01T00:00:00+00:00")
+    repo.checkout("side", create=True)
+    repo.write("docs/a2.md", "# a2\n\non a branch\n")
+    repo.commit("a2 on a branch", "2024-03-10T00:00:00+00:00")
+    repo.checkout("main")
+    repo.write("docs/a1.md", "# a1\n\nedited\n")
+    repo.commit("a1", "2024-05-01T00:00:00+00:00")
+    repo.write("other.txt", "other\n")
+    repo.commit("other", "2024-06-01T00:00:00+00:00")
+    repo.merge("side", "2024-07-01T00:00:00+00:00")
+
+    def listing(root: GitRepo) -> Page:
+        items = (root.path("docs/a1.md"), root.path("docs/a2.md"))
+        return Page(path="", origin="index", listed_sources=items)
+
+    build(tmp_path / "full", [listing(repo)])
+    [truth] = read_sitemap(tmp_path / "full/sitemap.xml")
+    assert truth.lastmod == "2024-05-01T00:00:00Z"
+    clone = repo.clone(tmp_path / "ci", depth=3)  # the "a1" commit is at the boundary
+    assert clone.log_date("docs/a2.md") == "2024-03-10T00:00:00+00:00"  # exact, and older
+    summary, reporter = build(tmp_path / "out", [listing(clone)])
+    [entry] = read_sitemap(tmp_path / "out/sitemap.xml")
+    assert entry.lastmod is None
+    [(code, message)] = reporter.warnings
+    assert code is Code.GIT
+    assert message.startswith("1 page has no lastmod: ")
+    assert summary.lastmod_from == {"none": 1}
+
+
+def test_author_dates_of_a_shallow_clone_bound_nothing(git_repo: GitRepo, tmp_path: Path) -> None:
+    """Author dates keep their first moment through a rebase, so the boundary commit's may be
+    older than the change before it: a page with a source changed at the boundary is then not
+    dated by its other, exact source, while committer dates (which git stamps in order) bound
+    it and date it."""
+    repo = git_repo
+    repo.write("docs/page.md", "# page\n")
+    repo.write("docs/note.md", "note\n")
+    repo.commit("first", "2024-01-01T00:00:00+00:00")
+    repo.write("docs/page.md", "# page\n\nedited\n")
+    repo.commit("page", "2024-09-01T00:00:00+00:00")
+    repo.write("docs/other.md", "other\n")  # rebased: its author date is older than its parent's
+    repo.commit("other", "2024-10-01T00:00:00+00:00", author_date="2024-03-01T00:00:00+00:00")
+    repo.write("docs/note.md", "note\n\nedited\n")
+    repo.commit("note", "2024-11-01T00:00:00+00:00", author_date="2024-05-01T00:00:00+00:00")
+    clone = repo.clone(tmp_path / "ci", depth=2)  # the boundary: "other"
+    pages = [Page(path="", origin="page", sources=(clone.path("docs/page.md"),
+                                                    clone.path("docs/note.md")))]  # fmt: skip
+    for git_date, expected in (("committer", "2024-11-01T00:00:00Z"), ("author", None)):
+        build(tmp_path / git_date, pages, git_date=git_date)
+        [entry] = read_sitemap(tmp_path / git_date / "sitemap.xml")
+        assert entry.lastmod == expected, git_date
+    build(tmp_path / "full", [Page(path="", origin="page", sources=(
+        repo.path("docs/page.md"), repo.path("docs/note.md")))], git_date="author")  # fmt: skip
+    [truth] = read_sitemap(tmp_path / "full/sitemap.xml")
+    assert truth.lastmod == "2024-09-01T00:00:00Z"  # newer than the note the clone can date
+
+
 def test_no_git_in_a_work_tree_is_one_warning_and_no_file_times(
     site: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
