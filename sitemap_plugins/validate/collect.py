@@ -83,14 +83,14 @@ class _Sink:
                 lastmod = None  # reported as a finding; an unreadable date dates nothing
             elif self.listing._newest_at is None or instant > self.listing._newest_at:
                 self.listing._newest_at = instant
-                self.listing.newest = lastmod.strip()
+                self.listing.newest = values.trim(lastmod)
         if self.on_url is not None:
-            self.on_url(Listed(entry.loc.strip(), lastmod.strip() if lastmod else None))
+            self.on_url(Listed(values.trim(entry.loc), values.trim(lastmod) if lastmod else None))
 
     def child(self, entry: Entry) -> None:
         if entry.loc is not None:
-            lastmod = entry.lastmod.strip() if entry.lastmod else None
-            self.listing.children.append(Listed(entry.loc.strip(), lastmod))
+            lastmod = values.trim(entry.lastmod) if entry.lastmod else None
+            self.listing.children.append(Listed(values.trim(entry.loc), lastmod))
 
 
 def read_listing(

@@ -66,7 +66,7 @@ class TextChecker:
         self._line += 1
         text, length = self._pending.rstrip("\r"), self._pending_length
         self._pending, self._pending_length = "", 0
-        if not text.strip():
+        if not values.trim(text):
             return
         self.entries += 1
         if self.entries == MAX_URLS_PER_FILE + 1:
@@ -78,12 +78,12 @@ class TextChecker:
                 None,
             )
         problems = values.url_problems(text, "URL")
-        stripped = len(text.strip()) if length <= MAX_LINE else length
+        stripped = len(values.trim(text)) if length <= MAX_LINE else length
         if stripped > values.SCHEMA_MIN_LOC:  # the schema's 12-character minimum is XML's only
             problems += values.loc_length_problems(stripped)
         for check, message in problems:
             self._sink.emit(check, message, self._line, None)
-        self._sink.entry(Entry(self._line, loc=text.strip()))
+        self._sink.entry(Entry(self._line, loc=values.trim(text)))
 
 
 class DocumentChecker:

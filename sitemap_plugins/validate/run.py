@@ -610,7 +610,7 @@ def _older(listed: str, newest: str) -> bool:
     if isinstance(listed_parsed, str) or isinstance(newest_parsed, str):
         return False
     if not listed_parsed[1] or not newest_parsed[1]:
-        return listed.strip()[:10] < newest.strip()[:10]
+        return values.trim(listed)[:10] < values.trim(newest)[:10]
     listed_at, newest_at = values.instant_of(listed), values.instant_of(newest)
     return listed_at is not None and newest_at is not None and listed_at < newest_at
 
@@ -621,7 +621,7 @@ def _web_parts(url: str) -> tuple[str, str] | None:
     String operations only: this runs for every URL, and ``urlsplit`` costs more than the rest
     of an entry's checks together.
     """
-    text = url.strip()
+    text = values.trim(url)
     head = text[:8].lower()
     start = 8 if head.startswith("https://") else 7 if head.startswith("http://") else 0
     if not start:
@@ -646,7 +646,7 @@ def _decimal_text(text: str) -> str:
 def _split(url: str) -> SplitResult | None:
     """``urlsplit``, or None for text it refuses (``http://[bad``): input is never trusted."""
     try:
-        return urlsplit(url.strip())
+        return urlsplit(values.trim(url))
     except ValueError:
         return None
 
@@ -657,7 +657,7 @@ def _is_web_url(url: str) -> bool:
 
 
 def _origin(url: str) -> str:
-    parts = urlsplit(url.strip())
+    parts = urlsplit(values.trim(url))
     return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
 
 
@@ -665,7 +665,7 @@ def _common_folder(urls: list[str]) -> str | None:
     """The deepest URL folder that holds every URL (at least the host root), or None."""
     if not urls or len({_origin(url) for url in urls}) != 1:
         return None
-    folders = [directory_url(url.strip()).rstrip("/").split("/") for url in urls]
+    folders = [directory_url(values.trim(url)).rstrip("/").split("/") for url in urls]
     shared: list[str] = []
     for segments in zip(*folders, strict=False):
         if len(set(segments)) != 1:

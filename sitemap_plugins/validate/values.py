@@ -28,39 +28,51 @@ SCHEMA_MIN_LOC: Final = 12
 """The XSD's ``minLength`` for ``<loc>``."""
 
 _SCHEME_AUTHORITY: Final = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*):(?P<rest>.*)$", re.S)
+# The patterns of whole values are used with fullmatch(): "^...$" with match() passes a value
+# that ends in a newline, as "$" matches before one.
 _PCT: Final = r"%[0-9A-Fa-f]{2}"
 _UNRESERVED_SUB: Final = r"A-Za-z0-9\-._~!$&'()*+,;="
 _PCHAR: Final = rf"(?:[{_UNRESERVED_SUB}:@]|{_PCT})"
-_PATH: Final = re.compile(rf"^(?:/|{_PCHAR})*$")
-_QUERY: Final = re.compile(rf"^(?:[/?]|{_PCHAR})*$")
-_USERINFO: Final = re.compile(rf"^(?:[{_UNRESERVED_SUB}:]|{_PCT})*$")
-_REG_NAME: Final = re.compile(rf"^(?:[{_UNRESERVED_SUB}]|{_PCT})*$")
+_PATH: Final = re.compile(rf"(?:/|{_PCHAR})*")
+_QUERY: Final = re.compile(rf"(?:[/?]|{_PCHAR})*")
+_USERINFO: Final = re.compile(rf"(?:[{_UNRESERVED_SUB}:]|{_PCT})*")
+_REG_NAME: Final = re.compile(rf"(?:[{_UNRESERVED_SUB}]|{_PCT})*")
 _IP_LITERAL: Final = re.compile(
-    r"^\[(?:[0-9A-Fa-f:.]+|v[0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+)\]$"
+    r"\[(?:[0-9A-Fa-f:.]+|v[0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+)\]"
 )
-_PORT: Final = re.compile(r"^[0-9]*$")
+_PORT: Final = re.compile(r"[0-9]*")
 _STRAY_PERCENT: Final = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _ALLOWED_ANYWHERE: Final = re.compile(rf"[{_UNRESERVED_SUB}:@/?#\[\]%]")
 _ESCAPED_AGAIN: Final = re.compile(r"&(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9A-Fa-f]+);")
 # The common case, settled by one match: an http(s) URL with a plain host and clean characters.
 _CLEAN_URL: Final = re.compile(
-    rf"^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9.\-]+(?::[0-9]*)?(?:/(?:/|{_PCHAR})*)?"
-    rf"(?:\?(?:[/?]|{_PCHAR})*)?(?:#(?:[/?]|{_PCHAR})*)?$"
+    rf"[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9.\-]+(?::[0-9]*)?(?:/(?:/|{_PCHAR})*)?"
+    rf"(?:\?(?:[/?]|{_PCHAR})*)?(?:#(?:[/?]|{_PCHAR})*)?"
 )
 
 # xsd:date and xsd:dateTime (XML Schema 1.0, as libxml2 reads them), whitespace collapsed.
+# Digits are spelled [0-9]: the schema's digits are ASCII, and Python's \d also matches other
+# scripts' digits (Arabic-Indic, full-width), which int() would then read as numbers.
 _XSD_DATE: Final = re.compile(
-    r"^(?P<neg>-)?(?P<y>\d{4,})-(?P<m>\d{2})-(?P<d>\d{2})"
-    r"(?:T(?P<H>\d{2}):(?P<M>\d{2}):(?P<S>\d{2})(?P<f>\.\d+)?)?"
-    r"(?P<tz>Z|[+-]\d{2}:\d{2})?$"
+    r"(?P<neg>-)?(?P<y>[0-9]{4,})-(?P<m>[0-9]{2})-(?P<d>[0-9]{2})"
+    r"(?:T(?P<H>[0-9]{2}):(?P<M>[0-9]{2}):(?P<S>[0-9]{2})(?P<f>\.[0-9]+)?)?"
+    r"(?P<tz>Z|[+-][0-9]{2}:[0-9]{2})?"
 )
-_DECIMAL: Final = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$")
-_INTEGER: Final = re.compile(r"^[+-]?\d+$")
-_LANGUAGE: Final = re.compile(r"^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$")
+_DECIMAL: Final = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+_INTEGER: Final = re.compile(r"[+-]?[0-9]+")
+_LANGUAGE: Final = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*")
+XSD_WHITESPACE: Final = " \t\r\n"
+"""The only whitespace of XML and XML Schema: ``str.strip()`` also drops U+00A0, U+2003 and
+the other Unicode spaces, which the schema (and crawlers) keep as part of the value."""
 FUTURE_SLACK: Final = dt.timedelta(minutes=5)
 """Clocks differ: a timestamp counts as future only beyond this much ahead of ours."""
 _EARLIEST_ZONE: Final = dt.timedelta(hours=14)
 """UTC+14: a plain date (or a time without zone) is in the future only once it is nowhere today."""
+
+
+def trim(text: str) -> str:
+    """``text`` without the whitespace the schema's ``collapse`` drops at its ends."""
+    return text.strip(XSD_WHITESPACE)
 
 
 def _show(text: str, limit: int = 120) -> str:
@@ -77,8 +89,8 @@ def url_problems(text: str, what: str = "loc") -> list[Problem]:
     ``text`` is the element's text after XML unescaping; surrounding whitespace is dropped as the
     schema's ``anyURI`` does (and as crawlers do).
     """
-    url = text.strip()
-    if _CLEAN_URL.match(url) and "&" not in url:
+    url = trim(text)
+    if _CLEAN_URL.fullmatch(url) and "&" not in url:
         return []
     problems: list[Problem] = []
     match = _SCHEME_AUTHORITY.match(url)
@@ -131,7 +143,7 @@ def _encoding_problem(url: str, after_scheme: str) -> str | None:
         return host_problem
     path, query, fragment = _split_tail(tail)
     for part, pattern in ((path, _PATH), (query, _QUERY), (fragment, _QUERY)):
-        if part is not None and not pattern.match(part):
+        if part is not None and not pattern.fullmatch(part):
             return _describe_bad_characters(url, part)
     return None
 
@@ -157,7 +169,7 @@ def _split_tail(tail: str) -> tuple[str, str | None, str | None]:
 
 def _authority_problem(authority: str) -> str | None:
     userinfo, at, hostport = authority.rpartition("@")
-    if at and not _USERINFO.match(userinfo):
+    if at and not _USERINFO.fullmatch(userinfo):
         return "has characters RFC 3986 does not allow in the user information"
     if hostport.startswith("["):
         host, _, after = hostport.partition("]")
@@ -165,18 +177,18 @@ def _authority_problem(authority: str) -> str | None:
         port = after[1:] if after.startswith(":") else None
         if after and not after.startswith(":"):
             return "has text after the bracketed IP address"
-        if not _IP_LITERAL.match(host):
+        if not _IP_LITERAL.fullmatch(host):
             return "has a malformed IP literal in [...]"
     else:
         host, colon, port_text = hostport.partition(":")
         port = port_text if colon else None
         if not host:
             return "has no host"
-        if not _REG_NAME.match(host):
+        if not _REG_NAME.fullmatch(host):
             ascii_host = _idna(host)
             fix = f"; write it as {ascii_host!r}" if ascii_host else ""
             return f"has a host RFC 3986 does not allow raw ({host!r}){fix}"
-    if port is not None and not _PORT.match(port):
+    if port is not None and not _PORT.fullmatch(port):
         return f"has a port that is not a number ({port!r})"
     return None
 
@@ -226,8 +238,8 @@ def parse_xsd_date(text: str) -> tuple[dt.datetime, bool, bool] | str:
     Returns ``(earliest instant, has time, has zone)``, or why the schema rejects it. Without a
     zone the earliest instant assumes UTC+14, the zone where a day starts first.
     """
-    value = text.strip()
-    match = _XSD_DATE.match(value)
+    value = trim(text)
+    match = _XSD_DATE.fullmatch(value)
     if match is None or match["neg"]:
         return "is not YYYY-MM-DD or YYYY-MM-DDThh:mm:ss with Z or +hh:mm"
     year, month, day = int(match["y"]), int(match["m"]), int(match["d"])
@@ -271,9 +283,9 @@ def date_problems(text: str, what: str, *, now: dt.datetime | None) -> list[Prob
     """A W3C Datetime the schema accepts; with ``now``, not in the future either."""
     parsed = parse_xsd_date(text)
     if isinstance(parsed, str):
-        return [(Check.LASTMOD_FORMAT, f"{what} {_show(text.strip())} {parsed}")]
+        return [(Check.LASTMOD_FORMAT, f"{what} {_show(trim(text))} {parsed}")]
     instant, has_time, has_zone = parsed
-    value = text.strip()
+    value = trim(text)
     problems: list[Problem] = []
     if has_time and not has_zone:
         problems.append(
@@ -335,8 +347,8 @@ def changefreq_problems(text: str) -> list[Problem]:
 
 def decimal_in_range(text: str, low: Decimal, high: Decimal) -> str | None:
     """Why ``text`` is not an ``xsd:decimal`` from ``low`` to ``high``; None when it is."""
-    value = text.strip()
-    if not _DECIMAL.match(value):
+    value = trim(text)
+    if not _DECIMAL.fullmatch(value):
         return "is not a decimal number such as 0.5"
     try:
         number = Decimal(value)
@@ -359,8 +371,8 @@ def priority_problems(text: str) -> list[Problem]:
 
 def integer_in_range(text: str, low: int, high: int | None) -> str | None:
     """Why ``text`` is not an ``xsd:integer`` from ``low`` to ``high``; None when it is."""
-    value = text.strip()
-    if not _INTEGER.match(value):
+    value = trim(text)
+    if not _INTEGER.fullmatch(value):
         return "is not a whole number"
     number = int(value)
     if number < low or (high is not None and number > high):
@@ -371,4 +383,4 @@ def integer_in_range(text: str, low: int, high: int | None) -> str | None:
 
 def is_language_tag(text: str) -> bool:
     """``xsd:language``, as the XHTML schema types ``hreflang`` (``x-default`` included)."""
-    return _LANGUAGE.match(text.strip()) is not None
+    return _LANGUAGE.fullmatch(trim(text)) is not None

@@ -423,7 +423,7 @@ class XmlChecker:
         missing = [
             text
             for text, ok in (
-                ('rel="alternate"', rel is not None and rel.strip() == "alternate"),
+                ('rel="alternate"', rel is not None and values.trim(rel) == "alternate"),
                 ("hreflang", bool(hreflang)),
                 ("href", bool(href)),
             )
@@ -441,7 +441,7 @@ class XmlChecker:
             for check, message in values.url_problems(href, "xhtml:link href"):
                 self._emit(check, message, line, column)
             if self._entry is not None:
-                self._entry.alternates.append(href.strip())
+                self._entry.alternates.append(values.trim(href))
 
     def _characters(self, data: str) -> None:
         if self._skipping or not self._stack:
@@ -452,12 +452,12 @@ class XmlChecker:
             if sum(map(len, top.text)) < MAX_TEXT:
                 top.text.append(data)
             return
-        if not top.text_reported and data.strip():
+        if not top.text_reported and values.trim(data):
             top.text_reported = True
             kind = "nothing" if top.spec.empty else "elements only"
             self._emit(
                 Check.UNEXPECTED_TEXT,
-                f"text {data.strip()[:40]!r} inside <{display(top.name)}>, which takes {kind}",
+                f"text {values.trim(data)[:40]!r} inside <{display(top.name)}>, which takes {kind}",
                 *self._position(),
             )
 
@@ -510,7 +510,9 @@ class XmlChecker:
         kind = element.spec.text
         found: list[values.Problem]
         if kind is Text.LOC:
-            length = len(text.strip()) if element.text_length <= MAX_TEXT else element.text_length
+            length = (
+                len(values.trim(text)) if element.text_length <= MAX_TEXT else element.text_length
+            )
             found = values.url_problems(text) + values.loc_length_problems(length)
         elif kind is Text.LASTMOD:
             found = values.date_problems(text, "lastmod", now=self._now)
@@ -533,11 +535,11 @@ class XmlChecker:
             return
         # The set-level checks see a value only when it is valid (the loc always: duplicates).
         if kind is Text.LOC:
-            entry.loc = text.strip()
+            entry.loc = values.trim(text)
         elif kind is Text.LASTMOD and not any(c is Check.LASTMOD_FORMAT for c, _ in found):
-            entry.lastmod = text.strip()
+            entry.lastmod = values.trim(text)
         elif kind is Text.PRIORITY and not found:
-            entry.priority = text.strip()
+            entry.priority = values.trim(text)
         elif kind is Text.CHANGEFREQ and not found:
             entry.changefreq = text
 

@@ -246,6 +246,7 @@ CASES: dict[str, Case] = {
     "relative loc": case(urlset(url("/docs/page/abc")), "E301"),
     "ftp loc": case(urlset(url("ftp://example.org/a")), "E301"),
     "raw space in loc": case(urlset(url(f"{BASE}a b/")), "E303"),
+    "newline inside a loc": case(urlset(url(f"{BASE}a\n?b=1")), "E303"),
     "raw non-ASCII in loc": case(urlset(url(f"{BASE}café/")), "E303"),
     "raw quote in loc": case(urlset(url(f'{BASE}a"b/')), "E303"),
     "non-ASCII host": case(urlset(url("https://exämple.org/a/")), "E303", base_url=None),
@@ -455,6 +456,44 @@ CASES: dict[str, Case] = {
         index(f"  <sitemap><loc>{BASE}sitemap-1.xml</loc><priority>0.5</priority></sitemap>\n"),
         "E201",
         False,
+    ),
+    # XSD whitespace is space, tab, CR and LF only, and its digits are 0-9: a no-break space
+    # (U+00A0), an em space (U+2003) or digits of other scripts are part of the value.
+    "lastmod followed by a no-break space": case(
+        urlset(url(OK, "<lastmod>2024-05-01\u00a0</lastmod>")), "E401", False
+    ),
+    "lastmod in full-width digits": case(
+        urlset(url(OK, "<lastmod>\uff12\uff10\uff12\uff14-05-01</lastmod>")), "E401", False
+    ),
+    "lastmod in Arabic-Indic digits": case(
+        urlset(url(OK, "<lastmod>\u0662\u0660\u0662\u0664-05-01T10:00:00Z</lastmod>")),
+        "E401",
+        False,
+    ),
+    "priority after an em space": case(
+        urlset(url(OK, "<priority>\u20030.5</priority>")), "E405", False
+    ),
+    "priority in an Arabic-Indic digit": case(
+        urlset(url(OK, "<priority>\u0660.5</priority>")), "E405", False
+    ),
+    "loc after a no-break space": case(urlset(url(f"\u00a0{OK}")), "E301", False),
+    "loc followed by a no-break space": case(urlset(url(f"{OK}\u00a0")), "E303"),
+    "no-break space in url": case(urlset(f"  <url>\u00a0<loc>{OK}</loc></url>\n"), "E205", False),
+    "video duration in full-width digits": case(
+        urlset(
+            url(
+                OK,
+                video(
+                    f"<video:content_loc>{BASE}v.mp4</video:content_loc>",
+                    "<video:duration>\uff16\uff10</video:duration>",
+                ),
+            )
+        ),
+        "E703",
+        False,
+    ),
+    "hreflang followed by a no-break space": case(
+        urlset(url(OK, link("en\u00a0", OK))), "E703", False
     ),
     "bad lastmod in an index entry": case(
         index(f"  <sitemap><loc>{BASE}sitemap-1.xml</loc><lastmod>May 2024</lastmod></sitemap>\n"),

@@ -429,6 +429,14 @@ def test_text_sitemaps(tmp_path: Path) -> None:
     ]
 
 
+def test_a_text_sitemap_line_loses_only_xsd_whitespace(tmp_path: Path) -> None:
+    """Space, tab and CR around a URL are dropped; a no-break space is part of the URL, and
+    RFC 3986 does not allow it raw (crawlers would request it percent-encoded)."""
+    path = write(tmp_path / "sitemap.txt", f" \t{BASE}a/ \r\n{BASE}b/\u00a0\n\u2003{BASE}c/\n")
+    report = validate([path], now=NOW)
+    assert [(f.code, f.line) for f in report.findings] == [("E303", 2), ("E301", 3)]
+
+
 def test_an_empty_text_sitemap_and_an_empty_file(tmp_path: Path) -> None:
     assert codes(validate([write(tmp_path / "a.txt", "\n\n")], now=NOW)) == ["E207"]
     assert codes(validate([write(tmp_path / "b.xml", b"")], now=NOW)) == ["E207"]

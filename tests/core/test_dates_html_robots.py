@@ -32,7 +32,19 @@ def test_parse_lastmod_reads_what_authors_write(raw: object, expected: object) -
     assert parse_lastmod(raw) == expected
 
 
-@pytest.mark.parametrize("raw", ["yesterday", "2024-13-01", "01/05/2024", 20240501, ""])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "yesterday",
+        "2024-13-01",
+        "01/05/2024",
+        20240501,
+        "",
+        # Digits of other scripts: the XSD's are 0-9 only, so they are refused, never rewritten.
+        "\uff12\uff10\uff12\uff14-05-01",
+        "\u0662\u0660\u0662\u0664-05-01T10:00:00Z",
+    ],
+)
 def test_parse_lastmod_refuses_to_guess(raw: object) -> None:
     with pytest.raises(ValueError, match="2024-05-01"):
         parse_lastmod(raw)
