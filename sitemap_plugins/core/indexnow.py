@@ -16,12 +16,16 @@ import re
 from typing import Final
 
 KEY_ALLOWED: Final = "8 to 128 characters, each a letter a-z or A-Z, a digit or '-'"
-_KEY: Final = re.compile(r"^[A-Za-z0-9-]{8,128}$")
+_KEY: Final = re.compile(r"[A-Za-z0-9-]{8,128}")
 
 
 def check_key(value: object) -> str:
-    """The key itself, or ``ValueError`` saying what a key is (never repeating the value)."""
-    if isinstance(value, str) and _KEY.match(value):
+    """The key itself, or ``ValueError`` saying what a key is (never repeating the value).
+
+    The whole value must match: ``$`` would also match before a final newline, and a key pasted
+    into a CI secret with its line end would name the key file ``KEY\n.txt``.
+    """
+    if isinstance(value, str) and _KEY.fullmatch(value):
         return value
     raise ValueError(KEY_ALLOWED)
 

@@ -140,7 +140,12 @@ def _default_location(urls: list[str], host: str, key: str) -> str:
 
 
 def _mask(text: str, key: str) -> str:
-    return text.replace(key, masked(key))
+    """``text`` with the key masked, also where a message quotes it escaped (``repr``), so that
+    a key :func:`send` is given unchecked is not shown in full either."""
+    for form in dict.fromkeys((key, repr(key)[1:-1])):
+        if form:
+            text = text.replace(form, masked(key))
+    return text
 
 
 class Outcome(str, enum.Enum):
@@ -192,7 +197,7 @@ def send(
             problem = key_file_problem(location, key, timeout)
             if problem is not None:
                 sent.outcome = Outcome.REFUSED
-                sent.lines.append(f"{_mask(location, key)}: {problem}; nothing sent")
+                sent.lines.append(_mask(f"{location}: {problem}; nothing sent", key))
                 return sent
     total = len(found.requests)
     for number, request in enumerate(found.requests, 1):

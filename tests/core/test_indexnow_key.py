@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.core import CollectingReporter, OptionError, Options, Page, SitemapBuilder
-from sitemap_plugins.core.indexnow import masked
+from sitemap_plugins.core.indexnow import check_key, masked
 from tests.support.publishing import expected_mode, umask
 
 KEY = "a1b2c3d4-e5f6"
@@ -50,7 +50,12 @@ def test_a_key_file_already_right_is_left_untouched(tmp_path: Path) -> None:
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
 
 
-@pytest.mark.parametrize("value", ["short", "x" * 129, "has space-1234", "under_score1"])
+@pytest.mark.parametrize(
+    "value",
+    # A key pasted into a CI secret with its line end: "$" in a pattern matches before a
+    # final newline, and the file written would be named "KEY\n.txt".
+    ["short", "x" * 129, "has space-1234", "under_score1", KEY + "\n", KEY + "\r\n"],
+)
 def test_a_key_the_protocol_does_not_allow_fails_at_config_time(value: str) -> None:
     with pytest.raises(OptionError, match=r"option 'indexnow_key'.*allowed: 8 to 128 characters"):
         Options.from_mapping({"indexnow_key": value})
@@ -61,6 +66,14 @@ def test_a_refused_key_is_shown_masked_too() -> None:
         Options.from_mapping({"indexnow_key": "a1b2c3d4_e5f6"})  # one character off a key
     assert "'a1b2*********'" in str(caught.value)
     assert "c3d4" not in str(caught.value)
+
+
+def test_check_key_takes_the_whole_value() -> None:
+    assert check_key(KEY) == KEY
+    for value in (KEY + "\n", "\n" + KEY, KEY + " "):
+        with pytest.raises(ValueError, match="8 to 128 characters") as caught:
+            check_key(value)
+        assert KEY not in str(caught.value)
 
 
 def test_messages_show_the_key_masked() -> None:

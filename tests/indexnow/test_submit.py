@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_plugins.indexnow import IndexNowClient, RetryPolicy, SubmitError
+from sitemap_plugins.indexnow import IndexNowClient, Plan, Request, RetryPolicy, SubmitError, send
 from tests.indexnow.servers import Endpoint, indexnow_endpoint, serve_folder
 from tests.indexnow.sites import KEY, build, write_many
 from tests.support.console_script import ENV, run
@@ -109,6 +109,23 @@ def test_a_key_file_that_is_not_served_stops_before_posting(
     assert KEY not in done.stdout + done.stderr
 
 
+def test_a_key_given_to_send_unchecked_is_never_shown_in_full(
+    site: tuple[Path, str], endpoint: Endpoint
+) -> None:
+    """The library's send() takes the key as given: a message quoting it escaped (a newline
+    in a URL is refused with the URL's repr) shows it masked too."""
+    key = KEY + "\n"
+    base = site[1]
+    found = Plan([Request(base.split("/")[2], f"{base}{key}.txt", (base,))])
+    client = IndexNowClient(endpoint.url, retry=RetryPolicy(attempts=1), sleep=lambda _: None)
+    sent = send(found, client, key=key, timeout=5)
+    assert sent.exit_status == 1
+    assert endpoint.answers == []
+    [line] = sent.lines
+    assert "nothing sent" in line
+    assert KEY not in line
+
+
 def test_a_403_from_the_endpoint_stops_with_its_cause(
     site: tuple[Path, str], endpoint: Endpoint, tmp_path: Path
 ) -> None:
@@ -146,6 +163,7 @@ def test_a_dry_run_shows_the_requests_and_sends_nothing(
         (["--since", "PREVIOUS"], "no key: pass --key, or set INDEXNOW_KEY"),
         (["--key", KEY], "say what to send: --since PREVIOUS"),
         (["--key", "short", "--all"], "the key (5 characters) is not an IndexNow key: 8 to 128"),
+        (["--key", KEY + "\n", "--all"], f"the key ({len(KEY) + 1} characters) is not an Index"),
         (["--key", KEY, "--since", "missing.xml"], "cannot read missing.xml: no such file"),
         (["--key", KEY, "--all", "--key-location", "https://elsewhere.example/k.txt"],
          "--key-location https://elsewhere.example/k.txt is not on 127.0.0.1"),
