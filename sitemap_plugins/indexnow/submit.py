@@ -13,13 +13,14 @@ import enum
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Final
 from urllib.parse import urlsplit
 
 from sitemap_plugins.core.indexnow import check_key, key_file_name, masked
 from sitemap_plugins.indexnow.client import MAX_URLS_PER_REQUEST, IndexNowClient, SubmitError
 from sitemap_plugins.indexnow.urls import UrlSet, changes, read_urls
 from sitemap_plugins.validate.collect import ListingError
-from sitemap_plugins.validate.reading import ReadError, url_chunks
+from sitemap_plugins.validate.reading import ReadError, uncompressed, url_chunks
 
 
 class PlanError(ValueError):
@@ -220,10 +221,19 @@ def send(
     return sent
 
 
+KEY_FILE_LIMIT: Final = 4096
+"""Bytes of a key file read, sent and uncompressed: a key has at most 128 characters."""
+
+
 def key_file_problem(location: str, key: str, timeout: float) -> str | None:
-    """Why ``location`` does not serve ``key`` (so engines would answer 403), or None."""
+    """Why ``location`` does not serve ``key`` (so engines would answer 403), or None.
+
+    The request accepts gzip (as every fetch of :func:`url_chunks` does), and servers that
+    compress ``text/plain`` (nginx's ``gzip_types``, CDNs) then send the key gzipped: the body
+    is read through :func:`uncompressed`, with the same cap on what it unpacks to.
+    """
     try:
-        data = b"".join(url_chunks(location, timeout=timeout, limit=4096))
+        data = _key_file_bytes(location, timeout)
     except ReadError as error:
         return (
             f"the key file is not served ({error.message}): deploy it first (the indexnow_key "
@@ -232,3 +242,18 @@ def key_file_problem(location: str, key: str, timeout: float) -> str | None:
     if data.decode("utf-8", errors="replace").strip() != key:
         return "the key file is served, but does not hold the key"
     return None
+
+
+def _key_file_bytes(location: str, timeout: float) -> bytes:
+    """The key file's content, uncompressed; at most :data:`KEY_FILE_LIMIT` bytes and one more
+    (enough to tell that it is not a key), however far a gzip body would unpack."""
+    data = b""
+    pieces = uncompressed(url_chunks(location, timeout=timeout, limit=KEY_FILE_LIMIT))
+    try:
+        for piece in pieces:
+            data += piece[: KEY_FILE_LIMIT + 1 - len(data)]
+            if len(data) > KEY_FILE_LIMIT:
+                break
+    finally:
+        pieces.close()
+    return data

@@ -15,6 +15,7 @@ the key (else 403). ``script`` holds answers given first, one per request, whate
 from __future__ import annotations
 
 import functools
+import gzip
 import http.server
 import json
 import re
@@ -117,6 +118,25 @@ class _QuietFiles(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _GzippedText(_QuietFiles):
+    """Text files gzipped for clients that accept it, as nginx with ``gzip_types text/plain``
+    (and many CDNs) serve them."""
+
+    def do_GET(self) -> None:
+        path = Path(self.translate_path(self.path))
+        accepts = "gzip" in (self.headers.get("Accept-Encoding") or "")
+        if not (accepts and path.is_file() and self.guess_type(str(path)) == "text/plain"):
+            super().do_GET()
+            return
+        body = gzip.compress(path.read_bytes())
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
 @contextmanager
 def _serve(handler: Any) -> Iterator[str]:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -132,9 +152,11 @@ def _serve(handler: Any) -> Iterator[str]:
 
 
 @contextmanager
-def serve_folder(folder: Path) -> Iterator[str]:
-    """Serve ``folder`` on loopback; yields its base URL (``http://127.0.0.1:PORT/``)."""
-    with _serve(functools.partial(_QuietFiles, directory=str(folder))) as url:
+def serve_folder(folder: Path, *, gzip_text: bool = False) -> Iterator[str]:
+    """Serve ``folder`` on loopback; yields its base URL (``http://127.0.0.1:PORT/``). With
+    ``gzip_text``, text files go gzipped to a client that sends ``Accept-Encoding: gzip``."""
+    handler = _GzippedText if gzip_text else _QuietFiles
+    with _serve(functools.partial(handler, directory=str(folder))) as url:
         yield url
 
 

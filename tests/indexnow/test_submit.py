@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -107,6 +108,25 @@ def test_a_key_file_that_is_not_served_stops_before_posting(
     assert "the key file is not served (HTTP 404" in done.stdout
     assert endpoint.answers == []
     assert KEY not in done.stdout + done.stderr
+
+
+def test_a_key_file_served_gzipped_is_read_uncompressed(endpoint: Endpoint, tmp_path: Path) -> None:
+    """Servers that gzip text/plain (nginx ``gzip_types``, CDNs) answer the key-file check,
+    which accepts gzip, with the key compressed."""
+    folder = tmp_path / "site"
+    folder.mkdir()
+    with serve_folder(folder, gzip_text=True) as base:
+        sitemap, previous = deploy_twice((folder, base), tmp_path)
+        key_file = base + f"{KEY}.txt"
+        request = urllib.request.Request(key_file, headers={"Accept-Encoding": "gzip"})
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with opener.open(request, timeout=10) as answer:  # the server really gzips
+            assert answer.headers["Content-Encoding"] == "gzip"
+        done = run("submit", sitemap, "--since", previous, "--key", KEY,
+                   "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert [len(document["urlList"]) for document in endpoint.accepted] == [3]
+    assert endpoint.key_fetches == [key_file]
 
 
 def test_a_key_given_to_send_unchecked_is_never_shown_in_full(
