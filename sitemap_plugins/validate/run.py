@@ -2,14 +2,14 @@
 
 A target is a local file, a local folder (its robots.txt ``Sitemap:`` lines, else its
 ``sitemap.xml``), or an http(s) URL. An index's children are followed: over HTTP by fetching them
-(each URL once, on the index's own host only); on disk by finding them beside the index, so that a
-built site can be validated before it is deployed, with no network at all.
+(each URL once, on the index's own host only); on disk by finding them under the index's folder,
+so that a built site can be validated before it is deployed, with no network at all.
 
 On disk a file has no URL of its own. ``base_url`` gives it one (the URL the target folder, or the
 folder holding the target file, is served at); without it, an index's folder is taken to stand for
-the URL folder its children share, and a robots.txt's folder for the host root or whichever parent
-folder of the listed URL holds the file. Where no URL is known, the scope rule is reduced to "one
-scheme and host".
+the URL folder its children share or a parent of it (:mod:`.ondisk`), and a robots.txt's folder
+for the host root or whichever parent folder of the listed URL holds the file. Where no URL is
+known, the scope rule is reduced to "one scheme and host".
 """
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ from sitemap_plugins.defaults import DEFAULT_TIMEOUT
 from sitemap_plugins.validate import values
 from sitemap_plugins.validate.documents import DocumentChecker
 from sitemap_plugins.validate.findings import Check, Document, Finding, Report
+from sitemap_plugins.validate.ondisk import LocalSite, children_site
+from sitemap_plugins.validate.ondisk import is_web_url as _is_web_url
+from sitemap_plugins.validate.ondisk import origin as _origin
 from sitemap_plugins.validate.reading import (
     ReadError,
     file_chunks,
@@ -80,21 +83,6 @@ def validate(
 
 
 @dataclass(frozen=True, slots=True)
-class _Site:
-    """A local folder and the URL it is served at: how URLs are found on disk."""
-
-    root: Path
-    base_url: str
-
-    def path_of(self, url: str) -> Path | None:
-        if not url.startswith(self.base_url):
-            return None
-        relative = unquote(urlsplit(url[len(self.base_url) :]).path)
-        normal = posixpath.normpath("/" + relative).lstrip("/")
-        return self.root / normal if normal and normal != "." else None
-
-
-@dataclass(frozen=True, slots=True)
 class _Source:
     """One document to read: ``label`` names it in findings."""
 
@@ -102,7 +90,7 @@ class _Source:
     path: Path | None = None
     url: str | None = None
     scope: str | None = None
-    site: _Site | None = None
+    site: LocalSite | None = None
     host_wide: bool = False
     fallback: bool = False  # the sitemap.xml looked for because robots.txt listed none
     robots_line: tuple[str, int] | None = None  # the robots.txt (and line) that lists it
@@ -272,7 +260,7 @@ class _Run:
         if path.is_dir():
             yield from self._folder(path)
         elif path.exists() or path.is_symlink():
-            site = _Site(path.parent, self.base_url) if self.base_url else None
+            site = LocalSite(path.parent, self.base_url) if self.base_url else None
             url = self.base_url + encode_path(path.name) if self.base_url else None
             scope = directory_url(url) if url else None
             yield _Source(label, path=path, url=url, scope=scope, site=site)
@@ -321,7 +309,7 @@ class _Run:
                 if self.base_url is None:
                     yield _Source(str(candidate), candidate)
                 else:
-                    site = _Site(folder, self.base_url)
+                    site = LocalSite(folder, self.base_url)
                     yield _Source(
                         str(candidate), candidate, self.base_url + name, self.base_url, site
                     )
@@ -332,10 +320,10 @@ class _Run:
             str(folder),
         )
 
-    def _locate(self, url: str, folder: Path) -> tuple[Path, _Site] | None:
+    def _locate(self, url: str, folder: Path) -> tuple[Path, LocalSite] | None:
         """The file under ``folder`` that ``url`` names, and the URL the folder is served at."""
         if self.base_url is not None:
-            site = _Site(folder, self.base_url)
+            site = LocalSite(folder, self.base_url)
             path = site.path_of(url)
             return (path, site) if path is not None and path.is_file() else None
         origin = _origin(url)
@@ -348,7 +336,7 @@ class _Run:
             if candidate.is_file():
                 prefix = "/".join(raw_segments[:start])
                 base = f"{origin}/{prefix}/" if prefix else f"{origin}/"
-                return candidate, _Site(folder, base)
+                return candidate, LocalSite(folder, base)
         return None
 
     def _url_target(self, url: str) -> Iterator[_Source]:
@@ -447,12 +435,17 @@ class _Run:
         return sink.result
 
     def _check_children(self, index: _Source, result: _Result, tracker: _SetTracker) -> None:
-        common = _common_folder([e.loc for e in result.children if e.loc and _is_web_url(e.loc)])
+        site = index.site
+        if site is None and index.path is not None:
+            if index.url is not None:
+                site = LocalSite(index.path.parent, directory_url(index.url))
+            else:
+                site = children_site(index.path, [e.loc for e in result.children if e.loc])
         for entry in result.children:
             loc = entry.loc
             if loc is None or not _is_web_url(loc):
                 continue
-            child = self._child_source(index, loc, common)
+            child = self._child_source(index, loc, site)
             if child is None:
                 continue
             if isinstance(child, str):
@@ -507,27 +500,30 @@ class _Run:
         else:
             self._problem(error.check, error.message, source.label)
 
-    def _child_source(self, index: _Source, loc: str, common: str | None) -> _Source | str | None:
-        """Where an index entry is read from: a source, a message why not, or None (skip)."""
+    def _child_source(
+        self, index: _Source, loc: str, site: LocalSite | None
+    ) -> _Source | str | None:
+        """Where an index entry is read from: a source, a message why not, or None (skip).
+
+        On disk, ``site`` maps the entry's URL to its file (see :mod:`.ondisk`); a URL it does
+        not map is not looked for by its bare name beside the index, which may be the index.
+        """
         child_scope = index.scope if index.host_wide else directory_url(loc)
         if index.path is None:
             if index.url is None or _origin(loc) != _origin(index.url):
                 return None  # another host: out of scope (reported), never fetched
             return _Source(loc, url=loc, scope=child_scope, host_wide=index.host_wide)
-        site = index.site
-        if site is None and index.url is not None:
-            site = _Site(index.path.parent, directory_url(index.url))
-        if site is None and common is not None:
-            site = _Site(index.path.parent, common)
         path = site.path_of(loc) if site is not None else None
         if path is None:
-            path = index.path.parent / unquote(posixpath.basename(urlsplit(loc).path))
-            if not path.is_file():
-                where = f"under {site.base_url}" if site is not None else "beside the index"
-                return (
-                    f"lists {loc}, which is not {where}, so it cannot be found on disk "
-                    "(pass --base-url with the URL of the folder)"
-                )
+            where = (
+                f"which is not under {site.base_url}"
+                if site is not None
+                else "whose file the children's URLs do not place beside the index"
+            )
+            return (
+                f"lists {loc}, {where}, so it cannot be found on disk (pass --base-url with "
+                "the URL of the folder)"
+            )
         return _Source(str(path), path, loc, child_scope, site, index.host_wide)
 
     def _nested(self, index: _Source, entry: Entry) -> None:
@@ -649,28 +645,3 @@ def _split(url: str) -> SplitResult | None:
         return urlsplit(values.trim(url))
     except ValueError:
         return None
-
-
-def _is_web_url(url: str) -> bool:
-    parts = _split(url)
-    return parts is not None and parts.scheme.lower() in ("http", "https") and bool(parts.netloc)
-
-
-def _origin(url: str) -> str:
-    parts = urlsplit(values.trim(url))
-    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
-
-
-def _common_folder(urls: list[str]) -> str | None:
-    """The deepest URL folder that holds every URL (at least the host root), or None."""
-    if not urls or len({_origin(url) for url in urls}) != 1:
-        return None
-    folders = [directory_url(values.trim(url)).rstrip("/").split("/") for url in urls]
-    shared: list[str] = []
-    for segments in zip(*folders, strict=False):
-        if len(set(segments)) != 1:
-            break
-        shared.append(segments[0])
-    common = "/".join(shared) + "/"
-    root = _origin(urls[0]) + "/"
-    return common if len(common) >= len(root) else root

@@ -220,6 +220,49 @@ def test_children_in_sub_folders_are_found_without_a_base_url(tmp_path: Path) ->
     assert f"{BASE}fr/" in stray.message
 
 
+@pytest.mark.parametrize(
+    "folders",
+    [
+        ["2.0"],  # mike's first deploy (or --only): one version, so one shared sub-folder
+        ["en/latest", "en/1.0"],  # Read the Docs: every child under en/
+        ["1.0", "2.0"],
+    ],
+)
+def test_children_all_in_one_sub_folder_are_found_under_the_index_folder(
+    tmp_path: Path, folders: list[str]
+) -> None:
+    children = []
+    for folder in folders:
+        write(tmp_path / folder / "sitemap.xml", urlset(f"{BASE}{folder}/a/"))
+        children.append(f"{BASE}{folder}/sitemap.xml")
+    top = write(tmp_path / "sitemap.xml", index(*children))
+
+    report = validate([top], now=NOW)
+
+    assert report.findings == []
+    assert [d.source for d in report.documents] == [
+        str(top),
+        *(str(tmp_path / folder / "sitemap.xml") for folder in folders),
+    ]
+
+
+def test_a_missing_child_named_like_the_index_is_missing_not_the_index(tmp_path: Path) -> None:
+    write(tmp_path / "1.0" / "sitemap.xml", urlset(f"{BASE}1.0/a/"))
+    for listed in (
+        [f"{BASE}2.0/sitemap.xml"],
+        [f"{BASE}1.0/sitemap.xml", f"{BASE}2.0/sitemap.xml"],
+    ):
+        text = index(*listed)
+        top = write(tmp_path / "sitemap.xml", text)
+
+        report = validate([top], now=NOW)
+
+        missing = only(report, "E601")
+        assert missing.line == line_of(text, "2.0/sitemap.xml")
+        assert str(tmp_path / "2.0" / "sitemap.xml") in missing.message
+        assert codes(report) == ["E601"]
+
+
 def test_index_problems_point_at_the_index_entry(tmp_path: Path) -> None:
     write(tmp_path / "sitemap-1.xml", urlset(f"{BASE}a/", lastmod="2024-05-02"))
     write(tmp_path / "sitemap-2.xml", index(f"{BASE}sitemap-1.xml"))
