@@ -2,22 +2,30 @@
 
 A sitemap is a file or an http(s) URL. An index's children are read too: fetched from the index's
 own host for a URL; on disk found under the folder ``base_url`` stands for (the URL of the folder
-holding the index file), or else where the child's path, shortened from the left, names a file
-under the index's folder (``https://example.org/docs/2.0/sitemap.xml`` is ``2.0/sitemap.xml``
-beside an index of ``https://example.org/docs/``).
+holding the index file), or else by the rule ``validate`` follows too
+(:func:`~sitemap_plugins.validate.ondisk.children_site`): the index's folder stands for the URL
+folder the children share, or a parent of it where they are found deeper
+(``https://example.org/docs/2.0/sitemap.xml`` is ``2.0/sitemap.xml`` beside an index of
+``https://example.org/docs/``), and never makes a child the index file itself.
 """
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 from sitemap_plugins.validate import values
 from sitemap_plugins.validate.collect import Listed, ListingError, read_listing
 from sitemap_plugins.validate.findings import Check
+from sitemap_plugins.validate.ondisk import (
+    LocalSite,
+    children_site,
+    is_index_itself,
+    is_web_url,
+    origin,
+)
 
 
 @dataclass(slots=True)
@@ -67,8 +75,15 @@ def read_urls(
         progress(str(source))
     listing = read_listing(source, timeout=timeout, on_url=keep)
     found.files = 1
+    site: LocalSite | None = None
+    if isinstance(source, Path) and listing.children:
+        site = (
+            LocalSite(source.parent, base_url)
+            if base_url is not None
+            else children_site(source, [child.loc for child in listing.children])
+        )
     for child in listing.children:
-        child_source = _child(source, child.loc, base_url)
+        child_source = _child(source, child.loc, base_url, site)
         if progress is not None:
             progress(str(child_source))
         inner = read_listing(child_source, timeout=timeout, on_url=keep)
@@ -82,41 +97,32 @@ def read_urls(
     return found
 
 
-def _child(index: Path | str, loc: str, base_url: str | None) -> Path | str:
+def _child(index: Path | str, loc: str, base_url: str | None, site: LocalSite | None) -> Path | str:
+    """Where the child ``loc`` of ``index`` is read: its URL, or its file as ``site`` maps it."""
     label = str(index)
-    parts = urlsplit(loc)
+    if not is_web_url(loc):
+        raise ListingError(
+            label, Check.NOT_ABSOLUTE, f"lists {loc!r}, which is not an absolute http(s) URL"
+        )
     if isinstance(index, str):
-        if _origin(loc) != _origin(index):
+        if origin(loc) != origin(index):
             raise ListingError(
                 label, Check.OUT_OF_SCOPE, f"lists {loc}, on another host; not fetched"
             )
         return loc
-    folder = index.parent
-    if base_url is not None:
-        if not loc.startswith(base_url):
-            raise ListingError(
-                label, Check.OUT_OF_SCOPE, f"lists {loc}, which is not under {base_url}"
-            )
-        relative = unquote(urlsplit(loc[len(base_url) :]).path)
-        path = folder / posixpath.normpath("/" + relative).lstrip("/")
-        if path.is_file():
-            return path
-    else:
-        segments = [unquote(s) for s in parts.path.split("/") if s]
-        for start in range(len(segments)):
-            tail = segments[start:]
-            if any(s in (".", "..") for s in tail):
-                continue
-            candidate = folder.joinpath(*tail)
-            if candidate.is_file():
-                return candidate
+    if base_url is not None and not loc.startswith(base_url):
+        raise ListingError(label, Check.OUT_OF_SCOPE, f"lists {loc}, which is not under {base_url}")
+    path = site.path_of(loc) if site is not None else None
+    # With a base URL, a child at the index's own URL is the index (and is refused as nested);
+    # without one, the index file is what a missing child of the same name would resolve to.
+    if (
+        path is not None
+        and path.is_file()
+        and (base_url is not None or not is_index_itself(path, index))
+    ):
+        return path
     hint = "" if base_url else " (pass --base-url with the URL of the index's folder)"
     raise ListingError(label, Check.CHILD_MISSING, f"lists {loc}, not found on disk{hint}")
-
-
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
 
 
 @dataclass(frozen=True, slots=True)

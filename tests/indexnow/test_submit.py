@@ -219,6 +219,61 @@ def test_a_local_index_is_followed_on_disk(
     assert len(endpoint.accepted[0]["urlList"]) == 30
 
 
+def _versions_index(folder: Path, base: str, versions: list[str]) -> Path:
+    """An index over one sitemap per version folder, written by hand as the index command
+    writes it: the index at the root, each child at ``VERSION/sitemap.xml``."""
+    children = "".join(
+        f"<sitemap><loc>{base}{version}/sitemap.xml</loc></sitemap>" for version in versions
+    )
+    index = folder / "sitemap.xml"
+    index.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{children}'
+        "</sitemapindex>\n",
+        "utf-8",
+    )
+    return index
+
+
+@pytest.mark.parametrize("versions", [["2.0"], ["en/latest", "en/1.0"]])
+def test_a_local_index_of_children_in_one_sub_folder_is_followed_on_disk(
+    endpoint: Endpoint, tmp_path: Path, versions: list[str]
+) -> None:
+    folder = tmp_path / "site"
+    base = "http://127.0.0.1:9/"  # never fetched: the children are read from disk
+    for version in versions:
+        build(folder / version, f"{base}{version}/", {"": "2024-05-01", "a/": None})
+    index = _versions_index(folder, base, versions)
+    done = run("submit", index, "--all", "--key", KEY, "--dry-run",
+               "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{2 * len(versions)} URLs in {len(versions) + 1} files" in done.stdout
+
+
+def test_a_child_missing_on_disk_is_named_as_missing(endpoint: Endpoint, tmp_path: Path) -> None:
+    folder = tmp_path / "site"
+    base = "https://example.org/"
+    build(folder / "1.0", f"{base}1.0/", {"": "2024-05-01"})
+    index = _versions_index(folder, base, ["1.0", "2.0"])
+    done = run("submit", index, "--all", "--key", KEY, "--dry-run",
+               "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2, done.stdout + done.stderr
+    [line] = done.stderr.splitlines()
+    assert f"cannot read {index}: lists {base}2.0/sitemap.xml, not found on disk" in line
+    assert "--base-url" in line
+    assert endpoint.answers == []
+
+
+def test_a_relative_child_is_named_as_such(endpoint: Endpoint, tmp_path: Path) -> None:
+    folder = tmp_path / "site"
+    build(folder / "1.0", "https://example.org/1.0/", {"": "2024-05-01"})
+    index = _versions_index(folder, "", ["1.0"])  # <loc>1.0/sitemap.xml</loc>
+    done = run("submit", index, "--all", "--key", KEY, "--dry-run",
+               "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "lists '1.0/sitemap.xml', which is not an absolute http(s) URL" in done.stderr
+
+
 # --------------------------------------------------------------------------------------------
 # The fake endpoint is honest: it refuses what the protocol refuses (through the real client).
 
