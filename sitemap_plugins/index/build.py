@@ -17,8 +17,10 @@ The steps, each saying what it did in a :class:`Note`:
 5. **Write** through the core's publisher: a temporary file, checked with ``validate`` together
    with every child it lists, then put in place (with ``robots.txt`` when asked), with a record of
    its own (:data:`INDEX_RECORD`), so that it never takes a site build's files for its own.
-   An existing file at the output name is replaced only when it is such an index: never a
-   site's own urlset, nor the index of a split sitemap (which lists files beside it).
+   An existing file at the output name is replaced only when it is such an index: one the
+   record names with its bytes unchanged, or else one that lists no file beside it. Never a
+   site's own urlset, nor the index of a split sitemap (which lists files beside it, as our
+   own index does when the latest version sits at the root: hence the record first).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from urllib.parse import unquote, urlsplit
 from sitemap_plugins.core.dates import parse_lastmod
 from sitemap_plugins.core.model import IndexEntry, Lastmod
 from sitemap_plugins.core.options import MAX_URLS_PER_FILE
-from sitemap_plugins.core.publish import TEMP_PREFIX, Publication
+from sitemap_plugins.core.publish import TEMP_PREFIX, Publication, is_ours
 from sitemap_plugins.core.render import INDEX_CLOSE, INDEX_OPEN, render_index_entry
 from sitemap_plugins.core.report import Code, PublishError
 from sitemap_plugins.core.urls import check_base_url, directory_url, in_scope, join_url
@@ -417,6 +419,12 @@ class _Run:
             return
         if path.is_dir():
             raise self.fatal(str(path), "is a folder; name the index with --output")
+        if is_ours(self.folder, output, record=INDEX_RECORD):
+            # Written by an earlier run and unchanged since: our own index, whatever it lists.
+            # An index of ours lists the site's sitemap beside it when the latest version is at
+            # the root (README's ``--output sitemap-index.xml``), which alone would look like a
+            # split sitemap's index; only the record tells them apart.
+            return
         try:
             current = read_listing(path)
         except ListingError as error:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_plugins.index import INDEX_RECORD, Level, build_index
+from sitemap_plugins.index import INDEX_RECORD, IndexResult, Level, build_index
 from tests.indexnow.sites import build, write_many
 from tests.support.console_script import run, run_on_a_terminal
 from tests.support.sitemap_checks import SITEMAP_NS as SM
@@ -210,6 +210,40 @@ def test_a_second_run_replaces_its_own_index(tmp_path: Path) -> None:
     assert set(checked(root)) == {f"{BASE}1.0/sitemap.xml"}
     assert build_index(root, base_url=BASE).exit_status == 0
     assert len(checked(root)) == 2
+
+
+def test_its_own_index_beside_the_sites_sitemap_is_replaced_on_the_next_run(
+    tmp_path: Path,
+) -> None:
+    # README's layout: the latest version at the root, an older one in a folder, and the index
+    # under another name. The index lists the root's sitemap beside it, as a split sitemap's
+    # index does; the index's own record is what tells the two apart.
+    root = tmp_path / "site"
+    build(root, BASE, {"about/": "2024-05-01", "welcome/": None})
+    build(root / "1.0", f"{BASE}1.0/", V1)
+    own = (root / "sitemap.xml").read_bytes()
+
+    def index() -> IndexResult:
+        return build_index(root, base_url=BASE, names=["sitemap.xml"],
+                           patterns=["*/sitemap.xml"], output="sitemap-index.xml")  # fmt: skip
+
+    assert index().exit_status == 0
+    first = checked(root, "sitemap-index.xml")
+    build(root / "1.0", f"{BASE}1.0/", {**V1, "new/": "2024-06-01"})  # the next deploy
+    result = index()
+    assert result.exit_status == 0, result.notes
+    assert checked(root, "sitemap-index.xml") == {
+        **first, f"{BASE}1.0/sitemap.xml": "2024-06-01"
+    }  # fmt: skip
+    assert (root / "sitemap.xml").read_bytes() == own
+    # Changed by hand, it is no longer the file the record names: it is not replaced.
+    edited = (root / "sitemap-index.xml").read_bytes() + b"\n"
+    (root / "sitemap-index.xml").write_bytes(edited)
+    result = index()
+    assert result.exit_status == 2
+    [line] = messages(result, Level.FATAL)
+    assert "is the index of a split sitemap (it lists https://example.org/sitemap.xml" in line
+    assert (root / "sitemap-index.xml").read_bytes() == edited
 
 
 def test_a_split_sites_own_index_is_never_replaced(tmp_path: Path) -> None:

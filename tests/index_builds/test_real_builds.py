@@ -212,3 +212,11 @@ def test_a_static_i18n_site_with_an_older_version_beside_it(
     assert (out / "sitemap.xml.gz").is_file()  # the build's files are the build's
     robots = (out / "robots.txt").read_text()
     assert robots == f"Sitemap: {BASE}sitemap-index.xml\n"
+
+    # The next deploy runs the same command: the index it wrote is its own, and is replaced.
+    again = run("index", out, "sitemap.xml", "1.0/sitemap.xml", "--base-url", BASE,
+                "--output", "sitemap-index.xml", cwd=tmp_path)  # fmt: skip
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert f"Wrote {out / 'sitemap-index.xml'}: an index of 2 sitemaps" in again.stdout
+    assert (out / "sitemap.xml").read_bytes() == own
+    assert (out / "robots.txt").read_text() == robots
