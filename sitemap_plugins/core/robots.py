@@ -2,6 +2,11 @@
 
 ``Sitemap:`` lines stand outside user-agent groups, so ours can go anywhere; we replace the line
 that names our sitemap (even under an old base URL) and leave every other byte alone.
+
+Lines are read as crawlers read them (RFC 9309, and Google's parser): a byte order mark at the
+start of the file is not part of the first line, ``#`` starts a comment, the name is
+case-insensitive and space may surround it. ``validate`` reads them the same way; a line that
+one read as ours and the other did not would give a robots.txt with two lines for one sitemap.
 """
 
 from __future__ import annotations
@@ -10,25 +15,43 @@ import re
 from typing import Final
 from urllib.parse import urlsplit
 
-_SITEMAP_LINE: Final = re.compile(r"^\s*sitemap\s*:\s*(\S+)\s*$", re.IGNORECASE)
+_SITEMAP_LINE: Final = re.compile(r"^\s*sitemap\s*:\s*(?P<url>\S.*?)\s*$", re.IGNORECASE)
+_BOM: Final = "\ufeff"
+
+
+def sitemap_line_url(line: str) -> str | None:
+    """The URL a robots.txt line names as ``Sitemap:``, or None for any other line.
+
+    ``line`` is one line, without its line break; a comment after the URL is not part of it.
+    """
+    span = _url_span(line)
+    return None if span is None else line[span[0] : span[1]]
+
+
+def _url_span(line: str) -> tuple[int, int] | None:
+    """Where the URL of a ``Sitemap:`` line lies in ``line``, so that it can be replaced and
+    the rest of the line (its spacing, a comment) kept."""
+    match = _SITEMAP_LINE.match(line.split("#", 1)[0])
+    return None if match is None else match.span("url")
 
 
 def robots_text(current: str, sitemap_url: str) -> str:
     """``current`` with the ``Sitemap:`` line for ``sitemap_url`` added or updated.
 
     Pure text in, text out: reading the file (which must be UTF-8) and replacing it without
-    changing its mode is the publisher's job, done in step with the sitemap files.
+    changing its mode is the publisher's job, done in step with the sitemap files. A line of
+    ours keeps everything but its URL (a comment after it, its spelling of ``Sitemap``).
     """
-    ours = urlsplit(sitemap_url).path.rsplit("/", 1)[-1]
-    lines = current.splitlines(keepends=True)
+    bom, body = _split_bom(current)
+    ours = _file_name(sitemap_url)
     result: list[str] = []
     placed = False
-    for line in lines:
-        match = _SITEMAP_LINE.match(line)
-        if match and urlsplit(match.group(1)).path.rsplit("/", 1)[-1] == ours:
+    for line in body.splitlines(keepends=True):
+        content = line.rstrip("\r\n")
+        span = _url_span(content)
+        if span is not None and _file_name(content[span[0] : span[1]]) == ours:
             if not placed:
-                ending = line[len(line.rstrip("\r\n")) :]
-                result.append(f"Sitemap: {sitemap_url}{ending}")
+                result.append(line[: span[0]] + sitemap_url + line[span[1] :])
                 placed = True
             continue
         result.append(line)
@@ -36,16 +59,22 @@ def robots_text(current: str, sitemap_url: str) -> str:
         if result and not result[-1].endswith("\n"):
             result[-1] += "\n"
         result.append(f"Sitemap: {sitemap_url}\n")
-    return "".join(result)
+    return bom + "".join(result)
 
 
 def robots_without(current: str, sitemap_url: str) -> str:
     """``current`` without the ``Sitemap:`` lines naming exactly ``sitemap_url``: a sitemap that
     is no longer published (the news sitemap of a build without recent articles)."""
-    lines = current.splitlines(keepends=True)
-    kept = [
-        line
-        for line in lines
-        if not ((match := _SITEMAP_LINE.match(line)) and match.group(1) == sitemap_url)
-    ]
-    return current if len(kept) == len(lines) else "".join(kept)
+    bom, body = _split_bom(current)
+    lines = body.splitlines(keepends=True)
+    kept = [line for line in lines if sitemap_line_url(line.rstrip("\r\n")) != sitemap_url]
+    return current if len(kept) == len(lines) else bom + "".join(kept)
+
+
+def _split_bom(text: str) -> tuple[str, str]:
+    """A leading byte order mark, kept as the file had it, and the text after it."""
+    return (_BOM, text[1:]) if text.startswith(_BOM) else ("", text)
+
+
+def _file_name(url: str) -> str:
+    return urlsplit(url).path.rsplit("/", 1)[-1]

@@ -10,7 +10,8 @@ import pytest
 from sitemap_plugins.core.dates import as_written, format_lastmod, parse_lastmod, sort_key
 from sitemap_plugins.core.html import HeadScan, _may_say, head_of, head_reason, scan_head
 from sitemap_plugins.core.model import Reason
-from sitemap_plugins.core.robots import robots_text
+from sitemap_plugins.core.robots import robots_text, sitemap_line_url
+from sitemap_plugins.validate.reading import sitemap_lines
 
 UTC = dt.timezone.utc
 
@@ -162,6 +163,40 @@ def test_robots_txt_without_trailing_newline_gets_line_appended() -> None:
         "Disallow:",
         "Sitemap: https://example.org/docs/sitemap.xml",
     ]
+
+
+@pytest.mark.parametrize(
+    "original",
+    [
+        "\ufeffSitemap: https://example.org/sitemap.xml\nUser-agent: *\nDisallow:\n",
+        "User-agent: *\nDisallow:\nSitemap: https://example.org/sitemap.xml # the docs index\n",
+        "User-agent: *\n  SITEMAP :https://example.org/sitemap.xml\t#\n",
+    ],
+)
+def test_robots_txt_our_line_is_found_behind_a_bom_or_before_a_comment(original: str) -> None:
+    """Crawlers skip a leading BOM and read ``#`` as the start of a comment: such a line
+    already names the sitemap, and the file stays exactly as it was (no second line)."""
+    assert robots_text(original, "https://example.org/sitemap.xml") == original
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Sitemap: https://example.org/sitemap.xml",
+        "\tsitemap :  https://example.org/a b.xml  ",
+        "Sitemap: https://example.org/sitemap.xml# a comment",
+        "Sitemap: # only a comment",
+        "Sitemap:",
+        "Sitemaps: https://example.org/sitemap.xml",
+        "# Sitemap: https://example.org/sitemap.xml",
+        "Disallow: /sitemap.xml",
+    ],
+)
+def test_robots_txt_lines_are_read_as_the_validator_reads_them(line: str) -> None:
+    """Editing robots.txt and checking it must agree on which lines are ``Sitemap:`` lines and
+    what they name, or an update would add a line the check then reports twice."""
+    read = sitemap_lines([line.encode()])
+    assert sitemap_line_url(line) == (read[0][1] if read else None)
 
 
 @pytest.mark.parametrize(
