@@ -17,6 +17,8 @@ from urllib.parse import urlsplit
 
 _SITEMAP_LINE: Final = re.compile(r"^\s*sitemap\s*:\s*(?P<url>\S.*?)\s*$", re.IGNORECASE)
 _BOM: Final = "\ufeff"
+_BREAK: Final = re.compile(r"\r\n|\r|\n")
+_LINE: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 def sitemap_line_url(line: str) -> str | None:
@@ -40,13 +42,14 @@ def robots_text(current: str, sitemap_url: str) -> str:
 
     Pure text in, text out: reading the file (which must be UTF-8) and replacing it without
     changing its mode is the publisher's job, done in step with the sitemap files. A line of
-    ours keeps everything but its URL (a comment after it, its spelling of ``Sitemap``).
+    ours keeps everything but its URL (a comment after it, its spelling of ``Sitemap``); a line
+    we add ends with the file's own line break, so a CRLF file stays one.
     """
     bom, body = _split_bom(current)
     ours = _file_name(sitemap_url)
     result: list[str] = []
     placed = False
-    for line in body.splitlines(keepends=True):
+    for line in _lines(body):
         content = line.rstrip("\r\n")
         span = _url_span(content)
         if span is not None and _file_name(content[span[0] : span[1]]) == ours:
@@ -56,9 +59,10 @@ def robots_text(current: str, sitemap_url: str) -> str:
             continue
         result.append(line)
     if not placed:
-        if result and not result[-1].endswith("\n"):
-            result[-1] += "\n"
-        result.append(f"Sitemap: {sitemap_url}\n")
+        ending = _line_ending(body)
+        if result and result[-1] == result[-1].rstrip("\r\n"):
+            result[-1] += ending  # the last line had no line break
+        result.append(f"Sitemap: {sitemap_url}{ending}")
     return bom + "".join(result)
 
 
@@ -66,9 +70,24 @@ def robots_without(current: str, sitemap_url: str) -> str:
     """``current`` without the ``Sitemap:`` lines naming exactly ``sitemap_url``: a sitemap that
     is no longer published (the news sitemap of a build without recent articles)."""
     bom, body = _split_bom(current)
-    lines = body.splitlines(keepends=True)
+    lines = _lines(body)
     kept = [line for line in lines if sitemap_line_url(line.rstrip("\r\n")) != sitemap_url]
     return current if len(kept) == len(lines) else bom + "".join(kept)
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text`` with their line breaks, which RFC 9309 makes CR, LF or CRLF.
+
+    Not ``str.splitlines``, which also breaks at form feeds and Unicode separators that a
+    crawler reads as part of the line.
+    """
+    return _LINE.findall(text)
+
+
+def _line_ending(text: str) -> str:
+    """The file's own line break, for the lines we add: the first one it uses, else LF."""
+    found = _BREAK.search(text)
+    return "\n" if found is None else found.group()
 
 
 def _split_bom(text: str) -> tuple[str, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from pathlib import Path
 
 import pytest
@@ -163,6 +164,21 @@ def test_robots_txt_without_trailing_newline_gets_line_appended() -> None:
         "Disallow:",
         "Sitemap: https://example.org/docs/sitemap.xml",
     ]
+
+
+@pytest.mark.parametrize("ending", ["\r\n", "\n", "\r"])
+@pytest.mark.parametrize("last", ["", "end"])
+def test_robots_txt_keeps_the_files_own_line_ending(ending: str, last: str) -> None:
+    """A line added, and the break added after a last line that had none, end as the file's
+    other lines do: a file edited on Windows stays a CRLF file (RFC 9309 allows all three)."""
+    url = "https://example.org/sitemap.xml"
+    original = ending.join(["User-agent: *", "Disallow: /private/", f"# {last}"])
+    updated = robots_text(original, url)
+    assert updated.startswith(original)
+    assert set(re.findall(r"\r\n|\r|\n", updated)) == {ending}
+    assert [sitemap_line_url(line) for line in re.split(r"\r\n|\r|\n", updated)][-2:] == [url, None]
+    assert updated.endswith(ending)
+    assert robots_text(updated, url) == updated
 
 
 @pytest.mark.parametrize(
