@@ -200,6 +200,10 @@ class Publication:
             sorted({f"{folder}/{mine}" if folder else mine for folder in folders})
         )
         self.files: dict[str, _Published] = {}
+        # The Sitemap: URLs of the robots.txt lines earlier builds wrote (see stage_robots),
+        # and those this build leaves there once it has staged robots.txt.
+        self.robots: tuple[str, ...] = ()
+        self._robots_now: tuple[str, ...] | None = None
         self._leftover_prefixes: list[str] = []
         self._unclean: set[str] = set()
         self._temps: list[TempFile] = []
@@ -278,6 +282,9 @@ class Publication:
             self._distrust(path, "not a record of this version")
             return
         self.files.update(_recorded_files(files))
+        robots = data.get("robots_txt", [])  # absent from records written before it was kept
+        if isinstance(robots, list):
+            self.robots = tuple(url for url in robots if isinstance(url, str))
         for prefix in temporary:
             folder, _, base = str(prefix).rpartition("/")
             token = base.removeprefix(TEMP_PREFIX).removesuffix("-")
@@ -333,7 +340,9 @@ class Publication:
         if not self._announced:
             # Step 3: the record names our temporary files before the first one exists.
             with _io("write", self.sitemap):
-                self._write_record(self.files, self.prefixes + tuple(sorted(self._unclean)))
+                self._write_record(
+                    self.files, self.prefixes + tuple(sorted(self._unclean)), self.robots
+                )
             self._announced = True
         self._counter += 1
         prefix = f"{folder}/{TEMP_PREFIX}" if folder else TEMP_PREFIX
@@ -354,8 +363,11 @@ class Publication:
         """Prepare ``robots.txt`` now, so that a file we cannot read stops the build before any
         sitemap is replaced; it is renamed into place right after the entry points.
 
-        Each sitemap URL gets its ``Sitemap:`` line; a line naming exactly one of the ``drop``
-        URLs (a sitemap this build no longer publishes) goes."""
+        Each sitemap URL gets its ``Sitemap:`` line; the line of one of the ``drop`` URLs (a
+        sitemap this build no longer publishes) goes. Only lines of ours are ever changed: a
+        line naming the URL itself, or one the record says an earlier build wrote for a file of
+        the same name (the sitemap under an old base URL); see :mod:`.robots`. The record then
+        names the lines of ours the file holds, for the next build."""
         path = self.root / "robots.txt"
         try:
             data = path.read_bytes()
@@ -375,13 +387,19 @@ class Publication:
                 path,
                 f"not UTF-8 text (byte 0x{bad:02x} at offset {error.start}); save it as UTF-8",
             ) from None
-        from sitemap_plugins.core.robots import robots_text, robots_without  # robots.txt only
+        from sitemap_plugins.core.robots import (  # robots.txt only
+            robots_text,
+            robots_without,
+            sitemaps_named,
+        )
 
         text = current
-        for url in (sitemap_url, *more):
-            text = robots_text(text, url)
+        listed = (sitemap_url, *more)
+        for url in listed:
+            text = robots_text(text, url, previous=self.robots)
         for url in drop:
-            text = robots_without(text, url)
+            text = robots_without(text, url, previous=self.robots)
+        self._robots_now = tuple(sitemaps_named(text, {*listed, *self.robots}))
         if text == current:
             return
         temp = self.new_file("", "robots.txt")
@@ -438,8 +456,12 @@ class Publication:
             if staged.recorded
         }
         unclean = tuple(sorted(self._unclean))
+        # Until robots.txt is in place, a kill leaves either file: the record names the lines of
+        # both, as it names the files of both sets.
+        now = self.robots if self._robots_now is None else self._robots_now
+        both = tuple(dict.fromkeys((*self.robots, *now)))
         with _io("write", self.sitemap):
-            self._write_record({**self.files, **new}, self.prefixes + unclean)  # step 5
+            self._write_record({**self.files, **new}, self.prefixes + unclean, both)  # step 5
         self._committing = True  # from here on, the record must keep naming the new files
         order = sorted(self._staged, key=lambda s: (not s.recorded, s.entry))  # shards first
         for staged in order:  # step 6
@@ -450,7 +472,7 @@ class Publication:
             _step(f"publish {staged.relpath}")
         kept = self._remove_old(new)  # step 7
         try:
-            self._write_record({**kept, **new}, unclean)  # step 8
+            self._write_record({**kept, **new}, unclean, now)  # step 8
         except OSError as error:
             # Everything is in place and the record still names every file (step 5): the next
             # build finds the old files and removes them then.
@@ -501,13 +523,19 @@ class Publication:
         _step(f"remove {name}")
         return False
 
-    def _write_record(self, files: dict[str, _Published], prefixes: tuple[str, ...]) -> None:
-        """Replace the record; raises ``OSError``, which each caller words for its step."""
+    def _write_record(
+        self, files: dict[str, _Published], prefixes: tuple[str, ...], robots: tuple[str, ...]
+    ) -> None:
+        """Replace the record; raises ``OSError``, which each caller words for its step.
+
+        ``robots_txt`` is a key a record of an older release lacks and ignores: the version
+        stays, and either release reads the other's record."""
         record = {
             "about": "sitemap files published here by sitemap-plugins; it removes only these, "
-            "and only while their bytes are unchanged",
+            "and only while their bytes are unchanged; robots_txt: its Sitemap: lines there",
             "version": _RECORD_VERSION,
             "files": {name: files[name].as_json() for name in sorted(files)},
+            "robots_txt": list(robots),
             "temporary": list(prefixes),
         }
         self._replace_record((json.dumps(record, indent=1) + "\n").encode("utf-8"))

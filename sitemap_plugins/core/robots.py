@@ -1,7 +1,16 @@
 """Keeping a ``Sitemap:`` line in robots.txt true without disturbing the rest of the file.
 
-``Sitemap:`` lines stand outside user-agent groups, so ours can go anywhere; we replace the line
-that names our sitemap (even under an old base URL) and leave every other byte alone.
+``Sitemap:`` lines stand outside user-agent groups, so ours can go anywhere; we update the line
+that names our sitemap and leave every other byte alone.
+
+Which line is ours must be known, not guessed: a site's robots.txt often names other sitemaps
+of the same file name (a blog's ``/blog/sitemap.xml``, a shop's ``sitemap.xml`` on another
+host), and those are the site owner's. A line is ours when it names the URL we publish, or a
+URL that the publisher's record says an earlier build of ours wrote into this robots.txt
+(``previous``) for a file of the same name: the same sitemap under an old base URL or folder,
+as when a site moves to a host of its own. Without that record (a first build, or a record
+written before lines were recorded) only the exact URL is ours, so a moved site keeps its old
+line beside the new one rather than risk deleting someone else's.
 
 Lines are read as crawlers read them (RFC 9309, and Google's parser): a byte order mark at the
 start of the file is not part of the first line, ``#`` starts a comment, the name is
@@ -12,6 +21,7 @@ one read as ours and the other did not would give a robots.txt with two lines fo
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Final
 from urllib.parse import urlsplit
 
@@ -37,22 +47,23 @@ def _url_span(line: str) -> tuple[int, int] | None:
     return None if match is None else match.span("url")
 
 
-def robots_text(current: str, sitemap_url: str) -> str:
+def robots_text(current: str, sitemap_url: str, *, previous: Collection[str] = ()) -> str:
     """``current`` with the ``Sitemap:`` line for ``sitemap_url`` added or updated.
 
     Pure text in, text out: reading the file (which must be UTF-8) and replacing it without
-    changing its mode is the publisher's job, done in step with the sitemap files. A line of
-    ours keeps everything but its URL (a comment after it, its spelling of ``Sitemap``); a line
-    we add ends with the file's own line break, so a CRLF file stays one.
+    changing its mode is the publisher's job, done in step with the sitemap files. The first
+    line of ours (see the module: ``sitemap_url`` itself, or a URL of ``previous`` for a file
+    of the same name) gets ``sitemap_url`` and keeps everything else (a comment after it, its
+    spelling of ``Sitemap``); any other line of ours repeats it and goes. Without one, a line
+    is added, ending with the file's own line break, so a CRLF file stays one.
     """
     bom, body = _split_bom(current)
-    ours = _file_name(sitemap_url)
     result: list[str] = []
     placed = False
     for line in _lines(body):
         content = line.rstrip("\r\n")
         span = _url_span(content)
-        if span is not None and _file_name(content[span[0] : span[1]]) == ours:
+        if span is not None and _names(content[span[0] : span[1]], sitemap_url, previous):
             if not placed:
                 result.append(line[: span[0]] + sitemap_url + line[span[1] :])
                 placed = True
@@ -66,13 +77,32 @@ def robots_text(current: str, sitemap_url: str) -> str:
     return bom + "".join(result)
 
 
-def robots_without(current: str, sitemap_url: str) -> str:
-    """``current`` without the ``Sitemap:`` lines naming exactly ``sitemap_url``: a sitemap that
-    is no longer published (the news sitemap of a build without recent articles)."""
+def robots_without(current: str, sitemap_url: str, *, previous: Collection[str] = ()) -> str:
+    """``current`` without the lines of ours for ``sitemap_url`` (as :func:`robots_text` knows
+    them): a sitemap that is no longer published (the news sitemap of a build without recent
+    articles)."""
     bom, body = _split_bom(current)
     lines = _lines(body)
-    kept = [line for line in lines if sitemap_line_url(line.rstrip("\r\n")) != sitemap_url]
+    kept = [
+        line
+        for line in lines
+        if (url := sitemap_line_url(line.rstrip("\r\n"))) is None
+        or not _names(url, sitemap_url, previous)
+    ]
     return current if len(kept) == len(lines) else bom + "".join(kept)
+
+
+def sitemaps_named(current: str, among: Collection[str]) -> list[str]:
+    """The URLs of ``among`` that a ``Sitemap:`` line of ``current`` names, in file order and
+    once each: what the publisher records as the lines of ours the file now holds."""
+    _, body = _split_bom(current)
+    found = (sitemap_line_url(line.rstrip("\r\n")) for line in _lines(body))
+    return list(dict.fromkeys(url for url in found if url is not None and url in among))
+
+
+def _names(url: str, sitemap_url: str, previous: Collection[str]) -> bool:
+    """Whether a line naming ``url`` is our line for ``sitemap_url``."""
+    return url == sitemap_url or (url in previous and _file_name(url) == _file_name(sitemap_url))
 
 
 def _lines(text: str) -> list[str]:

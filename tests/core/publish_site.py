@@ -18,26 +18,26 @@ BASE = "https://example.org/docs/"
 SPLIT = {"urls_per_file": 2, "gzip": "both", "robots_txt": True}
 
 
-def entries(version: str) -> list[Entry]:
+def entries(version: str, base: str = BASE) -> list[Entry]:
     """Two builds of one site: A has 7 pages, B 5; both start with the same two pages, so
     their first shards are the same file and the rest differ."""
     count = {"A": 7, "B": 5}[version]
     return [
         Entry(
-            loc=f"{BASE}{'0' if n < 2 else version.lower()}{n}/",
+            loc=f"{base}{'0' if n < 2 else version.lower()}{n}/",
             lastmod=dt.date(2024, 1, 1) + dt.timedelta(days=n),
         )
         for n in range(count)
     ]
 
 
-def write(out: Path, version: str, **options: object) -> CollectingReporter:
-    """Write ``version`` of the site into ``out`` with ``options``."""
+def write(out: Path, version: str, *, base: str = BASE, **options: object) -> CollectingReporter:
+    """Write ``version`` of the site, served at ``base``, into ``out`` with ``options``."""
     reporter = CollectingReporter()
     write_sitemaps(
-        iter(entries(version)),
+        iter(entries(version, base)),
         out,
-        base_url=BASE,
+        base_url=base,
         options=Options.from_mapping(options),
         reporter=reporter,
     )

@@ -11,7 +11,7 @@ import pytest
 from sitemap_plugins.core.dates import as_written, format_lastmod, parse_lastmod, sort_key
 from sitemap_plugins.core.html import HeadScan, _may_say, head_of, head_reason, scan_head
 from sitemap_plugins.core.model import Reason
-from sitemap_plugins.core.robots import robots_text, sitemap_line_url
+from sitemap_plugins.core.robots import robots_text, robots_without, sitemap_line_url
 from sitemap_plugins.validate.reading import sitemap_lines
 
 UTC = dt.timezone.utc
@@ -140,21 +140,46 @@ def test_robots_txt_created() -> None:
 
 
 def test_robots_txt_keeps_everything_else_and_updates_our_line() -> None:
+    """Our line under the base URL an earlier build wrote (the site moved to a new host) is
+    updated in place; a second copy of it goes; every other line stays."""
     original = (
         "User-agent: *\r\nDisallow: /private/\r\n"
         "Sitemap: https://old.example.org/sitemap.xml\r\n"
         "Sitemap: https://example.org/news-sitemap.xml\r\n"
+        "Sitemap: https://example.org/blog/sitemap.xml\r\n"
         "sitemap: https://old.example.org/sitemap.xml\r\n"
         "# end"
     )
-    updated = robots_text(original, "https://example.org/sitemap.xml")
+    ours = "https://example.org/sitemap.xml"
+    updated = robots_text(original, ours, previous=["https://old.example.org/sitemap.xml"])
     assert updated == (
         "User-agent: *\r\nDisallow: /private/\r\n"
         "Sitemap: https://example.org/sitemap.xml\r\n"
         "Sitemap: https://example.org/news-sitemap.xml\r\n"
+        "Sitemap: https://example.org/blog/sitemap.xml\r\n"
         "# end"
     )
-    assert robots_text(updated, "https://example.org/sitemap.xml") == updated  # a fixed point
+    assert robots_text(updated, ours, previous=[ours]) == updated  # a fixed point
+    assert robots_text(updated, ours) == updated
+
+
+@pytest.mark.parametrize(
+    "theirs",
+    [
+        "https://example.org/blog/sitemap.xml",  # another folder
+        "https://shop.example.net/sitemap.xml",  # another host
+        "https://old.example.org/sitemap.xml",  # our old host, but no record says we wrote it
+        "https://example.org/docs/sitemap.xml",  # a folder we once wrote, another file name
+    ],
+)
+def test_robots_txt_never_takes_another_sitemaps_line_for_ours(theirs: str) -> None:
+    """A line is ours only when it names our sitemap, or a URL an earlier build of ours wrote
+    for a file of the same name; a file name alone proves nothing."""
+    original = f"User-agent: *\nDisallow:\nSitemap: {theirs}\n"
+    ours = "https://example.org/sitemap.xml"
+    updated = robots_text(original, ours, previous=["https://example.org/docs/sitemap.txt"])
+    assert updated == f"{original}Sitemap: {ours}\n"
+    assert robots_without(updated, ours) == original
 
 
 def test_robots_txt_without_trailing_newline_gets_line_appended() -> None:

@@ -117,6 +117,89 @@ def test_an_existing_robots_txt_keeps_its_mode(tmp_path: Path) -> None:
     assert robots.stat().st_ino == inode  # the same line: robots.txt is not even replaced
 
 
+# -- robots.txt: our line, and only ours ----------------------------------------------------
+
+MOVED = "https://docs.example.net/"
+"""Where the site of :mod:`.publish_site` moves to: another host, as when a project gets its
+own domain."""
+USERS_ROBOTS = [
+    "User-agent: *",
+    "Disallow: /private/",
+    "Sitemap: https://example.org/sitemap.xml",  # the host's root: another folder than ours
+    "Sitemap: https://example.org/blog/sitemap.xml",
+    "Sitemap: https://shop.example.net/sitemap.xml",
+]
+
+MOVING_CHILD = """
+import sys
+from pathlib import Path
+from tests.support.steps import install_from_environment
+install_from_environment()
+from tests.core.publish_site import write
+write(Path(sys.argv[2]), "A", base=sys.argv[1], robots_txt=True)
+"""
+
+
+def robots_lines(folder: Path) -> list[str]:
+    return (folder / "robots.txt").read_text("utf-8").splitlines()
+
+
+def test_robots_txt_keeps_every_other_sitemaps_line_and_ours_follows_the_site(
+    tmp_path: Path,
+) -> None:
+    """Lines naming other sitemaps called ``sitemap.xml`` (another folder, another host) are
+    the site owner's; the line our build wrote is ours, and moves with the base URL."""
+    (tmp_path / "robots.txt").write_text("\n".join(USERS_ROBOTS) + "\n", "utf-8")
+    write(tmp_path, "A", robots_txt=True)
+    assert robots_lines(tmp_path) == [*USERS_ROBOTS, f"Sitemap: {BASE}sitemap.xml"]
+    write(tmp_path, "A", base=MOVED, robots_txt=True)
+    assert robots_lines(tmp_path) == [*USERS_ROBOTS, f"Sitemap: {MOVED}sitemap.xml"]
+    check_sitemap_file(tmp_path / "sitemap.xml", MOVED + "sitemap.xml")
+
+
+def test_a_line_already_there_is_not_taken_for_ours_under_another_base_url(
+    tmp_path: Path,
+) -> None:
+    """Without a record saying we wrote it, a line naming our file name at another URL may be
+    a sitemap of someone else's: it stays, and ours is added."""
+    old_line = f"Sitemap: {BASE}sitemap.xml"
+    (tmp_path / "robots.txt").write_text(old_line + "\n", "utf-8")
+    write(tmp_path, "A", base=MOVED, robots_txt=True)
+    assert robots_lines(tmp_path) == [old_line, f"Sitemap: {MOVED}sitemap.xml"]
+
+
+def test_a_kill_before_robots_txt_is_replaced_still_leaves_one_line_of_ours(
+    tmp_path: Path,
+) -> None:
+    """The record names the lines of both builds until robots.txt is in place: a build killed
+    just before that leaves the old line, and the next build still knows it for ours."""
+
+    def move(out: Path, **env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", MOVING_CHILD, MOVED, str(out)],
+            env=child_env(env), capture_output=True, text=True, check=False,
+        )  # fmt: skip
+
+    start = tmp_path / "start"
+    start.mkdir()
+    (start / "robots.txt").write_text("\n".join(USERS_ROBOTS) + "\n", "utf-8")
+    write(start, "A", robots_txt=True)
+    counted = tmp_path / "counted"
+    shutil.copytree(start, counted)
+    log = tmp_path / "steps.log"
+    assert move(counted, SITEMAP_TEST_STEPS=str(log)).returncode == 0
+    counting = [step for step in log.read_text().splitlines() if not step.startswith("clean ")]
+    before_robots = counting.index("publish robots.txt")  # the step number of the one before
+    out = tmp_path / "out"
+    shutil.copytree(start, out)
+    killed = move(out, SITEMAP_TEST_KILL_AT=str(before_robots))
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert robots_lines(out) == [*USERS_ROBOTS, f"Sitemap: {BASE}sitemap.xml"]
+    assert move(out).returncode == 0
+    assert robots_lines(out) == [*USERS_ROBOTS, f"Sitemap: {MOVED}sitemap.xml"]
+    assert temporary_files(out) == []
+
+
 # -- always whole ------------------------------------------------------------------------------
 
 

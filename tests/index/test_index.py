@@ -288,6 +288,20 @@ def test_an_unreadable_child_is_refused_and_the_exit_status_is_2(tmp_path: Path)
     assert set(checked(root)) == {f"{BASE}1.0/sitemap.xml"}
 
 
+def test_robots_txt_keeps_the_lines_of_the_sites_other_sitemaps(tmp_path: Path) -> None:
+    """Other sitemaps named sitemap.xml (a blog's folder, a shop on another host) are the site
+    owner's: the index's line is added beside them, and the next run finds it and adds none."""
+    root = versions(tmp_path / "site")
+    theirs = ["User-agent: *", "Disallow: /private/", f"Sitemap: {BASE}blog/sitemap.xml",
+              "Sitemap: https://shop.example.net/sitemap.xml"]  # fmt: skip
+    (root / "robots.txt").write_text("\n".join(theirs) + "\n")
+    for _ in range(2):
+        assert build_index(root, base_url=BASE).exit_status == 0
+        assert (root / "robots.txt").read_text().splitlines() == [
+            *theirs, f"Sitemap: {BASE}sitemap.xml"
+        ]  # fmt: skip
+
+
 def test_a_robots_txt_that_cannot_be_updated_leaves_everything_as_it_was(tmp_path: Path) -> None:
     root = versions(tmp_path / "site")
     (root / "robots.txt").write_bytes(b"User-agent: *\nDisallow: /caf\xe9/\n")
