@@ -25,7 +25,11 @@ from collections.abc import Collection
 from typing import Final
 from urllib.parse import urlsplit
 
-_SITEMAP_LINE: Final = re.compile(r"^\s*sitemap\s*:\s*(?P<url>\S.*?)\s*$", re.IGNORECASE)
+_SITEMAP_LINE: Final = re.compile(
+    r"[ \t]*sitemap[ \t]*:[ \t]*(?P<url>[^ \t].*?)[ \t]*", re.IGNORECASE | re.DOTALL
+)
+"""Space is RFC 9309's (space and tab): a no-break space after a URL is part of what the line
+says, for the check to report, not space to drop."""
 _BOM: Final = "\ufeff"
 _BREAK: Final = re.compile(r"\r\n|\r|\n")
 _LINE: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
@@ -43,8 +47,20 @@ def sitemap_line_url(line: str) -> str | None:
 def _url_span(line: str) -> tuple[int, int] | None:
     """Where the URL of a ``Sitemap:`` line lies in ``line``, so that it can be replaced and
     the rest of the line (its spacing, a comment) kept."""
-    match = _SITEMAP_LINE.match(line.split("#", 1)[0])
+    match = _SITEMAP_LINE.fullmatch(line.split("#", 1)[0])
     return None if match is None else match.span("url")
+
+
+def sitemap_urls(text: str) -> list[tuple[int, str]]:
+    """Each ``Sitemap:`` line of a robots.txt as ``(line number, URL)``, read as an update
+    reads it (see the module), for the check of a published robots.txt."""
+    _, body = _split_bom(text)
+    found = []
+    for number, line in enumerate(_lines(body), 1):
+        url = sitemap_line_url(line.rstrip("\r\n"))
+        if url is not None:
+            found.append((number, url))
+    return found
 
 
 def robots_text(current: str, sitemap_url: str, *, previous: Collection[str] = ()) -> str:

@@ -10,7 +10,6 @@ more memory than an honest file. Every failure becomes one :class:`ReadError` na
 from __future__ import annotations
 
 import http.client
-import re
 import socket
 import ssl
 import time
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Final
 
 from sitemap_plugins import __version__
+from sitemap_plugins.core.robots import sitemap_urls
 from sitemap_plugins.validate.findings import Check
 
 CHUNK: Final = 1 << 16
@@ -33,7 +33,6 @@ MAX_RAW_BYTES: Final = 64 * 1024 * 1024
 MAX_ROBOTS_BYTES: Final = 500 * 1024
 """Google reads the first 500 KiB of robots.txt; so do we."""
 USER_AGENT: Final = f"sitemap-plugins/{__version__} (validate)"
-_SITEMAP_LINE: Final = re.compile(r"^\s*sitemap\s*:\s*(?P<url>\S.*?)\s*$", re.IGNORECASE)
 
 
 class ReadError(Exception):
@@ -242,7 +241,8 @@ def sitemap_lines(chunks: Iterable[bytes]) -> list[tuple[int, str]]:
     """The ``Sitemap:`` lines of a robots.txt as ``(line number, URL)``, from its first 500 KiB.
 
     ``Sitemap:`` stands outside user-agent groups and may repeat; bytes that are not UTF-8 are
-    replaced, as crawlers do, rather than failing the whole file.
+    replaced, as crawlers do, rather than failing the whole file. Lines are read by the core's
+    reader, the one that updates robots.txt, so that the two never disagree on a line.
     """
     data = b""
     for chunk in chunks:
@@ -250,13 +250,7 @@ def sitemap_lines(chunks: Iterable[bytes]) -> list[tuple[int, str]]:
         if len(data) >= MAX_ROBOTS_BYTES:
             data = data[:MAX_ROBOTS_BYTES]
             break
-    text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-    found = []
-    for number, line in enumerate(text.splitlines(), 1):
-        match = _SITEMAP_LINE.match(line.split("#", 1)[0])
-        if match:
-            found.append((number, match["url"]))
-    return found
+    return sitemap_urls(data.decode("utf-8", errors="replace"))
 
 
 def first_difference(left: Iterable[bytes], right: Iterable[bytes]) -> tuple[int, int] | None:

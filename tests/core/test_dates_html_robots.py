@@ -240,6 +240,22 @@ def test_robots_txt_lines_are_read_as_the_validator_reads_them(line: str) -> Non
     assert sitemap_line_url(line) == (read[0][1] if read else None)
 
 
+def test_the_validator_reads_robots_lines_as_crawlers_split_and_space_them() -> None:
+    """Lines end at CR, LF or CRLF only (RFC 9309), not at a form feed; space around a URL is
+    space and tab only, so a no-break space stays part of the URL, for the check to report."""
+    text = (
+        "\ufeffSitemap: https://example.org/a.xml\r\n"
+        "User-agent: *\x0cSitemap: https://example.org/not-a-line.xml\r"
+        "Sitemap:\thttps://example.org/b.xml \t# b\n"
+        "Sitemap: https://example.org/c.xml\u00a0\n"
+    )
+    assert sitemap_lines([text.encode()]) == [
+        (1, "https://example.org/a.xml"),
+        (3, "https://example.org/b.xml"),
+        (4, "https://example.org/c.xml\u00a0"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("html", "noindex", "redirect"),
     [
