@@ -280,14 +280,38 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             raise PluginError(f"sitemap: {error}") from None
 
     def _seen_or_read(self, file: File, sources: FileMemo) -> Page | LeftOut:
+        """A page MkDocs did not render this build: what an earlier build saw of it, unless
+        the configuration now leaves it out (exclude_docs, draft_docs, a redirect), which MkDocs
+        renders no page for; or left out then and not now, when it is read back."""
+        left_out = self._left_out(file)
+        if left_out is not None:
+            self._seen[_key(file)] = left_out
+            return left_out
         seen = self._seen.get(_key(file))
-        if seen is None:
+        if seen is None or isinstance(seen, LeftOut):
             # A --dirty build skipped this unchanged page: read it back from its output, with
             # the metadata it was last rendered with and the snippets it read in then.
             meta, read_in = _last_rendered(file, sources)
             seen = self._written(file, meta, WrittenFile(file.abs_dest_path), file.page, read_in)
             self._seen[_key(file)] = seen
         return seen
+
+    def _left_out(self, file: File) -> LeftOut | None:
+        """Why the site's configuration keeps ``file`` out, whatever its page says: excluded or
+        a draft (MkDocs 1.6), the not-found page, or a page mkdocs-redirects replaces."""
+        inclusion = getattr(file, "inclusion", None)
+        if inclusion is not None and inclusion.is_excluded():
+            draft = inclusion.name == "DRAFT"
+            return LeftOut(Reason.DRAFT if draft else Reason.HOST_EXCLUDED, self._origin(file))
+        # docs/404.md (404.fr.md with i18n suffixes) is the not-found page themes render.
+        if file.name.split(".")[0] == "404" or posixpath.basename(file.dest_uri) == "404.html":
+            return LeftOut(Reason.NOT_FOUND_PAGE, self._origin(file))
+        if file.src_uri in self._redirected:
+            return LeftOut(Reason.REDIRECT_STUB, self._origin(file))
+        return None
+
+    def _origin(self, file: File) -> str:
+        return self._origins + file.src_uri
 
     def _written(
         self,
@@ -297,16 +321,10 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         page: MkDocsPage | None,
         read_in: tuple[str, ...] = (),
     ) -> Page | LeftOut:
+        left_out = self._left_out(file)
+        if left_out is not None:
+            return left_out
         origin = self._origins + file.src_uri
-        inclusion = getattr(file, "inclusion", None)
-        if inclusion is not None and inclusion.is_excluded():
-            draft = inclusion.name == "DRAFT"
-            return LeftOut(Reason.DRAFT if draft else Reason.HOST_EXCLUDED, origin)
-        # docs/404.md (404.fr.md with i18n suffixes) is the not-found page themes render.
-        if file.name.split(".")[0] == "404" or posixpath.basename(file.dest_uri) == "404.html":
-            return LeftOut(Reason.NOT_FOUND_PAGE, origin)
-        if file.src_uri in self._redirected:
-            return LeftOut(Reason.REDIRECT_STUB, origin)
         generated = getattr(file, "generated_by", None) is not None or not file.abs_src_path
         # A post's news fields and a page's title are looked up only for the features that
         # use them (the news sitemap, the page for humans): on every page, every build.

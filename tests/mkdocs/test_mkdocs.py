@@ -267,6 +267,35 @@ def test_redirect_stubs_are_not_listed(git_repo: GitRepo, redirects_first: bool)
     assert len(entries) == 6
 
 
+@pytest.mark.parametrize("dirty", [False, True], ids=["rebuild", "dirty-rebuild"])
+@pytest.mark.parametrize("setting", ["exclude_docs", "redirect_maps"])
+def test_a_rebuild_in_the_same_process_follows_what_the_config_leaves_out(
+    git_repo: GitRepo, dirty: bool, setting: str
+) -> None:
+    """``mkdocs serve`` rebuilds in one process with one plugin instance. A page the config now
+    excludes or redirects gets no page rendered, and what an earlier build saw of it must not
+    be listed; once the setting is gone again, the page is listed as before."""
+    root = example_repo(git_repo, plugins=["sitemap", "redirects"])
+    before = sitemap(build_site(root))
+    assert BASE + "about/" in before
+    if setting == "exclude_docs":
+        write_config(git_repo, plugins=["sitemap", "redirects"], exclude_docs="about.md\n")
+    else:
+        redirects = {"redirects": {"redirect_maps": {"about.md": "guide/install.md"}}}
+        write_config(git_repo, plugins=["sitemap", redirects])
+    config = load(root)
+    build(config, dirty=dirty)
+    plugin = config.plugins["sitemap"]
+    after = sitemap(Path(config.site_dir))
+    assert set(after) == set(before) - {BASE + "about/"}
+    write_config(git_repo, plugins=["sitemap", "redirects"])
+    git_repo.path("docs/about.md").touch()  # as an editor saves it: a --dirty build renders it
+    config = load(root)
+    build(config, dirty=dirty)
+    assert config.plugins["sitemap"] is plugin  # the same instance throughout, as serve keeps it
+    assert sitemap(Path(config.site_dir)) == before
+
+
 def test_a_page_overwritten_by_a_redirect_is_left_out(git_repo: GitRepo) -> None:
     plugins = ["sitemap", {"redirects": {"redirect_maps": {"about.md": "guide/install.md"}}}]
     root = example_repo(git_repo, plugins=plugins)
