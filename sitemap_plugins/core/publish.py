@@ -359,7 +359,7 @@ class Publication:
         """Give a complete temporary file its final name, to be put in place at commit."""
         self._staged.append(_Staged(relpath, temp, entry))
 
-    def stage_robots(self, sitemap_url: str, *more: str, drop: tuple[str, ...] = ()) -> None:
+    def stage_robots(self, *listed: str, drop: tuple[str, ...] = ()) -> None:
         """Prepare ``robots.txt`` now, so that a file we cannot read stops the build before any
         sitemap is replaced; it is renamed into place right after the entry points.
 
@@ -394,7 +394,6 @@ class Publication:
         )
 
         text = current
-        listed = (sitemap_url, *more)
         for url in listed:
             text = robots_text(text, url, previous=self.robots)
         for url in drop:

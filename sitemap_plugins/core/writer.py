@@ -269,6 +269,7 @@ def _write(
             reporter.warning(
                 Code.EMPTY, f"no sitemap written to {layout.relpath(layout.index_name)}: no pages"
             )
+            _publish_nothing(publication, options, before_publish)
             return WriteResult(None, (), 0, 0)
         if before_publish is not None:
             before_publish()
@@ -300,6 +301,23 @@ def _write(
             publication.stage_extra(key_file_name(key), key_file_bytes(key))
         publication.commit()
     return WriteResult(top, tuple(written), urls, len(shards), news_top, news_urls)
+
+
+def _publish_nothing(
+    publication: Publication, options: Options, before_publish: Callable[[], None] | None
+) -> None:
+    """A build with no page to list publishes an empty set, as a clean build of the site has
+    no sitemap: the files the last build published go (only ours, only as we wrote them), and
+    so do our ``Sitemap:`` lines, which would name them. Strict mode still decides first, and
+    the IndexNow key file stays where its option keeps it."""
+    if before_publish is not None:
+        before_publish()
+    if options.robots_txt and publication.robots:
+        publication.stage_robots(drop=publication.robots)
+    if options.indexnow_key is not None:
+        key = options.indexnow_key
+        publication.stage_extra(key_file_name(key), key_file_bytes(key))
+    publication.commit()
 
 
 def _same_offset(value: dt.datetime, tz: dt.tzinfo) -> bool:

@@ -23,7 +23,9 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.core import publish
-from sitemap_plugins.core.report import Code, PublishError
+from sitemap_plugins.core.options import Options
+from sitemap_plugins.core.report import Code, CollectingReporter, PublishError, StrictError
+from sitemap_plugins.core.writer import write_sitemaps
 from tests.core.publish_site import BASE, SPLIT, write
 from tests.support import steps
 from tests.support.hosts import child_env
@@ -155,6 +157,44 @@ def test_robots_txt_keeps_every_other_sitemaps_line_and_ours_follows_the_site(
     write(tmp_path, "A", base=MOVED, robots_txt=True)
     assert robots_lines(tmp_path) == [*USERS_ROBOTS, f"Sitemap: {MOVED}sitemap.xml"]
     check_sitemap_file(tmp_path / "sitemap.xml", MOVED + "sitemap.xml")
+
+
+def test_a_build_with_nothing_to_list_takes_the_last_sitemap_away(tmp_path: Path) -> None:
+    """A clean build of a site with nothing to list has no sitemap, so a build into the same
+    folder leaves none either: the last build's files go, and our robots.txt line with them,
+    while the user's files, lines and a file of ours they changed stay. Strict mode decides
+    first: a strict build with nothing to list fails and changes nothing."""
+    for name, text in USER_FILES.items():
+        (tmp_path / name).write_text(text, "utf-8")
+    (tmp_path / "robots.txt").write_text("\n".join(USERS_ROBOTS) + "\n", "utf-8")
+    write(tmp_path, "A", **SPLIT)
+    published = ours(tmp_path)
+    assert f"Sitemap: {BASE}sitemap.xml" in robots_lines(tmp_path)
+    before = snapshot(tmp_path)
+    empty = Options.from_mapping({**SPLIT, "strict": True})
+    reporter = CollectingReporter()
+    with pytest.raises(StrictError):
+        write_sitemaps(iter([]), tmp_path, base_url=BASE, options=empty, reporter=reporter,
+                       before_publish=lambda: _fail_if_warned(reporter))  # fmt: skip
+    assert snapshot(tmp_path) == before
+    changed = next(name for name in published if name.startswith("sitemap-"))
+    (tmp_path / changed).write_bytes(b"edited by hand\n")
+    reporter = CollectingReporter()
+    write_sitemaps(iter([]), tmp_path, base_url=BASE, options=Options.from_mapping(SPLIT),
+                   reporter=reporter)  # fmt: skip
+    assert reporter.codes() == [Code.EMPTY]
+    assert robots_lines(tmp_path) == USERS_ROBOTS
+    assert sorted(ours(tmp_path)) == sorted([RECORD, "robots.txt", changed]), changed
+    for name, text in USER_FILES.items():
+        assert (tmp_path / name).read_text("utf-8") == text
+    assert temporary_files(tmp_path) == []
+    assert recorded_files(tmp_path) == set()
+
+
+def _fail_if_warned(reporter: CollectingReporter) -> None:
+    """What the builder's strict check does just before anything is published."""
+    if reporter.warnings:
+        raise StrictError(len(reporter.warnings), written=False)
 
 
 def test_a_line_already_there_is_not_taken_for_ours_under_another_base_url(

@@ -321,6 +321,25 @@ def test_incremental_build_gives_the_same_sitemap_as_a_clean_build(
     assert before[BASE_URL + "chapter04/"].lastmod == "2024-01-01T08:00:00Z"
 
 
+def test_an_incremental_build_with_nothing_to_list_leaves_no_sitemap(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """As a clean build of the same project: once every page is excluded, the last build's
+    sitemap does not stay behind, listing pages that are out."""
+    srcdir = write_project(git_repo, {"guide.rst": page("Guide")})
+    git_repo.commit("project", "2024-02-01T12:00:00+00:00")
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir)
+    assert set(read_entries(outdir)) == {BASE_URL, BASE_URL + "guide/"}
+    git_repo.write("docs/conf.py", (srcdir / "conf.py").read_text() + 'sitemap_exclude = ["*"]\n')
+    result = sphinx_build(srcdir, outdir)
+    assert "no sitemap written to sitemap.xml: no pages" in result.stdout + result.stderr
+    clean = tmp_path / "clean"
+    sphinx_build(srcdir, clean)
+    assert not (clean / "sitemap.xml").exists()
+    assert not (outdir / "sitemap.xml").exists()
+
+
 def test_parallel_build_writes_the_same_bytes(git_repo: GitRepo, tmp_path: Path) -> None:
     srcdir = _project_with_history(git_repo, count=16)
     sphinx_build(srcdir, tmp_path / "serial", "-j", "1")
