@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from sitemap_plugins.core.alternates import LeftOutURLs
 from sitemap_plugins.core.collector import collector_paused
 from sitemap_plugins.core.git_dates import DateLookup, FileDates, Undated
 from sitemap_plugins.core.lastmod import LastmodRules, say_why_undated
@@ -264,18 +265,25 @@ class SitemapBuilder:
             naive_tz=self.naive_tz,
             read=reads.read,
         )
+        left_out = LeftOutURLs(base_url)
+        for item in items:
+            if isinstance(item, LeftOut):
+                left_out.add_left_out(item)
         resolved: list[Resolved] = []
         for page in pages:
             outcome = resolver.resolve(page)
             if isinstance(outcome, Reason):
                 summary.left_out[outcome.value] += 1
+                left_out.add_page(page, outcome)
             else:
                 resolved.append(outcome)
         reads.save()
         kept = self._deduplicate(resolved)
         summary.lastmod_from.update(item.lastmod_from for item in kept)
         say_why_undated((item.undated for item in kept), self.reporter)
-        entries = [item.entry for item in kept]
+        # A URL one file leaves out and another lists stays nameable.
+        left_out.urls.difference_update(item.entry.loc for item in kept)
+        entries = [left_out.prune(item.entry) for item in kept]
         news = None
         if self.options.news is not None:
             news = [Entry(item.entry.loc, news=item.news) for item in kept if item.news]
@@ -402,17 +410,22 @@ class SitemapBuilder:
         )
         used: set[str] = set()  # the extension namespaces the entries use
         articles: dict[str, tuple[str, News]] = {}  # few: the articles of two days
+        left_out = LeftOutURLs(base_url)
+        with_alternates = _Alternated()
         with SortedSpill[_Spilled](chunk, spill_dir) as spill:
             for item in written:
                 if isinstance(item, LeftOut):
                     summary.left_out[item.reason.value] += 1
+                    left_out.add_left_out(item)
                     continue
                 outcome = resolver.resolve(item)
                 if isinstance(outcome, Reason):
                     summary.left_out[outcome.value] += 1
+                    left_out.add_page(item, outcome)
                     continue
                 entry = outcome.entry
                 used.update(_extensions([entry]))
+                with_alternates.add(entry)
                 if outcome.news is not None:
                     known = articles.get(entry.loc)
                     if known is None or outcome.origin < known[0]:  # as _unique keeps it
@@ -421,12 +434,18 @@ class SitemapBuilder:
                     (entry.loc, outcome.origin),
                     (entry, outcome.origin, outcome.lastmod_from, outcome.undated, outcome.title),
                 )
+            if "xhtml" in used and left_out.urls:
+                # A URL one file leaves out and another lists stays nameable: one more read of
+                # the sorted runs, only for a site with alternates that leaves pages out.
+                left_out.urls.difference_update(item[0].loc for item in spill.merged())
+            if "xhtml" in used and not with_alternates.any_kept(left_out):
+                used.discard("xhtml")  # every alternate named a page left out
             listed: list[Listed] | None = [] if self.options.html_page else None
             page_for_humans = None
             if listed is not None and html_page is not None:
                 page_for_humans = self._page_for_humans(listed, scope, html_page, summary)
             result = write_sitemaps(
-                self._unique(spill.merged(), summary, listed),
+                self._unique(spill.merged(), summary, listed, left_out),
                 output_dir,
                 base_url=base_url,
                 options=self.options,
@@ -483,7 +502,11 @@ class SitemapBuilder:
         return page
 
     def _unique(
-        self, items: Iterator[_Spilled], summary: Summary, listed: list[Listed] | None = None
+        self,
+        items: Iterator[_Spilled],
+        summary: Summary,
+        listed: list[Listed] | None = None,
+        left_out: LeftOutURLs | None = None,
     ) -> Iterator[Entry]:
         """Sorted entries, each URL once (the first page by origin keeps it, with a warning);
         once the last is out, the one line per cause of undated pages. With ``listed``, each
@@ -510,10 +533,35 @@ class SitemapBuilder:
                 undated[Undated(why.reason, why.root)] += 1
             if listed is not None:
                 listed.append(Listed(entry.loc, title, entry.lastmod))
-            yield entry
+            yield entry if left_out is None else left_out.prune(entry)
         say_why_undated(
             (why for why, count in undated.items() for _ in range(count)), self.reporter
         )
+
+
+class _Alternated:
+    """Whether a streamed build still writes an alternate once every left-out URL is known,
+    decided before the first entry is written (its namespace is declared at the top), from the
+    first :data:`_SAMPLE` entries with alternates rather than a list of them all. Past those, a
+    site whose sampled alternates all name pages left out declares the namespace all the same:
+    harmless, where leaving it out would not be."""
+
+    def __init__(self) -> None:
+        self.sample: list[Entry] = []
+        self.more = False
+
+    def add(self, entry: Entry) -> None:
+        if entry.alternates:
+            if len(self.sample) < _SAMPLE:
+                self.sample.append(entry)
+            else:
+                self.more = True
+
+    def any_kept(self, left_out: LeftOutURLs) -> bool:
+        return self.more or any(left_out.prune(entry).alternates for entry in self.sample)
+
+
+_SAMPLE: Final = 1_000
 
 
 _Spilled = tuple[Entry, str, str, "Undated | None", "str | None"]

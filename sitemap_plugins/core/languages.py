@@ -102,7 +102,12 @@ def join_language_sites(
                 article=article,
             )
             moved.append((site.language, page))
-    left_out = [item for site in sites for item in site.written if isinstance(item, LeftOut)]
+    left_out = [
+        item if item.path is None else item._replace(path=under(site.prefix, item.path))
+        for site in sites
+        for item in site.written
+        if isinstance(item, LeftOut)
+    ]
     return [*_where_each_is(moved), *left_out]
 
 

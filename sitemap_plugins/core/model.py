@@ -73,10 +73,17 @@ class Reason(str, enum.Enum):
 # quarter of the cost to define: every build imports this module, and that time is most of what
 # the package adds to a small site's build.
 class LeftOut(NamedTuple):
-    """A file the host wrote that is no page of the sitemap, for the reason the host knows."""
+    """A file the host wrote that is no page of the sitemap, for the reason the host knows.
+
+    ``path`` is where the host serves it, in the form of :attr:`Page.path` (``encoded`` as
+    there), when it is served at all (a private or ``noindex`` page): the core then keeps the
+    page's language versions from naming it as an alternate (see :mod:`.alternates`).
+    """
 
     reason: Reason
     origin: str = ""
+    path: str | None = None
+    encoded: bool = True
 
 
 class Article(NamedTuple):

@@ -100,7 +100,8 @@ class SortedSpill(Generic[T]):
         self._runs.append((level, path))
 
     def merged(self) -> Iterator[T]:
-        """Every item added, in key order (read once: the runs are streamed from disk)."""
+        """Every item added, in key order (the runs are streamed from disk, not held; they
+        can be read again until the spill is closed)."""
         self._buffer.sort(key=_first)
         if not self._runs:
             for _, item in self._buffer:

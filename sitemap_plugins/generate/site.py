@@ -170,11 +170,12 @@ class SiteReader:
         if not _PAGE_MARKERS.search(head[:4096]):
             return LeftOut(Reason.NOT_A_PAGE, origin)  # a verification token, a fragment
         scan = scan_head(head)
-        if scan.reason is not None:
-            return LeftOut(scan.reason, origin)
         path = served_path(file.relpath, keep_index=self.keep_index)
+        if scan.reason is not None:
+            # Where it is served goes with it: no other page may name it as an alternate.
+            return LeftOut(scan.reason, origin, *_linked_path(path))
         if scan.canonical is not None and not self._is_canonical(path, scan.canonical):
-            return LeftOut(Reason.CANONICAL_ELSEWHERE, origin)
+            return LeftOut(Reason.CANONICAL_ELSEWHERE, origin, *_linked_path(path))
         found, is_built = self.source_of(file) if source is None else source
         if not is_built:
             origin = self._source_origin(found)
@@ -356,6 +357,13 @@ def _as_linked(path: str, translations: dict[str, str]) -> tuple[str, dict[str, 
         return quote_file_path(path), quoted, True
     except ValueError:
         return path, translations, False
+
+
+def _linked_path(path: str) -> tuple[str, bool]:
+    """A left-out page's path as :func:`_as_linked` spells a listed one's, and whether it is
+    encoded: the alternates naming it are spelled the same way."""
+    spelled, _, encoded = _as_linked(path, {})
+    return spelled, encoded
 
 
 def _normal(url: str) -> tuple[str, str, str, str]:

@@ -389,13 +389,17 @@ class _Site:
         """
         origin = self._origin(content.source_path)
         status = str(getattr(content, "status", "published"))
+        # Where its file is served goes with what is left out: its translations must not name
+        # it as an alternate (the URL it should have is checked, and warned about, for a
+        # page listed only).
         if status in ("draft", "hidden"):
-            return LeftOut(Reason.DRAFT if status == "draft" else Reason.HIDDEN, origin)
+            reason = Reason.DRAFT if status == "draft" else Reason.HIDDEN
+            return LeftOut(reason, origin, clean(found), encoded=False)
         if str(content.metadata.get("private", "")).strip().lower() in ("true", "yes", "1"):
-            return LeftOut(Reason.PRIVATE, origin)
+            return LeftOut(Reason.PRIVATE, origin, clean(found), encoded=False)
         path = clean(self._content_url(rel, content, url, found))
         if self.legacy.excluded(path):
-            return LeftOut(Reason.BY_CONFIG, origin)
+            return LeftOut(Reason.BY_CONFIG, origin, path, encoded=False)
         group = [content, *(getattr(content, "translations", ()) or ())]
         return Page(
             path=path,

@@ -69,3 +69,24 @@ def test_alternates_keep_the_links_form_for_servers_that_keep_index_html(tmp_pat
     assert set(entries) == {BASE + "index.html", BASE + "de/index.html"}
     want = {"en": BASE + "index.html", "de": BASE + "de/index.html"}
     assert all(dict(entry.alternates) == want for entry in entries.values())
+
+
+def test_versions_left_out_are_no_alternates(tmp_path: Path) -> None:
+    """A version whose head says noindex is left out of the sitemap, so no other version names
+    it: alternates name each other back, from indexable URLs; a page left alone has none."""
+    links = {"en": "/guide/", "de": "/de/guide/", "fr": "/fr/guide/", "x-default": "/de/guide/"}
+    write(tmp_path / "site/guide/index.html", built("en", links))
+    write(tmp_path / "site/fr/guide/index.html", built("fr", links))
+    noindex = '<meta name="robots" content="noindex"><title>'
+    write(tmp_path / "site/de/guide/index.html", built("de", links).replace("<title>", noindex))
+    pair = {"en": "/tour/", "de": "/de/tour/"}
+    write(tmp_path / "site/tour/index.html", built("en", pair))
+    write(tmp_path / "site/de/tour/index.html", built("de", pair).replace("<title>", noindex))
+    done = run("generate", "site", "--base-url", BASE, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    entries = checked(tmp_path / "site", BASE)
+    assert set(entries) == {BASE + "guide/", BASE + "fr/guide/", BASE + "tour/"}
+    want = {"en": BASE + "guide/", "fr": BASE + "fr/guide/"}  # x-default named de/: gone too
+    assert dict(entries[BASE + "guide/"].alternates) == want
+    assert dict(entries[BASE + "fr/guide/"].alternates) == want
+    assert dict(entries[BASE + "tour/"].alternates) == {}

@@ -184,3 +184,59 @@ def test_build_stream_writes_images_videos_and_news_as_build_does(tmp_path: Path
     entries = read_sitemap(streamed / "sitemap.xml", site_dir=streamed, base_url=BASE)
     assert {len(entry.images) for entry in entries} == {2}
     assert sum(len(entry.videos) for entry in entries) == 10
+
+
+def test_alternates_never_name_a_page_the_sitemap_leaves_out(tmp_path: Path) -> None:
+    """Alternates must name each other back from indexable URLs: a version the sitemap leaves
+    out (by its metadata, its robots meta, or the host) is named by none, ``x-default`` too, and
+    a page left with only itself has none. Streamed through many runs, as ``build`` does it."""
+    four = {"en": "a/", "de": "de/a/", "fr": "fr/a/", "it": "it/a/"}
+    pair = {"en": "b/", "de": "de/b/"}
+    kept = {"en": "c/", "de": "de/c/"}  # two files at one URL: one left out, one listed
+    elsewhere = {"en": "d/", "de": "../de/d/"}  # outside the sitemap's folder: not ours to judge
+    noindex = '<html><head><meta name="robots" content="noindex"></head><body>x</body></html>'
+    pages: list[Page | LeftOut] = [
+        Page(path="a/", origin="a.md", translations=four, default_locale="de"),
+        Page(path="de/a/", origin="a.de.md", translations=four, default_locale="de", html=noindex),
+        Page(path="fr/a/", origin="a.fr.md", translations=four, default_locale="de"),
+        Page(path="it/a/", origin="a.it.md", translations=four, sitemap=False),
+        Page(path="b/", origin="b.md", translations=pair, default_locale="en"),
+        LeftOut(Reason.PRIVATE, "b.de.md", "de/b/"),
+        Page(path="c/", origin="c.md", translations=kept),
+        Page(path="de/c/", origin="c.de.md", translations=kept),
+        Page(path="de/c/", origin="c.de.old.md", translations=kept, sitemap=False),
+        Page(path="d/", origin="d.md", translations=elsewhere),
+    ]
+    random.Random(5).shuffle(pages)
+    options = Options.from_mapping({"base_url": BASE})
+    whole, streamed = tmp_path / "whole", tmp_path / "streamed"
+    SitemapBuilder(options, CollectingReporter()).build(pages, whole)
+    SitemapBuilder(options, CollectingReporter()).build_stream(
+        iter(pages), streamed, dates=DateLookup({}, {}), chunk=2, spill_dir=tmp_path
+    )
+    assert (whole / "sitemap.xml").read_bytes() == (streamed / "sitemap.xml").read_bytes()
+    entries = check_sitemap_file(streamed / "sitemap.xml", BASE + "sitemap.xml")
+    got = {entry.loc.removeprefix(BASE): entry.alternates for entry in entries}
+    listed = set(got)
+    assert listed == {"a/", "fr/a/", "b/", "c/", "de/c/", "d/"}
+    # Only what the sitemap lists is named, and a set is reciprocal among its members.
+    assert got["a/"] == got["fr/a/"] == {"en": BASE + "a/", "fr": BASE + "fr/a/"}
+    assert got["b/"] == {}  # only itself left: no alternates, no x-default
+    assert got["c/"] == got["de/c/"] == {"en": BASE + "c/", "de": BASE + "de/c/"}
+    assert got["d/"] == {"en": BASE + "d/", "de": "https://example.org/de/d/"}
+
+
+def test_no_alternate_left_no_xhtml_namespace_in_a_streamed_build(tmp_path: Path) -> None:
+    pair = {"en": "b/", "de": "de/b/"}
+    pages = [
+        Page(path="b/", origin="b.md", translations=pair),
+        Page(path="de/b/", origin="b.de.md", translations=pair, sitemap=False),
+    ]
+    options = Options.from_mapping({"base_url": BASE})
+    whole, streamed = tmp_path / "whole", tmp_path / "streamed"
+    SitemapBuilder(options, CollectingReporter()).build(pages, whole)
+    SitemapBuilder(options, CollectingReporter()).build_stream(
+        pages, streamed, dates=DateLookup({}, {})
+    )
+    for out in (whole, streamed):
+        assert b"xhtml" not in (out / "sitemap.xml").read_bytes()

@@ -508,6 +508,33 @@ def test_static_i18n_alternates(git_repo: GitRepo, caplog: pytest.LogCaptureFixt
     assert "6 URLs" in line
 
 
+@pytest.mark.skipif(i18n_version() < (1, 0), reason="needs mkdocs-static-i18n 1.x")
+def test_static_i18n_versions_left_out_are_no_alternates(git_repo: GitRepo) -> None:
+    """A language version the sitemap leaves out (``sitemap: false``, a robots ``noindex`` the
+    theme writes) is named by no other version: alternates name each other back, from
+    indexable URLs, and a page left with only itself has none."""
+    git_repo.write("docs/index.md", "# Home\n")
+    git_repo.write("docs/index.fr.md", "---\nsitemap: false\n---\n\n# Accueil\n")
+    git_repo.write("docs/about.md", "# About\n")
+    git_repo.write("docs/about.fr.md", "---\nrobots: noindex\n---\n\n# À propos\n")
+    git_repo.write(
+        "overrides/main.html",
+        '{% extends "base.html" %}{% block extrahead %}{% if page.meta.robots %}'
+        '<meta name="robots" content="{{ page.meta.robots }}">{% endif %}{% endblock %}',
+    )
+    git_repo.commit("pages", "2024-03-01T00:00:00+00:00")
+    write_config(
+        git_repo,
+        theme={"name": "mkdocs", "custom_dir": "overrides"},
+        plugins=english_and_french(),
+    )
+    site = build_site(git_repo.root)
+    assert '<meta name="robots" content="noindex">' in (site / "fr/about/index.html").read_text()
+    entries = sitemap(site)
+    assert set(entries) == {BASE, BASE + "about/"}
+    assert all(entry.alternates == {} for entry in entries.values())
+
+
 UPDATED_POST = """\
 ---
 date:

@@ -533,6 +533,29 @@ def test_page_translations_get_bcp47_hreflang_and_x_default(git_repo: GitRepo) -
     assert "pages/about-de.html" not in entries
 
 
+def test_translations_the_sitemap_leaves_out_are_no_alternates(git_repo: GitRepo) -> None:
+    """Alternates name each other back from indexable URLs: a private translation, or one with
+    ``Sitemap: false``, is left out of the sitemap and named by no other version."""
+    files = {
+        "content/fish.md": post("Fish", "2024-01-01", Slug="fish", Lang="en"),
+        "content/fish-it.md": post("Pesce", "2024-01-01", Slug="fish", Lang="it"),
+        "content/fish-fr.md": post("Poisson", "2024-01-01", Slug="fish", Lang="fr", Private="True"),
+        "content/fish-de.md": post("Fisch", "2024-01-01", Slug="fish", Lang="de", Sitemap="false"),
+        "content/cat.md": post("Cat", "2024-01-01", Slug="cat", Lang="en"),
+        "content/cat-de.md": post("Katze", "2024-01-01", Slug="cat", Lang="de", Private="True"),
+    }
+    site = plain_repo(git_repo, files)
+    pelican_build(site)
+    assert (site / "output/fish-fr.html").exists()  # served, though not listed
+    assert (site / "output/fish-de.html").exists()
+    entries = sitemap(site)
+    assert not {"fish-fr.html", "fish-de.html"} & set(entries)
+    group = {"en": BASE + "fish.html", "it": BASE + "fish-it.html", "x-default": BASE + "fish.html"}
+    assert entries["fish.html"].alternates == entries["fish-it.html"].alternates == group
+    assert entries["cat.html"].alternates == {}  # only itself left
+    assert "cat-de.html" not in entries
+
+
 def test_the_history_pass_starts_with_the_build_and_is_the_only_one(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:
