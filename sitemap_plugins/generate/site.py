@@ -288,7 +288,10 @@ class SiteReader:
             elif hreflang not in versions:
                 linked = unquote(urlsplit(url).path or "/")  # as linked: x/ or x/index.html
                 relative = posixpath.relpath(linked, unquote(base[2]))
-                versions[hreflang] = relative + "/" if linked.endswith("/") else relative
+                if linked.endswith("/"):
+                    versions[hreflang] = relative + "/"
+                else:  # x/index.html is listed as x/: its alternates name it so too
+                    versions[hreflang] = served_path(relative, keep_index=self.keep_index)
                 listed.setdefault(target, hreflang)
         if mine not in listed and versions:
             if scan.lang is None or scan.lang in versions:

@@ -90,3 +90,25 @@ def test_versions_left_out_are_no_alternates(tmp_path: Path) -> None:
     assert dict(entries[BASE + "guide/"].alternates) == want
     assert dict(entries[BASE + "fr/guide/"].alternates) == want
     assert dict(entries[BASE + "tour/"].alternates) == {}
+
+
+def test_alternates_are_spelled_as_the_pages_are_listed(tmp_path: Path) -> None:
+    """Links to ``x/index.html`` name the page the sitemap lists as ``x/``: each entry's
+    alternates then include its own URL, and name only URLs the sitemap lists."""
+    home = {"en": "index.html", "de": "de/index.html", "x-default": "index.html"}
+    write(tmp_path / "site/index.html", built("en", home))
+    german = {"en": "../index.html", "de": "index.html", "x-default": "../index.html"}
+    write(tmp_path / "site/de/index.html", built("de", german))
+    write(tmp_path / "site/a/index.html", built("en", {"de": "../de/a/index.htm"}))
+    write(tmp_path / "site/de/a/index.htm", built("de", {"en": "../../a/index.html"}))
+    done = run("generate", "site", "--base-url", BASE, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    entries = checked(tmp_path / "site", BASE)
+    assert set(entries) == {BASE, BASE + "de/", BASE + "a/", BASE + "de/a/"}
+    for loc, entry in entries.items():
+        assert loc in entry.alternates.values(), loc
+        assert set(entry.alternates.values()) <= set(entries), loc
+    assert dict(entries[BASE].alternates) == {"en": BASE, "de": BASE + "de/", "x-default": BASE}
+    assert dict(entries[BASE + "de/"].alternates) == dict(entries[BASE].alternates)
+    done = run("validate", "site", cwd=tmp_path)
+    assert "W701" not in done.stdout + done.stderr
