@@ -10,9 +10,11 @@ site:
 
 - every path moves under its language's folder (``hello.html`` of ``de`` is ``de/hello.html``),
   translation links too, with ``..`` resolved (``../hello.html`` from ``de/`` is ``hello.html``);
-- a page that names no translations of its own (an index, an archive, a tag listing) has as its
+- a page that names no translations at all (an index, an archive, a tag listing) has as its
   language versions the pages at the same place in the other languages' folders: the same
-  template, written once per language;
+  template, written once per language. Content names its translations, itself alone when it
+  has none: then it has no versions, and a copy of it at the same place in another folder
+  (i18n_subsites' ``I18N_UNTRANSLATED_ARTICLES = "keep"``) is no translation of it;
 - ``x-default`` is the main language's version;
 - an article (for the news sitemap) of another language's build is in that language: each
   build takes its own language as the default, so it names none of its own.

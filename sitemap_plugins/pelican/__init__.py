@@ -407,9 +407,10 @@ class _Site:
             sources=(content.source_path,),
             sitemap=self.legacy.page_sitemap(kind, content.metadata),
             updated=self.author_dates.explicit(content),
-            translations={str(item.lang): self._translation_path(item) for item in group}
-            if len(group) > 1
-            else {},
+            # Itself alone when it has no translation: an article or page without one has no
+            # language versions, which the join of i18n_subsites' builds must not take for a
+            # listing's (the same path in another subsite: a kept copy of the same content).
+            translations={str(item.lang): self._translation_path(item) for item in group},
             default_locale=self.default_lang or None,
             html=WrittenFile(self.output_prefix + rel),
             encoded=False,

@@ -127,3 +127,37 @@ def test_warnings_in_a_subsite_are_named_and_strict_fails_the_build(git_repo: Gi
     proc = pelican_build(site, check=False)
     assert proc.returncode != 0
     assert "SitemapStrictError: sitemap: 1 warning(s)" in log_of(proc)
+
+
+@pytest.mark.parametrize("untranslated", ["hide", "keep", "remove"])
+def test_untranslated_content_has_no_alternates_whatever_i18n_subsites_does_with_it(
+    git_repo: GitRepo, untranslated: str
+) -> None:
+    """i18n_subsites hides (the default), keeps or removes the copies of an untranslated article
+    or page in the other subsites. Kept, each copy is the same English content at another URL:
+    no translation of it, so no alternates, and never an English page labelled ``de``."""
+    files = {
+        "content/only.md": post("Only English", "2024-01-02", Slug="only", Lang="en"),
+        "content/pages/solo.md": page("Solo", Slug="solo", Lang="en"),
+    }
+    settings = (
+        f"{I18N}I18N_UNTRANSLATED_ARTICLES = {untranslated!r}\n"
+        f"I18N_UNTRANSLATED_PAGES = {untranslated!r}\n"
+    )
+    site = plain_repo(git_repo, files, settings)
+    pelican_build(site)
+    copies = sorted(  # what i18n_subsites wrote: drafts when hidden
+        path.relative_to(site / "output").as_posix()
+        for folder in ("de", "fr")
+        for path in (site / "output" / folder).rglob("only*.html")
+    )
+    assert bool(copies) == (untranslated != "remove"), copies
+    entries = sitemap(site)
+    assert entries["only.html"].alternates == {}
+    assert entries["pages/solo.html"].alternates == {}
+    listed_copies = [path for path in entries if path.startswith(("de/", "fr/")) and "only" in path]
+    assert sorted(listed_copies) == (copies if untranslated == "keep" else [])
+    for path in listed_copies:
+        assert entries[path].alternates == {}, path
+    # The listings are still the same template in each language.
+    assert set(entries[""].alternates) == {"en", "de", "fr", "x-default"}
