@@ -281,9 +281,11 @@ class SitemapBuilder:
         kept = self._deduplicate(resolved)
         summary.lastmod_from.update(item.lastmod_from for item in kept)
         say_why_undated((item.undated for item in kept), self.reporter)
-        # A URL one file leaves out and another lists stays nameable.
-        left_out.urls.difference_update(item.entry.loc for item in kept)
-        entries = [left_out.prune(item.entry) for item in kept]
+        entries = [item.entry for item in kept]
+        if left_out.urls:  # most builds of a site without languages: nothing to prune by
+            # A URL one file leaves out and another lists stays nameable.
+            left_out.urls.difference_update(entry.loc for entry in entries)
+            entries = [left_out.prune(entry) for entry in entries]
         news = None
         if self.options.news is not None:
             news = [Entry(item.entry.loc, news=item.news) for item in kept if item.news]
