@@ -18,9 +18,10 @@ these rules that matches anything on the page (all its outermost matches togethe
 Whatever the rule, an image inside a ``<nav>`` (or ``role="navigation"``: a sidebar, Material's
 post authors) is chrome, and so is an image marked as decoration or an icon: ``aria-hidden``,
 ``role="presentation"`` or ``"none"``, a class naming an ``emoji`` or an ``icon``. An image's
-URL is its ``src``, or its ``data-src`` where lazy loading left ``src`` empty or a ``data:``
-placeholder; ``data:`` images are no URLs and never listed (``srcset`` variants are the same
-image at other sizes, and are not listed either).
+URL is its ``data-src`` where it has one (a lazy-loaded image, whose ``src`` is a placeholder
+until a script puts the real URL there: empty, a ``data:`` URI or a placeholder file), else its
+``src``; ``data:`` images are no URLs and never listed (``srcset`` variants are the same image at
+other sizes, and are not listed either).
 
 This runs on every page of a build when the option is on, so it is one regular-expression pass
 over the body that looks only at the elements the rules name and at ``<img>``: comments,
@@ -103,7 +104,10 @@ def _source(attributes: dict[str, str]) -> str | None:
         return None
     if _ICON.search(attributes.get("class", "")):
         return None
-    for name in ("src", "data-src"):
+    # A lazy-loading script copies data-src into src when the image scrolls into view; until
+    # then src holds a placeholder (empty, a data: URI, or a small file such as a spinner or a
+    # blurred copy), which is no image of the page. So data-src wins wherever it is a URL.
+    for name in ("data-src", "src"):
         value = attributes.get(name, "").strip()
         if value and value[:5].lower() != "data:":
             return value

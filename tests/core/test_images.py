@@ -124,6 +124,11 @@ def test_only_the_main_content_counts(theme: str) -> None:
         ('<img src="data:image/png;base64,AAAA">', []),
         ('<img src="data:image/gif;base64,R0l" data-src="lazy.png">', ["lazy.png"]),
         ('<img data-src="lazy.png">', ["lazy.png"]),
+        # A lazy-loading script puts data-src in src: the placeholder is no image of the page.
+        ('<img src="img/placeholder.gif" data-src="img/photo.jpg">', ["img/photo.jpg"]),
+        ('<img data-src="img/photo.jpg" src="img/placeholder.gif">', ["img/photo.jpg"]),
+        ('<img src="a.png" data-src="">', ["a.png"]),
+        ('<img src="a.png" data-src="data:image/gif;base64,R0l">', ["a.png"]),
         ('<img src="">', []),
         ('<img src="a.png" aria-hidden="true">', []),
         ('<img src="a.png" role="presentation">', []),
