@@ -19,6 +19,7 @@ import datetime as dt
 import logging
 import posixpath
 from collections.abc import Mapping
+from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -50,6 +51,7 @@ from sitemap_plugins.core import (
 )
 from sitemap_plugins.core.file_memo import FileMemo
 from sitemap_plugins.core.html import head_of
+from sitemap_plugins.core.html_text import html_text
 from sitemap_plugins.core.json_values import CANNOT_KEEP, from_json, to_json
 from sitemap_plugins.snippet_sources import SnippetSources, snippets_enabled
 
@@ -456,12 +458,16 @@ def _post_date(page: object, which: Literal["updated", "created"] = "updated") -
 
 
 def _title(page: MkDocsPage | None) -> str | None:
-    """The title MkDocs shows for the page (nav title, front matter, first heading)."""
+    """The title MkDocs shows for the page (nav title, front matter, first heading), as text.
+
+    MkDocs holds it as HTML: themes put it into the page unescaped, and MkDocs 1.6 renders a
+    heading's title (``Tom &amp; "Jerry" &lt;3``). The core wants the text a reader sees.
+    """
     try:
         title = getattr(page, "title", None)
     except Exception:  # MkDocs 1.6 may compute it from a source it no longer holds
         return None
-    return str(title) if title else None
+    return (html_text(str(title)) or None) if title else None
 
 
 def _language(config: MkDocsConfig) -> str:
@@ -488,7 +494,8 @@ def _themed(listing: Listing, config: MkDocsConfig, nav: Any) -> str | None:
     # The sections as the page's table of contents, which themes show beside the content.
     page.toc = get_toc(
         [
-            {"level": 2, "id": anchor, "name": title, "children": []}
+            # Themes put a contents entry's name into the page as HTML, as MkDocs makes it.
+            {"level": 2, "id": anchor, "name": escape(title), "children": []}
             for anchor, title in listing.headings()
         ]
     )

@@ -17,6 +17,7 @@ import re
 from html.parser import HTMLParser
 from typing import Final, NamedTuple
 
+from sitemap_plugins.core.html_text import html_text
 from sitemap_plugins.core.model import Reason, WrittenText
 
 __all__ = [
@@ -354,5 +355,4 @@ def head_title(page: str | os.PathLike[str]) -> str | None:
     found = _TITLE.search(head_of(page))
     if found is None:
         return None
-    text = " ".join(html.unescape(re.sub(r"<[^>]*>", "", found.group(1))).split())
-    return text or None
+    return html_text(found.group(1)) or None

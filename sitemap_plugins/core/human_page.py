@@ -55,7 +55,8 @@ _INDEX_NAMES: Final = ("", "index.html", "index.htm")
 
 
 class Listed(NamedTuple):
-    """One page of the listing: its sitemap URL, its title, its lastmod as the sitemap has it."""
+    """One page of the listing: its sitemap URL, its title (plain text, escaped when written),
+    its lastmod as the sitemap has it."""
 
     loc: str
     title: str | None
@@ -89,7 +90,8 @@ class Listing:
         return sum(len(section.pages) for section in self.sections)
 
     def headings(self) -> list[tuple[str, str]]:
-        """Each section's heading as (``id``, text), for a host's table of contents."""
+        """Each section's heading as (``id``, plain text), for a host's table of contents
+        (which escapes it where the host takes HTML)."""
         return [(_heading_id(n), section.title) for n, section in enumerate(self.sections)]
 
     def body(self, *, up: str = "") -> str:

@@ -135,8 +135,10 @@ class Page:
     (``{"en": "guide/", "pt_BR": "pt-br/guide/"}``), and ``default_locale`` names the one for
     ``x-default``; the core writes the ``hreflang`` alternates from them.
 
-    ``title`` is the page's title as the host shows it, for the page for humans
-    (:mod:`~sitemap_plugins.core.human_page`); the XML sitemap has no use for it.
+    ``title`` is the page's title as the host shows it, as plain text (``Tom & Jerry``, not
+    ``Tom &amp; Jerry``), for the page for humans (:mod:`~sitemap_plugins.core.human_page`),
+    which escapes it once; the XML sitemap has no use for it. An adapter whose host holds titles
+    as HTML converts them with :func:`~sitemap_plugins.core.html_text.html_text`.
 
     ``html`` is the page as rendered: its text (a ``str``), the file it was written to (a
     :class:`WrittenFile`, a ``Path`` or another path-like object), or both (a

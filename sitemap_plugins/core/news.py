@@ -9,7 +9,7 @@ a date without a time counts from the start of that day in the site's time zone.
 dated in the future is not published yet, and is not listed.
 
 Hosts hold a title as HTML (MkDocs and Pelican escape ``&``; a reST title may carry inline
-markup): the news sitemap gets its text, tags dropped and entities decoded.
+markup): the news sitemap gets its text, as :func:`.html_text.html_text` makes it.
 
 An article in another language than the publication's (a Pelican translation) carries its own
 language where the host knows it, in the form Google News wants: ISO 639 in lower case
@@ -19,12 +19,12 @@ language where the host knows it, in the form Google News wants: ISO 639 in lowe
 from __future__ import annotations
 
 import datetime as dt
-import html
 import re
 from collections.abc import Callable
 from typing import Final
 
 from sitemap_plugins.core.dates import parse_lastmod
+from sitemap_plugins.core.html_text import html_text
 from sitemap_plugins.core.lastmod import is_future
 from sitemap_plugins.core.model import Article, News
 from sitemap_plugins.core.options import NewsPublication
@@ -34,7 +34,6 @@ __all__ = ["WINDOW", "news_item"]
 
 WINDOW: Final = dt.timedelta(days=2)
 """How long after its publication an article stays in the news sitemap."""
-_TAG: Final = re.compile(r"<[^>]*>")
 _LANGUAGE: Final = re.compile(r"^([a-zA-Z]{2,3})(?:[-_]([a-zA-Z0-9]+))?(?:[-_][a-zA-Z0-9]+)*$")
 _CHINESE: Final = {"cn": "zh-cn", "hans": "zh-cn", "sg": "zh-cn", "tw": "zh-tw", "hant": "zh-tw",
                    "hk": "zh-tw", "mo": "zh-tw"}  # fmt: skip
@@ -88,4 +87,4 @@ def _news_language(locale: str | None) -> str | None:
 def _plain_text(title: str) -> str:
     """A title as hosts hold it, HTML (``Fresh &amp; new``, ``<em>New</em> release``), as the
     plain text news:title wants."""
-    return xml_clean(html.unescape(_TAG.sub("", title))).strip()
+    return xml_clean(html_text(title)).strip()

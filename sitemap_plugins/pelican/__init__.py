@@ -46,6 +46,7 @@ from sitemap_plugins.core import (
     collector_paused,
     folder_under,
 )
+from sitemap_plugins.core.html_text import html_text
 from sitemap_plugins.core.paths import absolute_path
 from sitemap_plugins.pelican import subsites
 from sitemap_plugins.pelican.dates import AuthorDates
@@ -418,7 +419,7 @@ class _Site:
             article=self._article(content)
             if kind == "articles" and self.builder.options.news is not None
             else None,
-            title=str(getattr(content, "title", "") or "") or None,
+            title=_title(content) if self.builder.options.html_page else None,
         )
 
     def _article(self, content: Any) -> Article:
@@ -479,6 +480,12 @@ def _under(path: str | Path, prefix: str) -> str | None:
 def _prefix(folder: Path) -> str:
     """What every path inside ``folder`` starts with, for :func:`_under`."""
     return os.path.join(folder, "")  # noqa: PTH118
+
+
+def _title(content: Any) -> str | None:
+    """A content's title as text: Pelican holds it as HTML, which themes put into the page as
+    it is (a reST title's ``&amp;`` and inline markup such as ``<em>``)."""
+    return html_text(str(getattr(content, "title", "") or "")) or None
 
 
 def _listing_title(context: Mapping[str, Any]) -> str | None:

@@ -8,6 +8,7 @@ right in a real headless Chromium.
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,59 @@ def test_without_directory_urls_and_in_strict_mode(git_repo: GitRepo, tmp_path: 
         titles=titles,
         shot=tmp_path / "flat.png",
     )
+
+
+class _TocLinks(HTMLParser):
+    """The text of every link to a section of the page (``#sitemap-section-N``), by target."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.links: dict[str, list[str]] = {}
+        self._target: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        href = dict(attrs).get("href") or ""
+        if tag == "a" and href.startswith("#sitemap-section-"):
+            self._target = href[1:]
+            self.links.setdefault(self._target, []).append("")
+
+    def handle_data(self, data: str) -> None:
+        if self._target is not None:
+            self.links[self._target][-1] += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "a":
+            self._target = None
+
+
+@pytest.mark.parametrize("theme", ["mkdocs", "readthedocs"])
+def test_titles_with_markup_characters_show_as_written(git_repo: GitRepo, theme: str) -> None:
+    """MkDocs holds a title as the HTML its theme puts in the page (1.6 escapes ``&`` and ``<``
+    of a heading): the page for humans shows the text a reader sees there, escaped once."""
+    root = example_repo(git_repo, theme={"name": theme}, plugins=[{"sitemap": {"html_page": True}}])
+    pages = {
+        "docs/tom.md": ('# Tom & "Jerry" <3\n\ntext\n', 'Tom & "Jerry" <3'),
+        "docs/kitchen/index.md": ("# Fish & *Chips* &lt;b&gt;\n\ntext\n", "Fish & Chips <b>"),
+        "docs/kitchen/bread.md": ("# Bread &amp; butter\n\ntext\n", "Bread & butter"),
+    }
+    for relpath, (text, _) in pages.items():
+        git_repo.write(relpath, text)
+    git_repo.commit("titles", "2024-10-01T09:00:00+00:00")
+    mkdocs_build(root)
+    text = (root / "site" / "sitemap.html").read_text("utf-8")
+    sections = sections_in(text, BASE + "sitemap.html")
+    titles = {item.url: item.title for _, items in sections for item in items}
+    assert titles[BASE + "tom/"] == pages["docs/tom.md"][1]
+    assert titles[BASE + "kitchen/"] == pages["docs/kitchen/index.md"][1]
+    assert titles[BASE + "kitchen/bread/"] == pages["docs/kitchen/bread.md"][1]
+    # The section named after its index page, in the listing and in the theme's contents.
+    headings = [heading for heading, _ in sections]
+    assert pages["docs/kitchen/index.md"][1] in headings
+    if theme != "mkdocs":
+        return  # readthedocs shows a page's contents under its entry in the nav, and it has none
+    toc = _TocLinks()
+    toc.feed(text)
+    toc.close()
+    assert toc.links  # the theme shows the sections as the page's table of contents
+    for number, heading in enumerate(headings):
+        assert set(toc.links[f"sitemap-section-{number}"]) <= {heading}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.pelican.helpers import BASE, example_repo, sitemap
+from tests.pelican.helpers import BASE, example_repo, plain_repo, sitemap
 from tests.support.browser import check_in_browser, sections_in, stylesheets
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import pelican_build
@@ -92,3 +92,20 @@ def test_off_by_default(git_repo: GitRepo) -> None:
     site = example_repo(git_repo, "\nSITEMAP = {}\n")  # the example turns it on
     pelican_build(site)
     assert not (site / "output" / "sitemap.html").exists()
+
+
+def test_titles_with_markup_show_as_their_text(git_repo: GitRepo) -> None:
+    """Pelican holds a reST title as HTML (``&amp;``, inline markup as tags): the page for
+    humans shows its text, as the article's own page does, escaped once."""
+    files = {
+        "content/fish.rst": "Fish & *Chips* <3\n#################\n\n"
+        ":date: 2024-01-01\n:slug: fish\n\nbody\n",
+        "content/salt.md": "Title: Salt & pepper\nDate: 2024-01-02\nSlug: salt\n\nbody\n",
+    }
+    site = plain_repo(git_repo, files, 'SITEMAP = {"html_page": True}\n')
+    pelican_build(site)
+    output = site / "output"
+    sections = sections_in((output / "sitemap.html").read_text("utf-8"), BASE + "sitemap.html")
+    titles = {item.url: item.title for _, items in sections for item in items}
+    assert titles[BASE + "fish.html"] == "Fish & Chips <3"
+    assert titles[BASE + "salt.html"] == "Salt & pepper"

@@ -120,3 +120,25 @@ def test_singlehtml_lists_its_one_page(git_repo: GitRepo, tmp_path: Path) -> Non
         titles={BASE_URL + "index.html": "Home"},
         shot=tmp_path / "singlehtml.png",
     )
+
+
+def test_titles_with_markup_show_as_their_text(git_repo: GitRepo) -> None:
+    """Sphinx gives a title as text: shown as written, escaped once, in the listing and as the
+    heading of the section its index document names."""
+    srcdir = write_project(
+        git_repo,
+        {
+            "fish.rst": page("Fish & *Chips* <3"),
+            "kitchen/index.rst": page("Salt & <pepper>") + "\n.. toctree::\n\n   bread\n",
+            "kitchen/bread.rst": page("Bread"),
+        },
+        conf_extra="sitemap_html_page = True\n",
+    )
+    git_repo.commit("project", "2024-01-10T09:00:00+00:00")
+    sphinx_build(srcdir, srcdir / "_build", builder="html")
+    text = (srcdir / "_build" / "sitemap.html").read_text("utf-8")
+    sections = sections_in(text, BASE_URL + "sitemap.html")
+    titles = {item.url: item.title for _, items in sections for item in items}
+    assert titles[BASE_URL + "fish.html"] == "Fish & Chips <3"
+    assert titles[BASE_URL + "kitchen/index.html"] == "Salt & <pepper>"
+    assert "Salt & <pepper>" in [heading for heading, _ in sections]
