@@ -15,10 +15,11 @@ it and write one sitemap for all languages.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -258,22 +259,25 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         (or one that fails on a page that has no Markdown source) gets the core's plain page.
         Written after the sitemap, so it is not one of the pages the sitemap lists.
 
+        With mkdocs-static-i18n, in the default language's config, as the root's other pages.
+
         Why not a generated Markdown page added in ``on_files``: what it lists is known only
         once every page is rendered (a theme's ``noindex``, each page's title, the dates), after
         MkDocs has rendered its pages; a page added early would also join the navigation and
         the search index, which a list of links has no place in.
         """
-        try:
-            text = _themed(listing, config, self._nav)
-        except Exception as error:  # a theme's template may fail in any way
-            log.info(
-                "sitemap: %s written plain (the theme could not render it: %s)",
-                listing.relpath,
-                error,
-            )
-            text = None
-        if text is None:
-            text = listing.document(lang=_language(config), site_name=config.site_name)
+        with _default_language(self._i18n, config):
+            try:
+                text = _themed(listing, config, self._nav)
+            except Exception as error:  # a theme's template may fail in any way
+                log.info(
+                    "sitemap: %s written plain (the theme could not render it: %s)",
+                    listing.relpath,
+                    error,
+                )
+                text = None
+            if text is None:
+                text = listing.document(lang=_language(config), site_name=config.site_name)
         from sitemap_plugins.core.human_page import write_html_page  # with html_page only
 
         try:
@@ -468,6 +472,33 @@ def _title(page: MkDocsPage | None) -> str | None:
     except Exception:  # MkDocs 1.6 may compute it from a source it no longer holds
         return None
     return (html_text(str(title)) or None) if title else None
+
+
+@contextlib.contextmanager
+def _default_language(i18n: Any, config: MkDocsConfig) -> Iterator[None]:
+    """The config as mkdocs-static-i18n sets it for its default language, for the page at the
+    site root, framed like the rest of the root.
+
+    The plugin builds the other languages inside its ``post_build``, before ours, changing the
+    one config in place for each (the theme's locale and language, each language's own
+    overrides such as ``site_name``), and leaves it as the last language had it. Its own
+    reconfiguration, run for the default language, puts back what the default build had: what
+    it does at the start of every language's build. Without the plugin, or with a version that
+    reconfigures otherwise, the config is used as it is.
+    """
+    reconfigure = getattr(i18n, "reconfigure_mkdocs_config", None)
+    default = getattr(i18n, "default_language", None)
+    if not callable(reconfigure) or not default or i18n.current_language == default:
+        yield
+        return
+    built_last = i18n.current_language
+    i18n.current_language = default
+    try:
+        reconfigure(config)
+        yield
+    finally:
+        # The next build starts from the language the plugin expects; it reconfigures anyway.
+        i18n.current_language = built_last
 
 
 def _language(config: MkDocsConfig) -> str:

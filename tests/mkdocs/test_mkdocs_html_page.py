@@ -8,12 +8,13 @@ right in a real headless Chromium.
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-from tests.mkdocs.helpers import BASE, example_repo, sitemap, write_config
+from tests.mkdocs.helpers import BASE, example_repo, i18n_version, sitemap, write_config
 from tests.support.browser import check_in_browser, sections_in, stylesheets
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import mkdocs_build
@@ -158,3 +159,44 @@ def test_titles_with_markup_characters_show_as_written(git_repo: GitRepo, theme:
     assert toc.links  # the theme shows the sections as the page's table of contents
     for number, heading in enumerate(headings):
         assert set(toc.links[f"sitemap-section-{number}"]) <= {heading}
+
+
+def _chrome(page: str) -> tuple[str | None, str]:
+    """A page's language and its footer's words: what a theme translates."""
+    lang = re.search(r"<html\b[^>]*\blang=\"([^\"]*)\"", page)
+    footer = re.search(r"<footer\b.*?</footer>", page, re.DOTALL)
+    words = re.sub(r"<[^>]*>", " ", footer.group(0)).split() if footer else []
+    return (lang.group(1) if lang else None, " ".join(words))
+
+
+@pytest.mark.skipif(i18n_version() < (1, 0), reason="needs mkdocs-static-i18n 1.x")
+@pytest.mark.parametrize("theme", ["mkdocs", "material"])
+def test_with_static_i18n_the_page_is_in_the_default_language(
+    git_repo: GitRepo, theme: str
+) -> None:
+    """mkdocs-static-i18n builds the other languages after the default one, each changing the
+    config for its language; the page at the site root is framed like the rest of the root,
+    in the default language, whichever language was built last."""
+    languages = [
+        {"locale": "en", "default": True, "name": "English", "build": True},
+        {"locale": "fr", "name": "Français", "build": True},
+        {"locale": "de", "name": "Deutsch", "build": True, "site_name": "Seite DE"},
+    ]
+    plugins = [
+        {"i18n": {"docs_structure": "suffix", "languages": languages}},
+        {"sitemap": {"html_page": True}},
+    ]
+    for suffix, title in [("", "Home"), (".fr", "Accueil"), (".de", "Startseite")]:
+        git_repo.write(f"docs/index{suffix}.md", f"# {title}\n\ntext\n")
+    git_repo.commit("pages", "2024-03-01T00:00:00+00:00")
+    write_config(git_repo, theme={"name": theme}, plugins=plugins)
+    mkdocs_build(git_repo.root)
+    site = git_repo.root / "site"
+    home = (site / "index.html").read_text("utf-8")
+    last = (site / "de" / "index.html").read_text("utf-8")
+    page = (site / "sitemap.html").read_text("utf-8")
+    assert _chrome(home) != _chrome(last)  # the languages' pages do differ
+    assert _chrome(page) == _chrome(home)
+    assert "Seite DE" in last
+    assert "Seite DE" not in page
+    assert not (site / "de" / "sitemap.html").exists()
