@@ -494,7 +494,10 @@ def _default_language(i18n: Any, config: MkDocsConfig) -> Iterator[None]:
     built_last = i18n.current_language
     i18n.current_language = default
     try:
-        reconfigure(config)
+        try:
+            reconfigure(config)
+        except Exception as error:  # the plugin's own method, not an API it promises
+            log.info("sitemap: the page for humans framed as %s was (%s)", built_last, error)
         yield
     finally:
         # The next build starts from the language the plugin expects; it reconfigures anyway.
