@@ -243,7 +243,8 @@ class SitemapBuilder:
     ) -> None:
         items = list(written)
         pages = [item for item in items if isinstance(item, Page)]
-        summary.left_out.update(item.reason.value for item in items if isinstance(item, LeftOut))
+        dropped = [item for item in items if isinstance(item, LeftOut)]  # by the host
+        summary.left_out.update(item.reason.value for item in dropped)
         base_url = self._base_url(host_base_urls)
         if base_url is None:
             return
@@ -266,9 +267,8 @@ class SitemapBuilder:
             read=reads.read,
         )
         left_out = LeftOutURLs(base_url)
-        for item in items:
-            if isinstance(item, LeftOut):
-                left_out.add_left_out(item)
+        for item in dropped:
+            left_out.add_left_out(item)
         resolved: list[Resolved] = []
         for page in pages:
             outcome = resolver.resolve(page)
