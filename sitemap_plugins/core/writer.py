@@ -296,9 +296,7 @@ def _write(
                     if name in publication.files or not (output_dir / name).exists()
                 )
             publication.stage_robots(*listed, drop=gone)
-        if options.indexnow_key is not None:
-            key = options.indexnow_key
-            publication.stage_extra(key_file_name(key), key_file_bytes(key))
+        _stage_key_file(publication, options)
         publication.commit()
     return WriteResult(top, tuple(written), urls, len(shards), news_top, news_urls)
 
@@ -314,10 +312,15 @@ def _publish_nothing(
         before_publish()
     if options.robots_txt and publication.robots:
         publication.stage_robots(drop=publication.robots)
+    _stage_key_file(publication, options)
+    publication.commit()
+
+
+def _stage_key_file(publication: Publication, options: Options) -> None:
+    """The IndexNow key file, with every set while the option names a key."""
     if options.indexnow_key is not None:
         key = options.indexnow_key
         publication.stage_extra(key_file_name(key), key_file_bytes(key))
-    publication.commit()
 
 
 def _same_offset(value: dt.datetime, tz: dt.tzinfo) -> bool:
