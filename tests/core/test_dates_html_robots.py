@@ -221,23 +221,24 @@ def test_robots_txt_our_line_is_found_behind_a_bom_or_before_a_comment(original:
 
 
 @pytest.mark.parametrize(
-    "line",
+    ("line", "url"),
     [
-        "Sitemap: https://example.org/sitemap.xml",
-        "\tsitemap :  https://example.org/a b.xml  ",
-        "Sitemap: https://example.org/sitemap.xml# a comment",
-        "Sitemap: # only a comment",
-        "Sitemap:",
-        "Sitemaps: https://example.org/sitemap.xml",
-        "# Sitemap: https://example.org/sitemap.xml",
-        "Disallow: /sitemap.xml",
+        ("Sitemap: https://example.org/sitemap.xml", "https://example.org/sitemap.xml"),
+        ("\tsitemap :  https://example.org/a b.xml  ", "https://example.org/a b.xml"),
+        ("Sitemap: https://example.org/sitemap.xml# a comment", "https://example.org/sitemap.xml"),
+        ("Sitemap: # only a comment", None),
+        ("Sitemap:", None),
+        ("Sitemaps: https://example.org/sitemap.xml", None),
+        ("# Sitemap: https://example.org/sitemap.xml", None),
+        ("Disallow: /sitemap.xml", None),
     ],
 )
-def test_robots_txt_lines_are_read_as_the_validator_reads_them(line: str) -> None:
+def test_robots_txt_lines_are_read_as_the_validator_reads_them(line: str, url: str | None) -> None:
     """Editing robots.txt and checking it must agree on which lines are ``Sitemap:`` lines and
     what they name, or an update would add a line the check then reports twice."""
     read = sitemap_lines([line.encode()])
-    assert sitemap_line_url(line) == (read[0][1] if read else None)
+    assert sitemap_line_url(line) == url
+    assert read == ([] if url is None else [(1, url)])
 
 
 def test_the_validator_reads_robots_lines_as_crawlers_split_and_space_them() -> None:
