@@ -9,35 +9,38 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import re
 from typing import Final
 
+from sitemap_plugins.core.date_syntax import AUTHORED, WrittenDate, read_date_text
 from sitemap_plugins.core.model import Lastmod
 
-_DATE_ONLY: Final = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _WITH_OFFSET: Final = len("2024-05-01T10:00:00+02:00")
 
 
 def parse_lastmod(value: object, *, naive_tz: dt.tzinfo = dt.timezone.utc) -> Lastmod:
-    """Read an explicit date; naive times are taken in ``naive_tz`` (UTC unless the host has a
-    site time zone, as Pelican does). Raises ``ValueError`` if unreadable."""
+    """Read an explicit date: a ``date`` or ``datetime`` as YAML and the hosts give them, or
+    text as :data:`~sitemap_plugins.core.date_syntax.AUTHORED` spells it, by one grammar on
+    every Python (a date with a zone is the instant its day starts there). Naive times are
+    taken in ``naive_tz`` (UTC unless the host has a site time zone, as Pelican does).
+    Raises ``ValueError`` if unreadable."""
     if isinstance(value, dt.datetime):
         return value if value.tzinfo else value.replace(tzinfo=naive_tz)
     if isinstance(value, dt.date):
         return value
     if isinstance(value, str):
-        text = value.strip()
-        if text.endswith(("Z", "z")):
-            text = text[:-1] + "+00:00"
-        try:
-            if _DATE_ONLY.match(text):
-                return dt.date.fromisoformat(text)
-            parsed = dt.datetime.fromisoformat(text)
-        except ValueError:
-            pass
-        else:
-            return parsed if parsed.tzinfo else parsed.replace(tzinfo=naive_tz)
+        written = read_date_text(value.strip(), AUTHORED)
+        if isinstance(written, WrittenDate):
+            if not written.has_time and written.offset is None:
+                return written.wall.date()
+            return written.wall.replace(tzinfo=_zone(written.offset, naive_tz))
     raise ValueError("a date such as 2024-05-01 or a timestamp such as 2024-05-01T10:00:00+02:00")
+
+
+def _zone(offset: dt.timedelta | None, naive_tz: dt.tzinfo) -> dt.tzinfo:
+    """The zone of a written offset (UTC's own for ``Z``), or ``naive_tz`` where none is."""
+    if offset is None:
+        return naive_tz
+    return dt.timezone(offset) if offset else dt.timezone.utc
 
 
 def utc_day(value: Lastmod) -> dt.date:

@@ -13,6 +13,7 @@ from sitemap_plugins.core.html import HeadScan, _may_say, head_of, head_reason, 
 from sitemap_plugins.core.model import Reason
 from sitemap_plugins.core.robots import robots_text, robots_without, sitemap_line_url
 from sitemap_plugins.validate.reading import sitemap_lines
+from sitemap_plugins.validate.values import instant_of
 
 UTC = dt.timezone.utc
 
@@ -50,6 +51,79 @@ def test_parse_lastmod_reads_what_authors_write(raw: object, expected: object) -
 def test_parse_lastmod_refuses_to_guess(raw: object) -> None:
     with pytest.raises(ValueError, match="2024-05-01"):
         parse_lastmod(raw)
+
+
+PLUS_2 = dt.timezone(dt.timedelta(hours=2))
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        # W3C Datetime's "one or more digits" of a second's fraction; Python holds microseconds.
+        ("2024-05-01T10:00:00.5Z", dt.datetime(2024, 5, 1, 10, 0, 0, 500_000, tzinfo=UTC)),
+        ("2024-05-01T10:00:00.12Z", dt.datetime(2024, 5, 1, 10, 0, 0, 120_000, tzinfo=UTC)),
+        ("2024-05-01T10:00:00.1234Z", dt.datetime(2024, 5, 1, 10, 0, 0, 123_400, tzinfo=UTC)),
+        ("2024-05-01T10:00:00.12345Z", dt.datetime(2024, 5, 1, 10, 0, 0, 123_450, tzinfo=UTC)),
+        ("2024-05-01T10:00:00.1234567Z", dt.datetime(2024, 5, 1, 10, 0, 0, 123_456, tzinfo=UTC)),
+        (
+            "2024-05-01T10:00:00.5+02:00",
+            dt.datetime(2024, 5, 1, 10, 0, 0, 500_000, tzinfo=PLUS_2),
+        ),
+        ("2024-05-01T10:00Z", dt.datetime(2024, 5, 1, 10, tzinfo=UTC)),  # W3C: no seconds
+        ("2024-05-01t10:00:00z", dt.datetime(2024, 5, 1, 10, tzinfo=UTC)),  # RFC 3339
+        ("2024-05-01 10:00:00.5", dt.datetime(2024, 5, 1, 10, 0, 0, 500_000, tzinfo=UTC)),
+        ("2024-05-01T24:00:00Z", dt.datetime(2024, 5, 2, tzinfo=UTC)),  # the schema's end of day
+        ("2024-05-01+02:00", dt.datetime(2024, 5, 1, tzinfo=PLUS_2)),  # xsd:date with a zone
+        (
+            "2024-05-01T10:00:00-14:00",
+            dt.datetime(2024, 5, 1, 10, tzinfo=dt.timezone(dt.timedelta(hours=-14))),
+        ),
+    ],
+)
+def test_timestamps_are_read_by_one_grammar_on_every_python(
+    raw: str, expected: dt.datetime
+) -> None:
+    """Python 3.10's ``fromisoformat`` refused fractions that were not 3 or 6 digits, 3.11's
+    reads them: the same front matter must give the same date whichever Python builds."""
+    parsed = parse_lastmod(raw)
+    assert parsed == expected
+    assert isinstance(parsed, dt.datetime)
+    assert parsed.utcoffset() == expected.utcoffset()
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        # Python 3.11+'s fromisoformat reads these; W3C Datetime and the schema do not.
+        "2024-05-01T10:00:00+0200",
+        "2024-05-01T10:00:00+02",
+        "20240501",
+        "2024-W18-3",
+        "2024-05-01T10:00:00,5Z",
+        # Read by every Python's fromisoformat, and no W3C form either.
+        "2024-05-01T10Z",
+        "2024-05-01x10:00",
+        "2024-05-01T10:00:00+02:00:30",
+        # Out of the schema's ranges.
+        "2024-05-01T10:00:00+15:00",
+        "2024-05-01T10:00:60Z",
+        "2024-05-01T24:00:01Z",
+        "2024-02-30",
+        "9999-12-31T24:00:00Z",
+    ],
+)
+def test_what_is_not_w3c_is_refused_on_every_python(raw: str) -> None:
+    with pytest.raises(ValueError, match="2024-05-01"):
+        parse_lastmod(raw)
+
+
+def test_a_fraction_is_read_and_the_written_timestamp_keeps_whole_seconds() -> None:
+    parsed = parse_lastmod("2024-05-01T10:00:00.999+02:00")
+    assert isinstance(parsed, dt.datetime)
+    assert parsed.microsecond == 999_000
+    written = format_lastmod(parsed, "datetime")
+    assert instant_of(written) == parsed.replace(microsecond=0)
+    assert written.endswith("+02:00")
 
 
 def test_format_lastmod_date_is_the_utc_day_of_an_instant() -> None:
