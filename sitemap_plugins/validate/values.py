@@ -16,6 +16,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Final
 
+from sitemap_plugins.core.date_syntax import SCHEMA, read_date_text
 from sitemap_plugins.core.options import CHANGEFREQS
 from sitemap_plugins.core.urls import MAX_URL_LENGTH, encode_path, encode_query
 from sitemap_plugins.validate.findings import Check
@@ -50,14 +51,6 @@ _CLEAN_URL: Final = re.compile(
     rf"(?:\?(?:[/?]|{_PCHAR})*)?(?:#(?:[/?]|{_PCHAR})*)?"
 )
 
-# xsd:date and xsd:dateTime (XML Schema 1.0, as libxml2 reads them), whitespace collapsed.
-# Digits are spelled [0-9]: the schema's digits are ASCII, and Python's \d also matches other
-# scripts' digits (Arabic-Indic, full-width), which int() would then read as numbers.
-_XSD_DATE: Final = re.compile(
-    r"(?P<neg>-)?(?P<y>[0-9]{4,})-(?P<m>[0-9]{2})-(?P<d>[0-9]{2})"
-    r"(?:T(?P<H>[0-9]{2}):(?P<M>[0-9]{2}):(?P<S>[0-9]{2})(?P<f>\.[0-9]+)?)?"
-    r"(?P<tz>Z|[+-][0-9]{2}:[0-9]{2})?"
-)
 _DECIMAL: Final = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 _INTEGER: Final = re.compile(r"[+-]?[0-9]+")
 _LANGUAGE: Final = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*")
@@ -66,7 +59,7 @@ XSD_WHITESPACE: Final = " \t\r\n"
 the other Unicode spaces, which the schema (and crawlers) keep as part of the value."""
 FUTURE_SLACK: Final = dt.timedelta(minutes=5)
 """Clocks differ: a timestamp counts as future only beyond this much ahead of ours."""
-_EARLIEST_ZONE: Final = dt.timedelta(hours=14)
+_EARLIEST_ZONE: Final = dt.timezone(dt.timedelta(hours=14))
 """UTC+14: a plain date (or a time without zone) is in the future only once it is nowhere today."""
 
 
@@ -233,50 +226,17 @@ def _suggest(url: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def parse_xsd_date(text: str) -> tuple[dt.datetime, bool, bool] | str:
-    """Read an ``xsd:date`` or ``xsd:dateTime`` as the schema does.
+    """Read an ``xsd:date`` or ``xsd:dateTime`` as the schema does (the core's reader of
+    dates, in the schema's spelling).
 
     Returns ``(earliest instant, has time, has zone)``, or why the schema rejects it. Without a
     zone the earliest instant assumes UTC+14, the zone where a day starts first.
     """
-    value = trim(text)
-    match = _XSD_DATE.fullmatch(value)
-    if match is None or match["neg"]:
-        return "is not YYYY-MM-DD or YYYY-MM-DDThh:mm:ss with Z or +hh:mm"
-    year, month, day = int(match["y"]), int(match["m"]), int(match["d"])
-    if len(match["y"]) > 4 and match["y"].startswith("0"):
-        return "has a year with a leading zero"
-    has_time = match["H"] is not None
-    hour, minute, second = (
-        (int(match["H"]), int(match["M"]), int(match["S"])) if has_time else (0, 0, 0)
-    )
-    fraction = match["f"] or ""
-    next_day = False
-    if hour == 24 and minute == 0 and second == 0 and not fraction.strip(".0"):
-        hour, next_day = 0, True
-    if not 1 <= month <= 12:
-        return f"has month {month:02d}"
-    if hour > 23 or minute > 59 or second > 59:
-        return "has a time of day out of range"
-    offset = dt.timedelta(0)
-    tz = match["tz"]
-    if tz and tz != "Z":
-        tz_hours, tz_minutes = int(tz[1:3]), int(tz[4:6])
-        if tz_minutes > 59 or tz_hours > 14 or (tz_hours == 14 and tz_minutes):
-            return f"has time zone {tz}; offsets run from -14:00 to +14:00"
-        offset = dt.timedelta(hours=tz_hours, minutes=tz_minutes) * (-1 if tz[0] == "-" else 1)
-    if year > 9999:
-        return "has a year after 9999"
-    if year == 0:
-        return "has year 0000"
-    try:
-        zone = dt.timezone(offset) if tz else dt.timezone(_EARLIEST_ZONE)
-        micro = int(fraction[1:7].ljust(6, "0")) if fraction else 0
-        instant = dt.datetime(year, month, day, hour, minute, second, micro, tzinfo=zone)
-    except ValueError:
-        return f"is not a calendar date (day {day:02d} of month {month:02d} in {year})"
-    if next_day:
-        instant += dt.timedelta(days=1)
-    return instant, has_time, tz is not None
+    written = read_date_text(trim(text), SCHEMA)
+    if isinstance(written, str):
+        return written
+    zone = _EARLIEST_ZONE if written.offset is None else dt.timezone(written.offset)
+    return written.wall.replace(tzinfo=zone), written.has_time, written.offset is not None
 
 
 def date_problems(text: str, what: str, *, now: dt.datetime | None) -> list[Problem]:

@@ -117,6 +117,24 @@ def test_what_is_not_w3c_is_refused_on_every_python(raw: str) -> None:
         parse_lastmod(raw)
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "2024-05-01",
+        "2024-05-01Z",
+        "2024-05-01-05:00",
+        "2024-05-01T10:00:00Z",
+        "2024-05-01T10:00:00.5+02:00",
+        "2024-05-01T10:00:00.123456789-09:30",
+        "2024-05-01T24:00:00+14:00",
+        "0999-01-01T00:00:00Z",
+    ],
+)
+def test_the_core_and_the_validator_read_a_schema_date_as_the_same_instant(raw: str) -> None:
+    parsed = parse_lastmod(raw)
+    assert instant_of(raw) == sort_key(parsed)
+
+
 def test_a_fraction_is_read_and_the_written_timestamp_keeps_whole_seconds() -> None:
     parsed = parse_lastmod("2024-05-01T10:00:00.999+02:00")
     assert isinstance(parsed, dt.datetime)
