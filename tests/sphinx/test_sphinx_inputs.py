@@ -1,5 +1,5 @@
 """Real sphinx-build runs with unusual input: an internationalised host, credentials in a URL, a
-percent sign in a file name, a lastmod in the future.
+percent sign in a file name, a lastmod in the future or with a fraction of a second.
 
 Every project lives in a temporary git repository whose commits carry chosen dates; every
 sitemap is checked with the shared checks (schema, protocol, read-back).
@@ -7,6 +7,7 @@ sitemap is checked with the shared checks (schema, protocol, read-back).
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -109,3 +110,40 @@ def test_a_lastmod_in_the_future_is_a_warning_and_w_fails(
     strict = sphinx_build(srcdir, tmp_path / "strict", "-W", check=False)
     assert strict.returncode != 0
     assert warning in strict.stdout + strict.stderr
+
+
+def test_a_timestamp_with_any_fraction_dates_the_page_and_an_offset_without_colon_warns(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """The same field list gives the same dates on every Python: a fraction of one or two
+    digits is read (Python 3.10's own reader refused it), ``+0200`` is not W3C Datetime on any
+    Python (3.11's reader took it) and is named in a warning."""
+    declared = {
+        "half.rst": "2024-05-01T10:00:00.5+02:00",
+        "hundredths.rst": "2024-05-02T10:00:00.12Z",
+        "offset.rst": "2024-05-03T10:00:00+0200",
+    }
+    pages = {
+        name: page(name.removesuffix(".rst").title(), fields=f':sitemap: {{"lastmod": "{value}"}}')
+        for name, value in declared.items()
+    }
+    srcdir = _project(git_repo, pages=pages)
+    result = sphinx_build(srcdir, tmp_path / "out")
+    entries = read_entries(tmp_path / "out")
+
+    def written(name: str) -> dt.datetime:
+        text = entries[BASE_URL + name.removesuffix(".rst") + "/"].lastmod
+        assert text is not None
+        return dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+    plus_2 = dt.timezone(dt.timedelta(hours=2))
+    # Written in whole seconds, as every timestamp is.
+    assert written("half.rst") == dt.datetime(2024, 5, 1, 10, tzinfo=plus_2)
+    assert written("half.rst").utcoffset() == dt.timedelta(hours=2)
+    assert written("hundredths.rst") == dt.datetime(2024, 5, 2, 10, tzinfo=dt.timezone.utc)
+    assert written("offset.rst") == dt.datetime.fromisoformat(DATE)  # git's date instead
+    output = result.stdout + result.stderr
+    assert "offset.rst: sitemap.lastmod '2024-05-03T10:00:00+0200' is not a date" in output
+    assert output.count("WARNING") == 1
+    strict = sphinx_build(srcdir, tmp_path / "strict", "-W", check=False)
+    assert strict.returncode != 0
