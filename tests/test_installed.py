@@ -9,6 +9,7 @@ imports (:func:`tests.support.hosts.python_path`). nox runs this file in every s
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import shutil
 import sysconfig
@@ -48,3 +49,16 @@ def test_under_nox_the_installed_package_is_tested() -> None:
     script = shutil.which("sitemap-plugins")
     assert script is not None, "the console script is not on PATH"
     assert Path(script).parent.resolve() == Path(sysconfig.get_path("scripts")).resolve()
+
+
+@pytest.mark.skipif(not INSTALLED, reason="not under nox: the checkout is what is tested")
+def test_the_installed_distribution_carries_its_license() -> None:
+    """The MIT license asks that its text go with every copy: the wheel ships it, and its
+    metadata names it and the SPDX expression (which setuptools reads from 77 on)."""
+    distribution = importlib.metadata.distribution("sitemap-plugins")
+    assert distribution.metadata["License-Expression"] == "MIT"
+    assert distribution.metadata.get_all("License-File") == ["LICENSE"]
+    shipped = [path for path in distribution.files or () if path.name == "LICENSE"]
+    assert len(shipped) == 1, distribution.files
+    text = (CHECKOUT / "LICENSE").read_text(encoding="utf-8")
+    assert shipped[0].read_text(encoding="utf-8") == text
