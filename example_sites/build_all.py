@@ -8,6 +8,7 @@ before deploying: no network, the folders and the sites' base URL.
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -48,6 +49,10 @@ def _count(sitemap: Path) -> int:
 
 
 def main() -> int:
+    # Piped (CI, a log file), stdout is block-buffered while the builds and the validator write
+    # straight through: every header would come out after what it heads. One line at a time.
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(line_buffering=True)
     failed = []
     built = []
     for site in SITES:
