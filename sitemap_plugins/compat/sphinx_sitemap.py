@@ -1,11 +1,11 @@
 """sphinx-sitemap's settings, read with the meaning they had there.
 
-sphinx-sitemap builds each URL from ``sitemap_url_scheme`` (``{lang}{version}{link}``), leaves
-out links matching ``sitemap_excludes``, lists hreflang alternates for ``sitemap_locales`` (or
-the translations it finds in ``locale_dirs``), and writes no lastmod when
-``sitemap_show_lastmod`` is false. ``sitemap_filename`` and ``sitemap_indent`` are options of
-ours under the same names. A value sphinx-sitemap would not take fails at config time, naming
-it, like any option of ours.
+sphinx-sitemap builds each URL from its ``site_url`` (else ``html_baseurl``) and
+``sitemap_url_scheme`` (``{lang}{version}{link}``), leaves out links matching
+``sitemap_excludes``, lists hreflang alternates for ``sitemap_locales`` (or the translations it
+finds in ``locale_dirs``), and writes no lastmod when ``sitemap_show_lastmod`` is false.
+``sitemap_filename`` and ``sitemap_indent`` are options of ours under the same names. A value
+sphinx-sitemap would not take fails at config time, naming it, like any option of ours.
 
 One setting is ours alone: ``sitemap_language_folders`` names the folder ``{lang}`` stands for
 where it is not the language's own name: ``pt-br`` for ``pt_BR``, or ``""`` for a language
@@ -22,7 +22,7 @@ from typing import Final
 
 from sitemap_plugins.core import Code, OptionError, Reporter
 
-__all__ = ["LANGUAGE_FOLDERS", "SETTINGS", "UrlScheme", "translate"]
+__all__ = ["LANGUAGE_FOLDERS", "SETTINGS", "SITE_URL", "UrlScheme", "site_url", "translate"]
 
 SETTINGS: Final[Mapping[str, object]] = {
     "sitemap_url_scheme": None,
@@ -32,6 +32,10 @@ SETTINGS: Final[Mapping[str, object]] = {
 }
 """sphinx-sitemap's names that are not ours, with "not set" defaults: only what a user wrote
 takes effect (unset, the URL scheme is ``{link}``: no language or version prefix is added)."""
+SITE_URL: Final = "site_url"
+"""sphinx-sitemap's base URL, which it read before ``html_baseurl``: a version's build that set
+it to its own folder (``/2.0/``) beside a canonical ``html_baseurl`` (``/latest/``) listed that
+version's URLs, and keeps doing so. Unset by default."""
 LANGUAGE_FOLDERS: Final = "sitemap_language_folders"
 """Our setting for the folders ``{lang}`` stands for (see the module), unset by default."""
 _FOLDERS_ALLOWED: Final = (
@@ -132,6 +136,14 @@ def translate(
         if not show:
             values["lastmod_sources"] = []
     return values, scheme
+
+
+def site_url(value: object) -> str | None:
+    """:data:`SITE_URL` checked as far as its type: text or unset. Whether the text is an
+    absolute URL is the core's to check, as for ``html_baseurl``."""
+    if value is None or isinstance(value, str):
+        return value
+    raise OptionError(SITE_URL, value, "an absolute URL such as 'https://example.org/docs/'")
 
 
 def _url_scheme(value: object) -> str:

@@ -177,11 +177,11 @@ class SitemapBuilder:
         """Resolve every page into an entry and write the files; warnings go to the reporter.
 
         ``host_base_urls`` are the host's own ideas of the site's URL, as (setting, value), in
-        the host's order: MkDocs ``site_url``, Sphinx ``html_baseurl``, Pelican ``SITEURL``;
-        Read the Docs' canonical URL (:data:`READ_THE_DOCS_URL`) comes after them. The first
-        one set stands in when the ``base_url`` option is unset. Hosts allow values a sitemap
-        cannot use (a relative ``/`` for local previews), so an unusable one is a warning and no
-        sitemap, not a config error.
+        the host's order: MkDocs ``site_url``, Sphinx ``html_baseurl`` (after sphinx-sitemap's
+        ``site_url``), Pelican ``SITEURL``; Read the Docs' canonical URL
+        (:data:`READ_THE_DOCS_URL`) comes after them. The first one set stands in when the
+        ``base_url`` option is unset. Hosts allow values a sitemap cannot use (a relative ``/``
+        for local previews), so an unusable one is a warning and no sitemap, not a config error.
 
         ``output_url_path`` is where ``output_dir`` is served, relative to the base URL, when
         that is not the base URL itself: a build of one language whose pages' paths start with

@@ -93,6 +93,8 @@ class _Site:
         self.reporter = _Reporter()
         self.options: Options | None = None
         self.scheme: sphinx_sitemap.UrlScheme | None = None
+        self.site_url: str | None = None
+        """sphinx-sitemap's ``site_url``, which comes before ``html_baseurl``."""
         self.builder: SitemapBuilder | None = None
         self.extra = ExtraPages()
         self.strict_by = "sitemap_strict"
@@ -113,6 +115,7 @@ class _Site:
                 reporter=self.reporter,
                 folders=config[sphinx_sitemap.LANGUAGE_FOLDERS],
             )
+            self.site_url = sphinx_sitemap.site_url(config[sphinx_sitemap.SITE_URL])
             if _fails_on_warnings(app):  # decided before anything is written, as ours
                 values["strict"], self.strict_by = True, "sphinx-build -W"
             self.options = Options.from_mapping(values, prefix=PREFIX)
@@ -164,7 +167,11 @@ class _Site:
             summary = builder.build(
                 self._written(app),  # described inside, with the collector paused
                 Path(app.outdir),
-                host_base_urls=[("html_baseurl", app.config.html_baseurl)],
+                # sphinx-sitemap's order; the sitemap_base_url option comes before both.
+                host_base_urls=[
+                    (sphinx_sitemap.SITE_URL, self.site_url),
+                    ("html_baseurl", app.config.html_baseurl),
+                ],
                 output_url_path=self.scheme.folder() if self.scheme else "",
             )
         except StrictError as error:
@@ -544,6 +551,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     for name, default in sphinx_sitemap.SETTINGS.items():
         app.add_config_value(name, default, "", types=Any)
     app.add_config_value(sphinx_sitemap.LANGUAGE_FOLDERS, None, "", types=Any)
+    if sphinx_sitemap.SITE_URL not in app.config:  # else another extension declared it first
+        app.add_config_value(sphinx_sitemap.SITE_URL, None, "", types=Any)
     site = _Site(_source_language(app.config))
     # After other extensions' config-inited (at 500): one that sets the version it builds
     # (sphinx-multiversion, from each version's own conf.py) has set it when the URL scheme's

@@ -92,6 +92,7 @@ def test_format_txt_alone_writes_sitemap_txt(git_repo: GitRepo, tmp_path: Path) 
         ('sitemap_show_lastmod = "yes"', "sitemap_show_lastmod", "'yes'"),
         ('sitemap_locales = "ja"', "sitemap_locales", "'ja'"),
         ("sitemap_excludes = [3]", "sitemap_excludes", "[3]"),
+        ('site_url = ["https://example.org/"]', "site_url", "['https://example.org/']"),
         (
             'sitemap_language_folders = {"fr": "../fr"}',
             "sitemap_language_folders",
@@ -263,6 +264,65 @@ def test_base_url_without_trailing_slash(git_repo: GitRepo, tmp_path: Path) -> N
         docs + "guide/",
         docs + "drafts/plan/",
     }
+
+
+@pytest.mark.parametrize(
+    ("conf_extra", "base"),
+    [
+        # sphinx-sitemap's own base URL, alone: no html_baseurl is needed.
+        (
+            'html_baseurl = ""\nsite_url = "https://example.org/docs/"\n',
+            "https://example.org/docs/",
+        ),
+        # Both, as a version's build sets them: site_url is this version, html_baseurl the
+        # canonical one; sphinx-sitemap listed this version's URLs.
+        (
+            'site_url = "https://example.org/2.0/"\nhtml_baseurl = "https://example.org/latest/"\n',
+            "https://example.org/2.0/",
+        ),
+        # Our own option comes before either.
+        (
+            'site_url = "https://example.org/2.0/"\n'
+            'sitemap_base_url = "https://example.org/ours/"\n',
+            "https://example.org/ours/",
+        ),
+    ],
+)
+def test_sphinx_sitemap_site_url_comes_before_html_baseurl(
+    git_repo: GitRepo, tmp_path: Path, conf_extra: str, base: str
+) -> None:
+    srcdir = _project(git_repo, conf_extra)
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir, "-W")
+    assert set(read_entries(outdir, base_url=base)) == {
+        base,
+        base + "guide/",
+        base + "drafts/plan/",
+    }
+
+
+def test_site_url_declared_by_another_extension_first_is_read(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """A theme or extension that declares ``site_url`` itself (as sphinx-sitemap did) before
+    ours is loaded: the build goes on, and the value is read."""
+    git_repo.write(
+        "docs/_ext/declares_site_url.py",
+        "def setup(app):\n"
+        "    app.add_config_value('site_url', None, '')\n"
+        "    return {'parallel_read_safe': True}\n",
+    )
+    srcdir = _project(
+        git_repo,
+        "import sys, os\nsys.path.insert(0, os.path.abspath('_ext'))\n"
+        'extensions = ["declares_site_url", "sitemap_plugins.sphinx"]\n'
+        'site_url = "https://example.org/docs/"\n',
+    )
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir, "-W")
+    assert "https://example.org/docs/guide/" in read_entries(
+        outdir, base_url="https://example.org/docs/"
+    )
 
 
 @pytest.mark.parametrize(
