@@ -15,6 +15,7 @@ scheme cannot describe.
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,15 @@ from typing import Final
 
 from sitemap_plugins.core import Code, OptionError, Reporter
 
-__all__ = ["LANGUAGE_FOLDERS", "SETTINGS", "SITE_URL", "UrlScheme", "site_url", "translate"]
+__all__ = [
+    "LANGUAGE_FOLDERS",
+    "SETTINGS",
+    "SITE_URL",
+    "LinkExcludes",
+    "UrlScheme",
+    "site_url",
+    "translate",
+]
 
 SETTINGS: Final[Mapping[str, object]] = {
     "sitemap_url_scheme": None,
@@ -82,6 +91,34 @@ class UrlScheme:
         return {lang: self.path(link, lang) for lang in sorted(languages)}
 
 
+@dataclass(frozen=True, slots=True)
+class LinkExcludes:
+    """``sitemap_excludes``, matched as sphinx-sitemap matched them: with :func:`fnmatch.fnmatch`,
+    against the link it made of each page before the URL scheme adds a prefix.
+
+    That link is not the one Sphinx writes: sphinx-sitemap made it of the page's name and
+    ``html_file_suffix`` (``.html`` when unset), whatever ``html_link_suffix`` says, so a site
+    linking ``secret`` (``html_link_suffix = ""``) excluded it with ``secret.html``. With the
+    ``dirhtml`` builder (its own class, not a subclass: sphinx-sitemap asked for the class by its
+    name) the link is the folder: ``""`` for ``index``, ``api/`` for ``api/index`` and
+    ``api/page/`` for ``api/page``.
+    """
+
+    patterns: tuple[str, ...] = ()
+
+    def match(self, pagename: str, *, directories: bool, file_suffix: str | None) -> bool:
+        """Whether a pattern matches the page; ``directories`` for the dirhtml builder."""
+        if not self.patterns:
+            return False
+        if not directories:
+            link = pagename + (".html" if file_suffix is None else file_suffix)
+        elif pagename == "index":
+            link = ""
+        else:
+            link = pagename.removesuffix("/index") + "/"
+        return any(fnmatch.fnmatch(link, pattern) for pattern in self.patterns)
+
+
 def translate(
     settings: Mapping[str, object],
     ours: Mapping[str, object],
@@ -92,13 +129,14 @@ def translate(
     locale_dirs: Iterable[Path],
     reporter: Reporter,
     folders: object = None,
-) -> tuple[dict[str, object], UrlScheme]:
-    """Our option values with sphinx-sitemap's equivalents mapped in, and the URL scheme.
+) -> tuple[dict[str, object], UrlScheme, LinkExcludes]:
+    """Our option values with sphinx-sitemap's equivalents mapped in, the URL scheme, and
+    sphinx-sitemap's exclude patterns.
 
     ``settings`` holds sphinx-sitemap's names, ``ours`` our own options (by their core names).
-    Its exclude patterns match the link before the URL scheme adds a language or version prefix;
-    ours match the served path, so the prefix is put in front of each pattern. ``folders`` is
-    the value of :data:`LANGUAGE_FOLDERS`.
+    Its exclude patterns are not added to ours, which match the served path or the source file:
+    they match a link of sphinx-sitemap's own making (see :class:`LinkExcludes`), which only
+    the adapter can make. ``folders`` is the value of :data:`LANGUAGE_FOLDERS`.
     """
     scheme = UrlScheme(
         template=_url_scheme(settings["sitemap_url_scheme"]),
@@ -121,21 +159,20 @@ def translate(
                 "hreflang alternates)",
             )
     values = dict(ours)
-    excludes = settings["sitemap_excludes"]
-    if excludes:
-        patterns = _strings(excludes)
+    excludes = LinkExcludes()
+    if settings["sitemap_excludes"]:
+        patterns = _strings(settings["sitemap_excludes"])
         if patterns is None:
-            raise OptionError("sitemap_excludes", excludes, "a list of URL patterns")
-        current = values.get("exclude")
-        if isinstance(current, (list, tuple)):  # else the core reports it
-            values["exclude"] = [*current, *map(scheme.path, patterns)]
+            allowed = "a list of URL patterns"
+            raise OptionError("sitemap_excludes", settings["sitemap_excludes"], allowed)
+        excludes = LinkExcludes(tuple(patterns))
     show = settings["sitemap_show_lastmod"]
     if show is not None:
         if not isinstance(show, bool):
             raise OptionError("sitemap_show_lastmod", show, "True or False")
         if not show:
             values["lastmod_sources"] = []
-    return values, scheme
+    return values, scheme, excludes
 
 
 def site_url(value: object) -> str | None:

@@ -93,6 +93,7 @@ class _Site:
         self.reporter = _Reporter()
         self.options: Options | None = None
         self.scheme: sphinx_sitemap.UrlScheme | None = None
+        self.excludes = sphinx_sitemap.LinkExcludes()
         self.site_url: str | None = None
         """sphinx-sitemap's ``site_url``, which comes before ``html_baseurl``."""
         self.builder: SitemapBuilder | None = None
@@ -105,7 +106,7 @@ class _Site:
         self.reporter.suppressed = [str(kind) for kind in config.suppress_warnings or ()]
         ours = {spec.name: _value(config, spec.name, spec.default) for spec in OPTION_SPECS}
         try:
-            values, self.scheme = sphinx_sitemap.translate(
+            values, self.scheme, self.excludes = sphinx_sitemap.translate(
                 {name: config[name] for name in sphinx_sitemap.SETTINGS},
                 ours,
                 language=config.language or "",
@@ -243,18 +244,22 @@ class _Site:
         sources_of = _Sources(env, srcdir)
         catalogs = _Catalogs(app.config, Path(srcdir))
         html_file = _html_files(builder)
+        excluded = self._excluded_by_sphinx_sitemap(app)
         if builder.name == "singlehtml":
             root = app.config.root_doc
             docs = [root, *sorted(env.found_docs - {root})]
             sources = tuple(path for doc in docs for path in (*sources_of(doc), *catalogs(doc)))
-            yield self._page(
-                app,
+            yield excluded(
                 root,
-                root + builder.link_suffix,
-                sources,
-                html_file,
-                encoded=False,
-                origin=sources_of.own(root),
+                self._page(
+                    app,
+                    root,
+                    root + builder.link_suffix,
+                    sources,
+                    html_file,
+                    encoded=False,
+                    origin=sources_of.own(root),
+                ),
             )
         else:
             encoded = _links_are_encoded(builder)
@@ -265,14 +270,17 @@ class _Site:
                     continue
                 own = sources_of.own(docname)
                 sources = (*sources_of(docname, own), *catalogs(docname))
-                yield self._page(
-                    app,
+                yield excluded(
                     docname,
-                    target_uri(docname),
-                    sources,
-                    html_file,
-                    encoded=encoded,
-                    origin=own,
+                    self._page(
+                        app,
+                        docname,
+                        target_uri(docname),
+                        sources,
+                        html_file,
+                        encoded=encoded,
+                        origin=own,
+                    ),
                 )
         encoded = _links_are_encoded(builder)
         for item in self.extra.pages(app):
@@ -281,9 +289,29 @@ class _Site:
                 continue
             pagename, extra_sources, listed = item
             link = builder.get_target_uri(pagename)
-            yield self._page(
-                app, pagename, link, extra_sources, html_file, encoded=encoded, listed=listed
+            yield excluded(
+                pagename,
+                self._page(
+                    app, pagename, link, extra_sources, html_file, encoded=encoded, listed=listed
+                ),
             )
+
+    def _excluded_by_sphinx_sitemap(self, app: Sphinx) -> Callable[[str, Page], Page | LeftOut]:
+        """The page, or left out when one of ``sitemap_excludes`` matches it as sphinx-sitemap
+        matched (by a link of its own making: see :class:`.sphinx_sitemap.LinkExcludes`)."""
+        excludes = self.excludes
+        if not excludes.patterns:
+            return lambda pagename, page: page
+        # sphinx-sitemap knew dirhtml by its class's name: it gave a subclass html's links.
+        directories = type(app.builder).__name__ == "DirectoryHTMLBuilder"
+        suffix = app.config.html_file_suffix
+
+        def excluded(pagename: str, page: Page) -> Page | LeftOut:
+            if excludes.match(pagename, directories=directories, file_suffix=suffix):
+                return LeftOut(Reason.BY_CONFIG, page.origin, page.path, page.encoded)
+            return page
+
+        return excluded
 
     def _page(
         self,

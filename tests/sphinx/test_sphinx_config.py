@@ -217,6 +217,56 @@ def test_sphinx_sitemap_url_scheme_and_show_lastmod_false(
     assert {e.lastmod for e in entries.values()} == {None}
 
 
+EXCLUDED_PAGES = {
+    "guide.rst": page("Guide"),
+    "secret.rst": page("Secret"),
+    "private/index.rst": page("Private"),
+    "private/x.rst": page("X"),
+}
+
+
+@pytest.mark.parametrize(
+    ("builder", "conf_extra", "kept"),
+    [
+        # Clean links: sphinx-sitemap matched the page name with html_file_suffix all the same.
+        (
+            "html",
+            'html_link_suffix = ""\nsitemap_excludes = ["secret.html", "private/*.html"]\n',
+            ["index", "guide"],
+        ),
+        # A file suffix of its own, linked as .html: the file's suffix is what was matched.
+        (
+            "html",
+            'html_file_suffix = ".htm"\nhtml_link_suffix = ".html"\n'
+            'sitemap_excludes = ["secret.htm", "private/x.htm"]\n',
+            ["index.html", "guide.html", "private/index.html"],
+        ),
+        # Before the URL scheme's prefix, which sphinx-sitemap added after matching.
+        (
+            "html",
+            'version = "2.1"\nsitemap_url_scheme = "{version}{link}"\nhtml_link_suffix = ""\n'
+            'sitemap_excludes = ["secret.html", "private/*"]\n',
+            ["2.1/index", "2.1/guide"],
+        ),
+        # dirhtml: the page's folder ("private/" is private/index, not what lies under it).
+        (
+            "dirhtml",
+            'sitemap_excludes = ["secret/", "private/"]\n',
+            ["", "guide/", "private/x/"],
+        ),
+    ],
+)
+def test_sphinx_sitemap_excludes_match_the_link_sphinx_sitemap_matched(
+    git_repo: GitRepo, tmp_path: Path, builder: str, conf_extra: str, kept: list[str]
+) -> None:
+    srcdir = _project(git_repo, conf_extra, pages=EXCLUDED_PAGES)
+    outdir = tmp_path / "out"
+    result = sphinx_build(srcdir, outdir, "-W", builder=builder)
+    assert set(read_entries(outdir)) == {BASE_URL + path for path in kept}
+    left_out = len(EXCLUDED_PAGES) + 1 - len(kept)  # the pages and index.rst
+    assert f"{left_out} excluded by config" in result.stdout
+
+
 def test_no_language_or_version_prefix_by_default(git_repo: GitRepo, tmp_path: Path) -> None:
     srcdir = _project(git_repo, 'version = "2.1"\nlanguage = "de"\n')
     outdir = tmp_path / "out"
