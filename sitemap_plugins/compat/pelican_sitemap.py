@@ -6,7 +6,8 @@ its pages may carry ``Priority`` and ``ChangeFreq`` fields. The same dict holds 
 their own names. A dict that uses only pelican-sitemap's keys, or sets its ``priorities`` or
 ``changefreqs``, keeps writing a priority and a changefreq on every URL per kind, with
 pelican-sitemap's defaults for the kinds not set. A bad value fails at config time naming
-``SITEMAP[...]``; a bad per-page value is the core's to report, naming the page.
+``SITEMAP[...]``. A bad per-page value is reported naming the page; it leaves that field to the
+page's kind where kinds have values, as pelican-sitemap did, else out (the core's rule).
 """
 
 from __future__ import annotations
@@ -17,7 +18,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sitemap_plugins.core import OptionError, Options, check_changefreq, check_priority
+from sitemap_plugins.core import (
+    Code,
+    OptionError,
+    Options,
+    Reporter,
+    check_changefreq,
+    check_priority,
+)
 
 __all__ = ["KINDS", "PelicanSitemap", "translate"]
 
@@ -26,8 +34,9 @@ _OWN_KEYS: Final = frozenset({"priorities", "changefreqs", "exclude"})
 """pelican-sitemap's keys that are not core options (``format`` is both)."""
 _PRIORITIES: Final = {"articles": 0.5, "indexes": 0.5, "pages": 0.5}
 _CHANGEFREQS: Final = {"articles": "monthly", "indexes": "daily", "pages": "monthly"}
-_FIELDS: Final = ("priority", "changefreq")
-"""Per-page fields (Pelican lower-cases metadata names: ``Priority`` arrives as ``priority``)."""
+_FIELDS: Final = {"priority": check_priority, "changefreq": check_changefreq}
+"""Per-page fields and their checks (Pelican lower-cases metadata names: ``Priority`` arrives
+as ``priority``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,17 +51,39 @@ class PelicanSitemap:
         shows) and, in its 1.2 release, without: patterns written for either keep working."""
         return any(p.search(path) or p.search("/" + path) for p in self.exclude)
 
-    def page_sitemap(self, kind: str, metadata: Mapping[str, Any]) -> object:
+    def page_sitemap(
+        self, kind: str, metadata: Mapping[str, Any], origin: str, reporter: Reporter
+    ) -> object:
         """A page's ``sitemap`` metadata with its kind's defaults and its own ``Priority`` and
-        ``ChangeFreq`` beneath: the page's ``sitemap`` mapping wins where both set a value."""
+        ``ChangeFreq`` beneath: the page's ``sitemap`` mapping wins where both set a value.
+
+        Where its kind has a value for a field, a bad ``Priority`` or ``ChangeFreq`` is
+        reported here, naming ``origin`` (the page's source), and the kind's value stays, as
+        pelican-sitemap kept it; laid over it, the core would drop the field altogether.
+        """
         raw: object = metadata.get("sitemap")
         if isinstance(raw, str):
             try:
                 raw = json.loads(raw)
             except ValueError:
                 return raw  # the core names the page and the value
-        extra = dict(self.kind_defaults.get(kind, {}))
-        extra.update((key, metadata[key]) for key in _FIELDS if metadata.get(key) is not None)
+        defaults = self.kind_defaults.get(kind, {})
+        extra = dict(defaults)
+        for key, check in _FIELDS.items():
+            value = metadata.get(key)
+            if value is None:
+                continue
+            if key in defaults:
+                try:
+                    check(value)
+                except ValueError as error:
+                    reporter.warning(
+                        Code.BAD_PRIORITY if key == "priority" else Code.BAD_CHANGEFREQ,
+                        f"{origin}: {key} {value!r} is not allowed (allowed: {error}); the "
+                        f"{kind}' {key} {defaults[key]!r} is used",
+                    )
+                    continue
+            extra[key] = value
         if raw is None or raw is True:
             return extra or None
         if isinstance(raw, Mapping):

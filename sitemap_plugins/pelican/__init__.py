@@ -406,7 +406,7 @@ class _Site:
             path=path,
             origin=origin,
             sources=(content.source_path,),
-            sitemap=self.legacy.page_sitemap(kind, content.metadata),
+            sitemap=self.legacy.page_sitemap(kind, content.metadata, origin, self.builder.reporter),
             updated=self.author_dates.explicit(content),
             # Itself alone when it has no translation: an article or page without one has no
             # language versions, which the join of i18n_subsites' builds must not take for a

@@ -381,6 +381,30 @@ def test_pelican_sitemap_setting_used_unchanged(git_repo: GitRepo) -> None:
     )
 
 
+def test_pelican_sitemap_bad_per_item_value_keeps_its_kinds_value(git_repo: GitRepo) -> None:
+    """pelican-sitemap logged a bad ``Priority`` or ``ChangeFreq`` and wrote the kind's value
+    instead, each field on its own: so do we, with a warning that strict mode counts."""
+    files = {
+        "content/a.md": post("A", "2024-01-01", Priority="high", ChangeFreq="Weekly"),
+        "content/b.md": post("B", "2024-01-02", Priority="0.9", ChangeFreq="sometimes"),
+    }
+    site = plain_repo(git_repo, files, LEGACY_SETTINGS)
+    log = log_of(pelican_build(site))
+    assert "content/a.md: priority 'high' is not allowed" in log
+    assert "content/a.md: changefreq 'Weekly' is not allowed" in log
+    assert "content/b.md: changefreq 'sometimes' is not allowed" in log
+    entries = sitemap(site)
+    assert (entries["a.html"].priority, entries["a.html"].changefreq) == ("0.7", "weekly")
+    assert (entries["b.html"].priority, entries["b.html"].changefreq) == ("0.9", "weekly")
+
+    git_repo.write(
+        "pelicanconf.py", PLAIN_SETTINGS + LEGACY_SETTINGS + 'SITEMAP["strict"] = True\n'
+    )
+    proc = pelican_build(site, check=False)
+    assert proc.returncode != 0
+    assert "3 warning(s) and SITEMAP['strict'] is on" in log_of(proc)
+
+
 def test_pelican_sitemap_txt_format(git_repo: GitRepo) -> None:
     files = {"content/a.md": post("Salt & pepper", "2024-01-01", Slug="salt-&-pepper")}
     site = plain_repo(git_repo, files, 'SITEMAP = {"format": "txt"}\n')
