@@ -16,7 +16,7 @@ scheme cannot describe.
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -29,6 +29,7 @@ __all__ = [
     "SITE_URL",
     "LinkExcludes",
     "UrlScheme",
+    "footer_dates_note",
     "site_url",
     "translate",
 ]
@@ -45,6 +46,9 @@ SITE_URL: Final = "site_url"
 """sphinx-sitemap's base URL, which it read before ``html_baseurl``: a version's build that set
 it to its own folder (``/2.0/``) beside a canonical ``html_baseurl`` (``/latest/``) listed that
 version's URLs, and keeps doing so. Unset by default."""
+FOOTER_DATES: Final = "sphinx_last_updated_by_git"
+"""The extension sphinx-sitemap loaded for ``sitemap_show_lastmod = True``: it also puts each
+page's date in the theme's footer ("Last updated on ...")."""
 LANGUAGE_FOLDERS: Final = "sitemap_language_folders"
 """Our setting for the folders ``{lang}`` stands for (see the module), unset by default."""
 _FOLDERS_ALLOWED: Final = (
@@ -173,6 +177,25 @@ def translate(
         if not show:
             values["lastmod_sources"] = []
     return values, scheme, excludes
+
+
+def footer_dates_note(show_lastmod: object, extensions: Collection[str]) -> str | None:
+    """What to add to keep the footer dates, when ``sitemap_show_lastmod = True`` asked
+    sphinx-sitemap for them and :data:`FOOTER_DATES` is not among the loaded ``extensions``.
+
+    sphinx-sitemap loaded that extension itself for its lastmod, and with it came the footer
+    dates: after the switch they would go without a word. Said as information, not a warning:
+    the sitemap's dates need nothing (they come from git here), and ``-W`` must not fail a build
+    that is right.
+    """
+    if show_lastmod is not True or FOOTER_DATES in extensions:
+        return None
+    return (
+        "sitemap: sitemap_show_lastmod = True made sphinx-sitemap load "
+        f"{FOOTER_DATES}, which also puts 'Last updated on ...' in each page's footer; "
+        f"add {FOOTER_DATES!r} to extensions in conf.py to keep those dates (the sitemap's "
+        "own dates come from git without it)"
+    )
 
 
 def site_url(value: object) -> str | None:

@@ -117,6 +117,9 @@ class _Site:
                 folders=config[sphinx_sitemap.LANGUAGE_FOLDERS],
             )
             self.site_url = sphinx_sitemap.site_url(config[sphinx_sitemap.SITE_URL])
+            note = sphinx_sitemap.footer_dates_note(config["sitemap_show_lastmod"], app.extensions)
+            if note is not None:
+                self.reporter.info(note)
             if _fails_on_warnings(app):  # decided before anything is written, as ours
                 values["strict"], self.strict_by = True, "sphinx-build -W"
             self.options = Options.from_mapping(values, prefix=PREFIX)

@@ -201,6 +201,30 @@ def test_sphinx_sitemap_conf_py_works_unchanged(git_repo: GitRepo, tmp_path: Pat
     assert canonical + "guide.html" in read_entries(rtd, "doc-sitemap.xml", canonical)
 
 
+def test_show_lastmod_says_how_to_keep_the_footer_dates(git_repo: GitRepo, tmp_path: Path) -> None:
+    """sphinx-sitemap loaded sphinx_last_updated_by_git for ``sitemap_show_lastmod = True``,
+    and with it the footer's "Last updated on": one line of information says how to keep it,
+    not a warning (``-W`` passes), and none once the extension is loaded."""
+    note = "add 'sphinx_last_updated_by_git' to extensions in conf.py"
+    srcdir = _project(git_repo, "sitemap_show_lastmod = True\n")
+    result = sphinx_build(srcdir, tmp_path / "out", "-W")
+    assert [line for line in result.stdout.splitlines() if note in line]
+    assert note not in result.stderr
+    assert read_entries(tmp_path / "out")[BASE_URL + "guide/"].lastmod == "2024-03-01T12:00:00Z"
+
+    # A stand-in for the real extension: only its being loaded counts.
+    git_repo.write("docs/_ext/sphinx_last_updated_by_git.py", "def setup(app):\n    return {}\n")
+    srcdir = _project(
+        git_repo,
+        "import sys, os\nsys.path.insert(0, os.path.abspath('_ext'))\n"
+        'extensions.append("sphinx_last_updated_by_git")\nsitemap_show_lastmod = True\n',
+    )
+    result = sphinx_build(srcdir, tmp_path / "with", "-W")
+    assert note not in result.stdout + result.stderr
+    unset = sphinx_build(_project(git_repo), tmp_path / "unset", "-W")
+    assert note not in unset.stdout + unset.stderr
+
+
 def test_sphinx_sitemap_url_scheme_and_show_lastmod_false(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:
