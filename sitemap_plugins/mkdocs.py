@@ -10,7 +10,9 @@ page told us is kept across rebuilds (MkDocs keeps this plugin instance alive be
 ``on_startup``), and a page this process never saw is read back from its output, with the
 ``sitemap`` metadata it had when MkDocs last rendered it (kept on disk, as MkDocs keeps the HTML).
 mkdocs-static-i18n builds every further language inside its own ``on_post_build``; we run after
-it and write one sitemap for all languages.
+it and write one sitemap for all languages, whose base URL is the default language's
+``site_url``. A language with a ``site_url`` of its own has its pages' canonical URLs there,
+so its pages are listed there: under the base URL, or not at all (one host per sitemap).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from sitemap_plugins.core import (
     EMPTY,
     OPTION_SPECS,
     Article,
+    Code,
     LeftOut,
     LoggingReporter,
     OptionError,
@@ -48,12 +51,14 @@ from sitemap_plugins.core import (
     WrittenFile,
     WrittenText,
     collector_paused,
+    folder_under,
     shown,
 )
 from sitemap_plugins.core.file_memo import FileMemo
 from sitemap_plugins.core.html import head_of
 from sitemap_plugins.core.html_text import html_text
 from sitemap_plugins.core.json_values import CANNOT_KEEP, from_json, to_json
+from sitemap_plugins.core.urls import encode_path
 from sitemap_plugins.snippet_sources import SnippetSources, snippets_enabled
 
 if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
@@ -119,6 +124,9 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._seen: dict[tuple[str, str], Page | LeftOut] = {}
         self._rendered: dict[tuple[str, str], tuple[MkDocsPage, str | None]] = {}
         self._files: list[File] = []
+        self._built_in: dict[tuple[str, str], str] = {}  # each page's language build
+        self._site_urls: dict[str, str | None] = {}  # each language build's site_url
+        self._folders: dict[str, str | None] = {}  # each language's, under the base URL
         self._redirected: frozenset[str] = frozenset()
         self._i18n: Any = None
         self._default_locale: str | None = None  # mkdocs-static-i18n's, for x-default
@@ -142,6 +150,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             return
         self._i18n = _find_i18n(config)
         self._files = []
+        self._built_in = {}
+        self._site_urls = {}
         self._rendered = {}
         self._offered = set()
         if self._dirs != (config.site_dir, config.docs_dir):
@@ -185,7 +195,14 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
 
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> None:
         # Every build (one per language with i18n) adds its files; the last post_build writes.
-        self._files.extend(file for file in files if file.is_documentation_page())
+        # Each language's build has that language's site_url, which its pages' canonical URLs
+        # start with: mkdocs-static-i18n puts a language's own in the config before it builds.
+        language = str(getattr(self._i18n, "current_language", "") or "")
+        self._site_urls.setdefault(language, config.site_url)
+        pages = [file for file in files if file.is_documentation_page()]
+        self._files.extend(pages)
+        if self._i18n is not None:
+            self._built_in.update((_key(file), language) for file in pages)
 
     @event_priority(-1000)  # the last handler before MkDocs renders the page
     def on_page_markdown(
@@ -225,6 +242,11 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if self._nested_build() or self._builder is None:
             return
         self._default_locale = str(getattr(self._i18n, "default_language", "") or "") or None
+        base_url = self._site_urls.get(self._default_locale or "", config.site_url)
+        folders = self._language_folders(base_url)
+        if folders != self._folders:
+            self._seen = {}  # pages described with other languages' URLs
+            self._folders = folders
         with collector_paused():
             sources = FileMemo(
                 self._builder.cache_dir, "sources", str(Path(config.docs_dir).absolute())
@@ -243,7 +265,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             summary = self._builder.build(
                 written,
                 Path(config.site_dir),
-                host_base_urls=[("site_url in mkdocs.yml", config.site_url)],
+                host_base_urls=[("site_url in mkdocs.yml", base_url)],
             )
         except SitemapError as error:
             # MkDocs logs a PluginError as one error line and fails the build (serve goes on).
@@ -251,6 +273,38 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         log.info("%s", summary.line())
         if summary.listing is not None:
             self._write_listing(summary.listing, config)
+
+    def _language_folders(self, base_url: str | None) -> dict[str, str | None]:
+        """Where each language's pages are under ``base_url``, for languages whose own
+        ``site_url`` (a mkdocs-static-i18n setting) moves their canonical URLs: ``"fr/"`` for
+        ``https://example.org/fr/`` under ``https://example.org/``, as ``file.url``s are
+        encoded; None for one on another host, scheme or folder, which this sitemap cannot
+        list (it says so, once per language). A language that keeps the base URL is not named.
+        """
+        folders: dict[str, str | None] = {}
+        reference = base_url or (self._builder.options.base_url if self._builder else None)
+        if self._i18n is None or not reference or folder_under(reference, reference) is None:
+            return folders  # no base URL: the core says so, and lists nothing
+        for language, site_url in self._site_urls.items():
+            folder = folder_under(reference, site_url) if site_url else ""
+            if folder == "":
+                continue
+            folders[language] = None if folder is None else encode_path(folder, encoded=False)
+            if folder is None and self._builder is not None:
+                self._builder.reporter.warning(
+                    Code.BAD_URL,
+                    f"the {language!r} pages are left out, and no page names them as its "
+                    f"translation: their site_url {site_url!r} (mkdocs-static-i18n's languages) "
+                    f"is outside {reference}, the folder this sitemap lists (one host and "
+                    "folder per sitemap)",
+                )
+        return folders
+
+    def _url(self, language: str, url: str) -> str | None:
+        """A page's URL in the form of :attr:`Page.path`, built by ``language``'s build: under
+        its own ``site_url``'s folder where it has one, None where that is outside the site."""
+        folder = self._folders.get(language, "")
+        return None if folder is None else folder + url
 
     def _write_listing(self, listing: Listing, config: MkDocsConfig) -> None:
         """The page for humans through the theme's ``main.html``, as MkDocs renders any page:
@@ -331,13 +385,16 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if left_out is not None:
             return left_out
         origin = self._origins + file.src_uri
+        path = self._url(self._built_in.get(_key(file), ""), file.url)
+        if path is None:  # its language's site_url is elsewhere (warned once, above)
+            return LeftOut(Reason.CANONICAL_ELSEWHERE, origin)
         generated = getattr(file, "generated_by", None) is not None or not file.abs_src_path
         # A post's news fields and a page's title are looked up only for the features that
         # use them (the news sitemap, the page for humans): on every page, every build.
         options = self._builder.options if self._builder is not None else None
         posts = getattr(page, "posts", None)  # a Material blog index's
         return Page(
-            path=file.url,
+            path=path,
             origin=origin,
             sources=() if generated else (file.abs_src_path or "", *read_in),
             sitemap=meta.get("sitemap"),
@@ -366,11 +423,11 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         others: Mapping[str, File] = getattr(file, "alternates", None) or {}
         if self._i18n is None or not locale or not others:
             return {}
-        urls = {str(lang): alt.url for lang, alt in others.items()}
+        urls = {str(lang): self._url(str(lang), alt.url) for lang, alt in others.items()}
         # A page the i18n plugin copied from another language as a fallback keeps that
         # language's locale: the plugin's own links say which URL each language has.
-        urls.setdefault(str(locale), file.url)
-        return urls
+        urls.setdefault(str(locale), self._url(self._built_in.get(_key(file), ""), file.url))
+        return {lang: url for lang, url in urls.items() if url is not None}
 
 
 def _find_i18n(config: MkDocsConfig) -> Any:

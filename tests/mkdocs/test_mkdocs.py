@@ -535,6 +535,64 @@ def test_static_i18n_versions_left_out_are_no_alternates(git_repo: GitRepo) -> N
     assert all(entry.alternates == {} for entry in entries.values())
 
 
+def canonical_links(site: Path) -> dict[str, str]:
+    """The canonical URL MkDocs wrote into each page of ``site``, by the page's file."""
+    found = {}
+    for page in site.rglob("*.html"):
+        link = re.search(r'<link rel="canonical" href="([^"]*)"', page.read_text("utf-8"))
+        if link and page.name != "404.html":
+            found[page.relative_to(site).as_posix()] = link.group(1)
+    return found
+
+
+@pytest.mark.skipif(i18n_version() < (1, 0), reason="needs mkdocs-static-i18n 1.x")
+@pytest.mark.parametrize("french_url", ["https://example.org/fr/", "https://example.fr/"])
+def test_static_i18n_language_site_url(
+    git_repo: GitRepo, caplog: pytest.LogCaptureFixture, french_url: str
+) -> None:
+    """A language given a site_url of its own (mkdocs-static-i18n builds it last) moves only
+    its pages' canonical URLs: every page is listed at the canonical URL MkDocs gives it, the
+    base URL stays the default language's, and a language whose URLs leave the site (another
+    host) is left out, named by no alternate, with one warning that says why."""
+    caplog.set_level(logging.INFO)
+    git_repo.write("docs/index.md", "# Home\n")
+    git_repo.write("docs/index.fr.md", "# Accueil\n")
+    git_repo.write("docs/index.de.md", "# Start\n")
+    git_repo.write("docs/guide.md", "# Guide\n")
+    git_repo.write("docs/guide.fr.md", "# Le guide\n")
+    git_repo.commit("pages", "2024-03-01T00:00:00+00:00")
+    languages = [
+        {"locale": "en", "default": True, "name": "English"},
+        {"locale": "de", "name": "Deutsch"},
+        {"locale": "fr", "name": "Français", "site_url": french_url},
+    ]
+    write_config(
+        git_repo,
+        plugins=["sitemap", {"i18n": {"docs_structure": "suffix", "languages": languages}}],
+    )
+    site = build_site(git_repo.root)
+    canonical = canonical_links(site)
+    assert canonical["fr/index.html"].startswith(french_url)  # MkDocs put French there
+    inside = {url for url in canonical.values() if url.startswith(BASE)}
+    entries = sitemap(site)
+    assert set(entries) == inside
+    warnings = sitemap_warnings(caplog)
+    home = {"en": BASE, "de": canonical["de/index.html"], "x-default": BASE}
+    if french_url.startswith(BASE):
+        assert len(entries) == 6  # en, de and fr: the home page and the guide
+        assert not warnings
+        home["fr"] = canonical["fr/index.html"]
+    else:
+        assert len(entries) == 4
+        [warning] = warnings
+        assert "'fr'" in warning
+        assert repr(french_url) in warning
+    assert entries[BASE].alternates == home
+    assert entries[canonical["de/index.html"]].alternates == home
+    named = {url for entry in entries.values() for url in entry.alternates.values()}
+    assert named <= inside
+
+
 UPDATED_POST = """\
 ---
 date:
