@@ -141,10 +141,16 @@ class SitemapBuilder:
         self.naive_tz = naive_tz
         self._clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
 
-    def start(self, source_dir: Path) -> None:
+    def start(self, source_dir: Path, *, translations: Iterable[Path] = ()) -> None:
         """Call when the host has read its configuration: the history pass of the sources'
-        repository then runs while the host renders, instead of after it. Optional, and never a
-        different answer: :meth:`build` uses the pass when it fits and runs its own otherwise."""
+        repository then runs while the host renders, instead of after it. The pass is never a
+        different answer: :meth:`build` uses it when it fits and runs its own otherwise.
+
+        ``source_dir`` and ``translations`` (the folders the host reads translations from) are
+        also where a git repository nested in the sources' one dates the files it holds (a
+        clone of the translations): elsewhere, only a registered submodule does (see
+        :mod:`.nested_repos`)."""
+        self.file_dates.source_folders((source_dir, *translations))
         if "git" in self.options.lastmod_sources:
             self.file_dates.start(source_dir)
 

@@ -24,6 +24,7 @@ from sitemap_plugins.core.git_background import BackgroundGit, detached_work_tre
 from sitemap_plugins.core.git_cache import HistoryCache, StoredWalk
 from sitemap_plugins.core.git_history import Commit, last_changes, log_args, parse_log, reachable
 from sitemap_plugins.core.model import FilePath
+from sitemap_plugins.core.nested_repos import NestedRepositories
 from sitemap_plugins.core.paths import absolute_path
 from sitemap_plugins.core.report import Code, Reporter
 
@@ -192,6 +193,19 @@ class FileDates:
         self._first_parent_diffs = True  # cleared once git turns out to predate 2.31
         self._exports: dict[Path, tuple[Path, str]] = {}  # copy -> (its repository, commit)
         self._early_exports: dict[Path, tuple[_Probe, str]] = {}  # copy -> probe, commit
+        self._source_folders: tuple[str, ...] = ()  # the host's source and translation folders
+
+    def source_folders(self, folders: Iterable[Path]) -> None:
+        """Name the folders the host reads sources and translations from (Sphinx's source
+        folder and ``locale_dirs``): a git repository nested in the sources' one under them (a
+        clone of the translations that repository ignores) dates the files it holds, by its
+        own history. Elsewhere in a work tree only a registered submodule does (see
+        :mod:`.nested_repos`)."""
+        real: list[str] = []
+        for folder in folders:
+            with contextlib.suppress(OSError, ValueError):
+                real.append(os.path.realpath(folder))
+        self._source_folders = tuple(real)
 
     def start(self, folder: Path) -> None:
         """Begin the history pass of the repository holding ``folder`` now, in a git process that
@@ -460,7 +474,12 @@ class FileDates:
         detached = detached_work_tree()
         if detached is not None:
             roots[detached[0]] = Path(detached[0])
-        scope = _Scope.of(within, roots, parents, folders) if within is not None else None
+        scope = None
+        if within is not None:
+            nested = NestedRepositories(
+                self._source_folders, lambda folder: _find_root(folder, roots), self._is_submodule
+            )
+            scope = _Scope.of(within, roots, parents, folders, nested)
         # What a file gets without git depends on its folder only: each folder is decided once.
         ask: dict[str, Path] = {}  # folder -> the repository whose git dates its files
         settled: dict[str, _Outcome] = {}  # folder -> what its files get without git
@@ -951,6 +970,13 @@ class FileDates:
             found.update(os.fsdecode(name) for name in out.split(b"\0") if name)
         return found
 
+    def _is_submodule(self, top: Path, path: str) -> bool:
+        """Whether the work tree at ``top`` registers ``path`` as a submodule (a gitlink)."""
+        out = self._git(
+            top, ["--literal-pathspecs", "ls-files", "--stage", "-z", "--", path], quiet=True
+        )
+        return out is not None and out.startswith(b"160000 ")
+
     def _git(self, cwd: Path, args: list[str], *, quiet: bool = False) -> bytes | None:
         """Run git; on failure warn (unless it is merely not a repository, or ``quiet``) and
         return None."""
@@ -980,10 +1006,12 @@ class FileDates:
 
 
 class _Scope(NamedTuple):
-    """The repositories (or, outside git, the folder) that hold the site's own sources."""
+    """The repositories (or, outside git, the folder) that hold the site's own sources, and
+    the repositories nested in them that count with them."""
 
     repositories: frozenset[Path]
     folder: str | None
+    nested: NestedRepositories | None = None
 
     @classmethod
     def of(
@@ -992,6 +1020,7 @@ class _Scope(NamedTuple):
         roots: dict[str, Path | None],
         parents: Mapping[FilePath, str],
         real: Mapping[str, str],
+        nested: NestedRepositories | None = None,
     ) -> _Scope:
         """``parents`` and ``real`` are what the lookup already knows: files' absolute folders,
         and those folders' real paths."""
@@ -1011,12 +1040,15 @@ class _Scope(NamedTuple):
                 repositories.add(root)
             else:
                 loose.add(folder)
-        return cls(frozenset(repositories), os.path.commonpath(sorted(loose)) if loose else None)
+        common = os.path.commonpath(sorted(loose)) if loose else None
+        return cls(frozenset(repositories), common, nested)
 
     def holds(self, folder: str, root: Path | None) -> bool:
         """Whether files in ``folder`` (resolved), in repository ``root``, are the site's."""
         if root is not None:
-            return root in self.repositories
+            if self.nested is None:
+                return root in self.repositories
+            return self.nested.counts(root, self.repositories)
         return self.folder is not None and (
             folder == self.folder or folder.startswith(self.folder.rstrip(os.sep) + os.sep)
         )

@@ -135,7 +135,8 @@ class _Site:
             copy = version_copy(app.config, Path(app.confdir), srcdir)
             if copy is not None:
                 builder.exported(copy.folder, copy.repository, copy.commit, within=copy.within)
-            builder.start(srcdir)
+            locale_dirs = app.config.locale_dirs or ()
+            builder.start(srcdir, translations=[srcdir / folder for folder in locale_dirs])
 
     def env_updated(self, app: Sphinx, env: BuildEnvironment) -> None:
         """Every document is read: the files beyond the source folder they depend on (autodoc's

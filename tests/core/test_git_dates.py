@@ -1109,6 +1109,45 @@ def test_dependencies_outside_the_sources_repositories_never_date(
         assert found.undated[outside].reason is Why.OUTSIDE, outside
 
 
+def test_repositories_nested_in_the_sources_date_only_the_projects_own_files(
+    repo: GitRepo, make: Make, tmp_path: Path
+) -> None:
+    """Inside the sources' work tree: a registered submodule, and a clone under a folder the
+    host reads translations from, are the project's files, each dated by its own history in
+    a pass of its own; a clone elsewhere, or in a virtualenv even under the source folder
+    (``pip install -e git+...`` checks out into ``.venv/src/NAME``), is not."""
+    translations = GitRepo(tmp_path / "translations")
+    translations.write("fr/guide.po", "fr")
+    translations.commit("fr", D5)
+    repo.write("docs/page.rst", "x")
+    repo.write(".gitignore", "locales/de/\nvendor/\ndocs/.venv/\n")
+    repo.commit("add", D1)
+    repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q",
+             translations.root.resolve().as_uri(), "translations")  # fmt: skip
+    repo.commit("take in the translations", D6)
+    nested = {}
+    for where in ("locales/de", "vendor/lib", "docs/.venv/src/theme"):
+        clone = GitRepo(repo.path(where))
+        clone.write("file.txt", where)
+        clone.commit(where, D3)
+        nested[where] = clone.path("file.txt")
+    repo.write("docs/.venv/pyvenv.cfg", "home = /usr/bin\n")
+    page = repo.path("docs/page.rst")
+    catalog = repo.path("translations/fr/guide.po")
+    dates, reporter, recorder = make()
+    dates.source_folders([repo.path("docs"), repo.path("locales")])
+    found = dates.lookup([page, catalog, *nested.values()], within=[page])
+    assert {path: iso(date) for path, date in found.dates.items()} == {
+        page: D1,
+        catalog: translations.log_date("fr/guide.po"),  # not the commit that took it in
+        nested["locales/de"]: D3,
+    }
+    for outside in (nested["vendor/lib"], nested["docs/.venv/src/theme"]):
+        assert found.undated[outside].reason is Why.OUTSIDE, outside
+    assert reporter.warnings == []
+    assert recorder.count("log") == 3  # one pass per repository that counts
+
+
 def test_use_git_and_use_mtime_switches(repo: GitRepo, make: Make) -> None:
     repo.write("tracked.md", "x")
     repo.commit("add", D1)

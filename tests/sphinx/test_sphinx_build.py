@@ -415,6 +415,29 @@ def test_only_dependencies_inside_the_repository_date_a_page(
     assert entries[BASE_URL + "beside/"].lastmod == "2024-01-01T08:00:00Z"
 
 
+def test_a_checkout_in_a_virtualenv_under_the_sources_never_dates_a_page(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """``pip install -e git+...`` checks a theme out into ``.venv/src/NAME``, a git clone: a
+    virtualenv made in the source folder puts it under that folder, where a clone of the
+    translations would date its files. An installed package's files never date a page."""
+    srcdir = write_project(
+        git_repo,
+        {"theme.rst": page("Theme", ".. literalinclude:: .venv/src/theme/snippet.txt")},
+        conf_extra='exclude_patterns.append(".venv")\n',
+    )
+    git_repo.write(".gitignore", ".venv/\n")
+    git_repo.commit("project", "2024-01-01T08:00:00+00:00")
+    git_repo.write("docs/.venv/pyvenv.cfg", "home = /usr/bin\n")
+    theme = GitRepo(git_repo.path("docs/.venv/src/theme"))
+    theme.write("snippet.txt", "From the theme.\n")
+    theme.commit("theme", "2024-06-06T08:00:00+00:00")
+
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir, "-W")  # -W: the file is found, and included
+    assert read_entries(outdir)[BASE_URL + "theme/"].lastmod == "2024-01-01T08:00:00Z"
+
+
 def test_uncommitted_edit_takes_the_file_time(git_repo: GitRepo, tmp_path: Path) -> None:
     srcdir = write_project(git_repo, {"draft.rst": page("Draft")})
     git_repo.commit("project", "2020-01-01T08:00:00+00:00")

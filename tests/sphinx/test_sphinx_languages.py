@@ -13,7 +13,7 @@ import pytest
 
 from tests.sphinx.helpers import BASE_URL, page, write_project
 from tests.support.gitrepo import GitRepo
-from tests.support.hosts import run_python, sphinx_build
+from tests.support.hosts import output, run_python, sphinx_build
 from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp, read_index
 
 pytestmark = pytest.mark.sphinx
@@ -124,6 +124,77 @@ def test_the_index_command_joins_the_languages_at_the_root(
     }
     assert all(set(entry.alternates) == {"en", "de", "x-default"} for entry in entries)
     assert (site / "robots.txt").read_text() == f"Sitemap: {BASE_URL}sitemap.xml\n"
+
+
+KEPT_APART_CONF = """\
+language = "en"
+locale_dirs = ["../locales"]
+sitemap_url_scheme = "{lang}{link}"
+sitemap_locales = ["en", "fr"]
+"""
+FRENCH = CATALOG.replace("Anleitung", "Le guide").replace("Hallo Welt.", "Bonjour le monde.")
+
+
+def _translations_kept_apart(git_repo: GitRepo, tmp_path: Path, kept: str) -> tuple[Path, GitRepo]:
+    """A project whose French catalogs live in a repository of their own (as python-docs-fr
+    does), taken in at ``locales/fr`` after the catalog's last change: as a submodule, or as a
+    clone the project's repository ignores. Returns the source folder and that repository."""
+    french = GitRepo(tmp_path / "french")
+    french.write("LC_MESSAGES/guide.po", FRENCH)
+    french.commit("French translation of the guide", "2024-05-05T08:00:00+00:00")
+    french.write("README.txt", "French translation.\n")
+    french.commit("readme", "2024-05-20T08:00:00+00:00")
+    srcdir = write_project(
+        git_repo, {"guide.rst": page("Guide", "Hello world.")}, conf_extra=KEPT_APART_CONF
+    )
+    git_repo.write(".gitignore", "*.mo\n")
+    git_repo.commit("project", "2024-01-01T08:00:00+00:00")
+    if kept == "submodule":
+        git_repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q",
+                     french.root.resolve().as_uri(), "locales/fr")  # fmt: skip
+    else:
+        french.clone(git_repo.path("locales/fr"))
+        git_repo.write(".gitignore", "*.mo\nlocales/fr/\n")
+    git_repo.commit("take in the French translation", "2024-06-01T08:00:00+00:00")
+    return srcdir, french
+
+
+@pytest.mark.parametrize("kept", ["submodule", "clone"])
+def test_a_catalog_in_a_repository_of_its_own_dates_its_page(
+    git_repo: GitRepo, tmp_path: Path, kept: str
+) -> None:
+    """The catalog's own last commit dates the translated page: neither the project's commit
+    that took the catalogs in (newer) nor the page's source (older)."""
+    srcdir, french = _translations_kept_apart(git_repo, tmp_path, kept)
+    outdir = tmp_path / "site" / "fr"
+    sphinx_build(srcdir, outdir, "-W", "-D", "language=fr")
+    assert "Bonjour le monde." in (outdir / "guide" / "index.html").read_text("utf-8")
+    entries = check_sitemap_file(outdir / "sitemap.xml", f"{BASE_URL}fr/sitemap.xml")
+    catalog_date = french.log_date("LC_MESSAGES/guide.po").replace("+00:00", "Z")
+    assert {entry.loc: entry.lastmod for entry in entries} == {
+        f"{BASE_URL}fr/": "2024-01-01T08:00:00Z",
+        f"{BASE_URL}fr/guide/": catalog_date,
+    }
+
+
+def test_a_shallow_submodule_of_catalogs_dates_no_page_older_than_its_catalog(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """CI fetches submodules shallow: the catalog's last change is then not in the history,
+    so its page, whose source is older than the commit the submodule's clone stops at, gets
+    no lastmod (never its source's date), and the one warning names the submodule."""
+    _translations_kept_apart(git_repo, tmp_path, "submodule")
+    ci = git_repo.clone(tmp_path / "ci", options=["--recurse-submodules", "--shallow-submodules"])
+    outdir = tmp_path / "site" / "fr"
+    log = output(sphinx_build(ci.path("docs"), outdir, "-D", "language=fr"))
+    entries = check_sitemap_file(outdir / "sitemap.xml", f"{BASE_URL}fr/sitemap.xml")
+    assert {entry.loc: entry.lastmod for entry in entries} == {
+        f"{BASE_URL}fr/": "2024-01-01T08:00:00Z",
+        f"{BASE_URL}fr/guide/": None,
+    }
+    [warning] = [line for line in log.splitlines() if "sitemap" in line and "WARNING" in line]
+    assert "1 page has no lastmod" in warning
+    assert f"{ci.path('locales/fr').resolve()} is a shallow clone" in warning
 
 
 ROOT_CONF = """\
