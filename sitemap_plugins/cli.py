@@ -78,10 +78,36 @@ def _parser() -> argparse.ArgumentParser:
         epilog=f"Run '{PROG} COMMAND --help' for the options of a command.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
     for add in COMMANDS:
         add(commands)
     return parser
+
+
+class _CommandParser(argparse.ArgumentParser):
+    """A command's parser. With ``intermixed``, its positionals may also come after options
+    (``index FOLDER --output x.xml a.xml``): argparse fills a list of positionals from one
+    run of arguments and leaves those after an option unrecognised, so a command whose
+    positionals are lists parses as ``parse_intermixed_args`` does, options first, then every
+    positional wherever it stands."""
+
+    def __init__(self, *args: Any, intermixed: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.intermixed = intermixed
+        self._parsing = False
+
+    def parse_known_args(  # type: ignore[override]  # one signature for typeshed's overloads
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        # The command's parser is called through this method; argparse's intermixed parsing
+        # calls it again itself (on older Pythons), for a plain parse.
+        if not self.intermixed or self._parsing:
+            return super().parse_known_args(args, namespace)
+        self._parsing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._parsing = False
 
 
 # --------------------------------------------------------------------------------------------
@@ -143,6 +169,7 @@ def _seconds(text: str) -> float:
 def _add_validate(commands: Any) -> None:
     parser = commands.add_parser(
         "validate",
+        intermixed=True,
         help="check sitemap files, folders or URLs",
         description="Check sitemaps against the protocol. A TARGET is a sitemap file (urlset, "
         "index, .gz, text), a folder (its robots.txt Sitemap: lines, else its sitemap.xml) or "
@@ -297,6 +324,7 @@ def _generate(args: argparse.Namespace) -> int:
 def _add_index(commands: Any) -> None:
     parser = commands.add_parser(
         "index",
+        intermixed=True,
         help="write one sitemap index over the builds in a folder (versions, languages)",
         description="Write one sitemap index (FOLDER/sitemap.xml, or --output) over the "
         "sitemaps of the builds under FOLDER: mike's version folders, Read the Docs' "

@@ -108,6 +108,15 @@ def test_a_bad_option_is_one_named_line_and_exit_2(tmp_path: Path) -> None:
         assert "--timeout" in done.stderr
 
 
+def test_targets_may_come_after_options(site: Path) -> None:
+    """Every target is checked, those named after an option too."""
+    done = run("validate", "sitemap-1.xml", "--base-url", BASE, "sitemap-2.xml", cwd=site)
+    assert done.returncode == 0, done.stdout + done.stderr
+    findings, summary = parsed_lines(done.stdout)
+    report = validate([site / "sitemap-1.xml", site / "sitemap-2.xml"], base_url=BASE)
+    assert (findings, int(summary["files"])) == (expected(report), 2)
+
+
 def test_json_output_for_ci(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write(tmp_path / "sitemap.xml", urlset(f"{BASE}a/", f"{BASE}a/", "https://other.example/x/"))
     done = run("validate", "--format", "json", "--base-url", BASE, ".", cwd=tmp_path)

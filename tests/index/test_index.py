@@ -334,6 +334,23 @@ def test_the_command_line_says_what_it_did_and_exits_with_the_status(tmp_path: P
     assert root.is_dir()
 
 
+def test_sitemaps_may_be_named_after_options(tmp_path: Path) -> None:
+    """``index FOLDER --output x.xml SITEMAP``: argparse alone stops a list of positionals at
+    the first option; the names after options are read as the names before them are."""
+    root = versions(tmp_path / "site")
+    named_first = run("index", "site", "1.0/sitemap.xml", "--output", "first.xml",
+                      "--base-url", BASE, cwd=tmp_path)  # fmt: skip
+    assert named_first.returncode == 0, named_first.stdout + named_first.stderr
+    assert list(checked(root, "first.xml")) == [f"{BASE}1.0/sitemap.xml"]
+    named_after = run("index", "site", "--output", "after.xml", "1.0/sitemap.xml",
+                      "--base-url", BASE, "2.0/sitemap.xml", cwd=tmp_path)  # fmt: skip
+    assert named_after.returncode == 0, named_after.stdout + named_after.stderr
+    assert sorted(checked(root, "after.xml")) == [
+        f"{BASE}1.0/sitemap.xml",
+        f"{BASE}2.0/sitemap.xml",
+    ]
+
+
 def _sha(data: bytes) -> str:
     import hashlib
 
