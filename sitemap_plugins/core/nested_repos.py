@@ -36,7 +36,8 @@ class NestedRepositories:
     ``folders`` are the resolved folders the host reads sources and translations from;
     ``find_root`` gives the work tree holding a resolved folder (the lookup's own search, with its
     memory), ``is_submodule`` whether a path (relative to a work tree's top) is a submodule
-    that work tree registers. Either may be asked only for a repository nested in one that counts.
+    that work tree registers: a git process, so it is asked only of a repository nested in one
+    that counts, outside any Python environment, when no folder decides.
     """
 
     def __init__(
