@@ -390,8 +390,16 @@ def _value(config: Config, name: str, default: object) -> object:
 def _fails_on_warnings(app: Sphinx) -> bool:
     """Whether sphinx-build ``-W`` is on: Sphinx 7 says so publicly; from 8.1 a warning no
     longer stops the build where it is logged, only its exit status, so a sitemap would be
-    written and the build fail after it, and only a private attribute tells."""
-    return bool(getattr(app, "warningiserror", False) or getattr(app, "_fail_on_warnings", False))
+    written and the build fail after it, and only a private attribute tells.
+
+    ``-W --keep-going`` before 8.1 is that same late failure: Sphinx then clears
+    ``warningiserror`` and sets ``keep_going``, which it sets only under ``-W`` (from 8.1
+    ``keep_going`` is kept equal to ``-W``)."""
+    return bool(
+        getattr(app, "warningiserror", False)
+        or getattr(app, "keep_going", False)
+        or getattr(app, "_fail_on_warnings", False)
+    )
 
 
 def _source_language(config: Config) -> str:
