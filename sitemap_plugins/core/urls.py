@@ -21,6 +21,13 @@ _SAFE_PATH: Final = "/!$&'()*+,;=:@-._~%"
 _SAFE_QUERY: Final = _SAFE_PATH + "?"
 _STRAY_PERCENT: Final = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _ALLOWED_BASE: Final = "an absolute http(s) URL such as https://example.org/docs/"
+_ALLOWED_HOST: Final = (
+    ", whose host is a name of letters, digits and hyphens between dots, an IPv4 address"
+    " or an IPv6 address in brackets"
+)
+_HOST_NAME: Final = re.compile(r"(?!-)[a-z0-9_-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9_-]{1,63}(?<!-))*")
+"""A host name's labels: letters, digits and hyphens (and the underscore RFC 3986 allows and
+browsers accept), no label empty, longer than DNS allows, or starting or ending with a hyphen."""
 _PLAIN_PATH: Final = re.compile(r"[A-Za-z0-9._~!$&'()*+,;=:@/-]*")
 """A path that encoding leaves as it is: no ``%``, nothing outside the path's safe characters."""
 _MOVES: Final = re.compile(r"(^|/)\.\.?(/|$)|//")
@@ -82,7 +89,10 @@ def check_base_url(url: str) -> str:
 
     A user name or password is refused: a sitemap is public, and so is every URL in it.
     """
-    parts = urlsplit(url.strip())
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:  # a bracketed host that is no IPv6 address
+        raise ValueError(_ALLOWED_BASE + _ALLOWED_HOST) from None
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         raise ValueError(_ALLOWED_BASE)
     if parts.query or parts.fragment:
@@ -109,23 +119,52 @@ def ascii_host(host: str) -> str:
     Browsers follow UTS #46 without transitional mapping (``faß.de`` stays ``xn--fa-hia.de``),
     while Python's ``idna`` codec implements IDNA 2003 and would turn it into ``fass.de``, another
     site. So each label is normalised (NFKC, lower case) and Punycode-encoded by hand; the
-    standard library has the Punycode codec, which is the only hard part.
+    standard library has the Punycode codec, which is the only hard part. A host no URL can
+    name is a ValueError (see :func:`_checked_host`).
     """
     host = unicodedata.normalize("NFKC", host).lower().rstrip(".")
     if host.isascii():
-        return host
+        return _checked_host(host)
     labels = []
     for label in host.split("."):
         if not label:
-            raise ValueError(_ALLOWED_BASE + ", with a valid host name")
+            raise ValueError(_ALLOWED_BASE + _ALLOWED_HOST)
         if label.isascii():
             labels.append(label)
             continue
         encoded = "xn--" + label.encode("punycode").decode("ascii")
         if len(encoded) > 63:
-            raise ValueError(_ALLOWED_BASE + ", with a valid host name")
+            raise ValueError(_ALLOWED_BASE + _ALLOWED_HOST)
         labels.append(encoded)
-    return ".".join(labels)
+    return _checked_host(".".join(labels))
+
+
+def _checked_host(host: str) -> str:
+    """``host`` (lower case, ASCII, without brackets) if a URL can name it, else ValueError.
+
+    Python's URL parser takes anything up to the first ``/`` as the host: a stray space, a
+    backslash, a ``<`` or a NUL byte would otherwise reach every ``<loc>`` of the sitemap, and
+    the ``Sitemap:`` line of robots.txt, as URLs no crawler can follow.
+    """
+    if ":" in host:
+        valid = _is_ip_address(host, version=6)
+    elif host.rpartition(".")[2].isdigit():  # a name's last label is never all digits
+        valid = _is_ip_address(host, version=4)
+    else:
+        valid = _HOST_NAME.fullmatch(host) is not None
+    if not valid:
+        raise ValueError(_ALLOWED_BASE + _ALLOWED_HOST)
+    return host
+
+
+def _is_ip_address(host: str, *, version: int) -> bool:
+    import ipaddress  # only for a host written as an address
+
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.version == version
 
 
 def join_url(base_url: str, path: str, *, encoded: bool = True) -> str:

@@ -214,6 +214,12 @@ def test_every_option_is_a_flag_and_a_config_key(tmp_path: Path) -> None:
             "https://example.org/docs/)",
         ),
         (
+            ["generate", ".", "--base-url", "https://exa mple.org/"],
+            "--base-url: 'https://exa mple.org/' is not allowed (allowed: an absolute http(s) URL "
+            "such as https://example.org/docs/, whose host is a name of letters, digits and "
+            "hyphens between dots, an IPv4 address or an IPv6 address in brackets)",
+        ),
+        (
             ["generate", ".", "--base-url", BASE, "--source", "src"],
             "--source src needs --layout to map pages to sources "
             "(mkdocs, zensical, hugo, jekyll, html)",

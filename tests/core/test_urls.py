@@ -82,6 +82,41 @@ def test_base_url_rejects_what_is_not_absolute_http(bad: str) -> None:
         check_base_url(bad)
 
 
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "https://example.org /docs/",
+        "https://example.org\\docs/",
+        "https://exa<mple.org/",
+        "https://exa\x00mple.org/",
+        "https://exa%41mple.org/",
+        "https://-example.org/",
+        "https://a..org/",
+        "https://bü cher.example/",  # still a space after Punycode
+        "https://256.1.1.1/",
+        "https://[1.2.3.4]/",
+        "https://[::1x]/",
+    ],
+)
+def test_a_base_url_whose_host_no_url_may_have_is_refused(bad: str) -> None:
+    with pytest.raises(ValueError, match=r"whose host is a name of letters, digits and hyphens"):
+        check_base_url(bad)
+
+
+@pytest.mark.parametrize(
+    "base",
+    [
+        "http://localhost:8000/",
+        "http://127.0.0.1:8000/docs/",
+        "http://[2001:db8::1]/",
+        "https://my_host.example/",
+        "https://xn--bcher-kva.example/",
+    ],
+)
+def test_a_base_url_with_a_host_name_or_an_address_is_kept(base: str) -> None:
+    assert check_base_url(base) == base
+
+
 def test_join_keeps_directory_slash_and_prefix() -> None:
     base = "https://example.org/docs/"
     assert join_url(base, "") == "https://example.org/docs/"

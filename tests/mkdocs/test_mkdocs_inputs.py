@@ -66,6 +66,37 @@ def test_a_site_url_with_credentials_writes_no_sitemap(
     assert not (site / "sitemap.xml").exists()
 
 
+BAD_HOSTS = ["https://example.org /docs/", "https://example.org\\docs/", "https://exa<mple.org/"]
+"""Hosts no URL may have: a stray space, a backslash, a ``<``."""
+ALLOWED_HOST = "whose host is a name of letters, digits and hyphens between dots"
+
+
+@pytest.mark.parametrize("site_url", BAD_HOSTS)
+def test_a_site_url_with_a_bad_host_writes_no_sitemap_and_strict_fails(
+    git_repo: GitRepo, caplog: pytest.LogCaptureFixture, site_url: str
+) -> None:
+    root = example_repo(git_repo, site_url=site_url)
+    site = build_site(root)
+    [warning] = sitemap_warnings(caplog)
+    assert f"site_url in mkdocs.yml {site_url!r} is not usable" in warning
+    assert ALLOWED_HOST in warning
+    assert not (site / "sitemap.xml").exists()
+    with pytest.raises(Abort):
+        build_site(root, strict=True)
+    assert not (site / "sitemap.xml").exists()
+
+
+def test_a_base_url_option_with_a_bad_host_is_a_config_error(
+    git_repo: GitRepo, caplog: pytest.LogCaptureFixture
+) -> None:
+    example_repo(git_repo, plugins=[{"sitemap": {"base_url": "https://example.org /docs/"}}])
+    with pytest.raises(Abort, match=CONFIG_ABORT):
+        load(git_repo.root)
+    errors = " ".join(r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR)
+    assert "'base_url': 'https://example.org /docs/' is not allowed" in errors
+    assert ALLOWED_HOST in errors
+
+
 def test_a_percent_in_a_file_name_is_encoded_once(git_repo: GitRepo) -> None:
     """MkDocs' file.url is already percent-encoded: it must not be decoded or encoded again."""
     root = example_repo(git_repo)

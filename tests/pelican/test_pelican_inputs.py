@@ -58,6 +58,37 @@ def test_a_siteurl_with_credentials_writes_no_sitemap(git_repo: GitRepo) -> None
     assert not (site / "output" / "sitemap.xml").exists()
 
 
+ALLOWED_HOST = "whose host is a name of letters, digits and hyphens between dots"
+
+
+@pytest.mark.parametrize("siteurl", ["https://exa<mple.org", "https://example.org /blog"])
+def test_a_siteurl_with_a_bad_host_writes_no_sitemap_and_strict_fails(
+    git_repo: GitRepo, siteurl: str
+) -> None:
+    site = plain_repo(git_repo, FILES, f"SITEURL = {siteurl!r}\n")
+    log = log_of(pelican_build(site))
+    assert f"SITEURL {siteurl!r} is not usable" in log
+    assert ALLOWED_HOST in log
+    assert not (site / "output" / "sitemap.xml").exists()
+    strict = plain_repo(git_repo, FILES, f'SITEURL = {siteurl!r}\nSITEMAP = {{"strict": True}}\n')
+    proc = pelican_build(strict, check=False)
+    assert proc.returncode == 1
+    assert "no sitemap written" in log_of(proc)
+    assert not (site / "output" / "sitemap.xml").exists()
+
+
+def test_a_base_url_option_with_a_bad_host_is_a_config_error(git_repo: GitRepo) -> None:
+    settings = 'SITEMAP = {"base_url": "https://exa<mple.org/"}\n'
+    site = plain_repo(git_repo, FILES, settings)
+    proc = pelican_build(site, check=False)
+    assert proc.returncode != 0
+    log = log_of(proc)
+    assert "SITEMAP['base_url']" in log
+    assert "'https://exa<mple.org/'" in log
+    assert ALLOWED_HOST in log
+    assert not (site / "output" / "sitemap.xml").exists()
+
+
 def test_a_percent_in_a_file_name_is_a_percent_sign(git_repo: GitRepo) -> None:
     """Pelican's URLs are the paths it saves to: a slug a%20b is the file a%20b.html."""
     files = {

@@ -403,6 +403,14 @@ def test_site_url_declared_by_another_extension_first_is_read(
     ("setting", "expected"),
     [
         ('html_baseurl = "/"', "html_baseurl '/' is not usable as the site's base URL"),
+        (  # a host no URL may have: a backslash, a '<'
+            r'html_baseurl = "https://example.org\\docs/"',
+            r"html_baseurl 'https://example.org\\docs/' is not usable as the site's base URL",
+        ),
+        (
+            'html_baseurl = "https://exa<mple.org/"',
+            "html_baseurl 'https://exa<mple.org/' is not usable as the site's base URL",
+        ),
         ('html_baseurl = ""', "the site's base URL is not set (set html_baseurl in conf.py)"),
     ],
 )

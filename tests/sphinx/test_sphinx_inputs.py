@@ -63,6 +63,23 @@ def test_a_base_url_option_with_credentials_is_a_config_error(
     assert not (tmp_path / "out" / "sitemap.xml").exists()
 
 
+def test_a_base_url_option_with_a_bad_host_is_a_config_error(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    conf = BASE_CONF + 'sitemap_base_url = "https://example.org /docs/"\n'
+    srcdir = _project(git_repo, conf)
+    result = sphinx_build(srcdir, tmp_path / "out", check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert (
+        "invalid value for option 'sitemap_base_url': 'https://example.org /docs/' "
+        "(allowed: an absolute http(s) URL such as https://example.org/docs/, whose host is a "
+        "name of letters, digits and hyphens between dots, an IPv4 address or an IPv6 address "
+        "in brackets)"
+    ) in output
+    assert not (tmp_path / "out" / "sitemap.xml").exists()
+
+
 def test_an_html_baseurl_with_credentials_writes_no_sitemap(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:
