@@ -178,8 +178,9 @@ def _authority_problem(authority: str) -> str | None:
         if not host:
             return "has no host"
         if not _REG_NAME.fullmatch(host):
-            ascii_host = _idna(host)
-            fix = f"; write it as {ascii_host!r}" if ascii_host else ""
+            ascii_host = _idna(host)  # a suggestion only where it is a valid host itself
+            valid = ascii_host is not None and _REG_NAME.fullmatch(ascii_host)
+            fix = f"; write it as {ascii_host!r}" if valid else ""
             return f"has a host RFC 3986 does not allow raw ({host!r}){fix}"
     if port is not None and not _PORT.fullmatch(port):
         return f"has a port that is not a number ({port!r})"

@@ -81,6 +81,26 @@ def test_a_url_still_holding_an_entity_is_only_a_warning(tmp_path: Path) -> None
     assert report.exit_status == 0
 
 
+@pytest.mark.parametrize(
+    ("loc", "fix"),
+    [
+        ("https://exämple.org/a/", "xn--exmple-cua.org"),
+        ("https://example.org /a/", None),  # the host's own spelling is no fix
+        ("https://example.org\\a/", None),
+    ],
+)
+def test_a_host_rfc_3986_refuses_gets_a_fix_only_when_the_fix_is_a_host(
+    tmp_path: Path, loc: str, fix: str | None
+) -> None:
+    path = write(tmp_path / "sitemap.xml", urlset(loc))
+    message = only(validate([path], now=NOW), "E303").message
+    assert "has a host RFC 3986 does not allow raw" in message
+    if fix is None:
+        assert "write it as" not in message
+    else:
+        assert message.endswith(f"write it as {fix!r}")
+
+
 def test_a_base_url_that_is_not_absolute_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="absolute http"):
         validate([tmp_path], base_url="docs/")
