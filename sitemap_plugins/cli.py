@@ -401,7 +401,7 @@ def _add_index(commands: Any) -> None:
 
 
 def _index(args: argparse.Namespace) -> int:
-    from sitemap_plugins.index import build_index
+    from sitemap_plugins.index import Level, build_index
 
     progress = StatusLine(sys.stderr, verb="reading")
     try:
@@ -420,10 +420,19 @@ def _index(args: argparse.Namespace) -> int:
     finally:
         progress.clear()
     for note in result.notes:
-        sys.stdout.write(f"{note.source}: {note.message}\n")
-    sys.stdout.write(_index_summary(result) + "\n")
-    sys.stdout.flush()
+        _index_line(f"{note.source}: {note.message}", problem=note.level is not Level.INFO)
+    _index_line(_index_summary(result), problem=result.written is None)
     return result.exit_status
+
+
+def _index_line(line: str, *, problem: bool) -> None:
+    """One line of ``index``'s report: what it listed and wrote on stdout, every problem (a
+    warning, a refused child, no index written) on stderr, as ``generate`` and ``submit`` do,
+    so that a script keeps the report and a CI log still shows why a run failed. Each line is
+    flushed, so that a terminal showing both streams shows them in order."""
+    stream = sys.stderr if problem else sys.stdout
+    stream.write(line + "\n")
+    stream.flush()
 
 
 def _index_summary(result: IndexResult) -> str:

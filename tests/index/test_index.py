@@ -327,7 +327,8 @@ def test_the_command_line_says_what_it_did_and_exits_with_the_status(tmp_path: P
     assert done.stderr == ""
     missing = run("index", "nowhere", "--base-url", BASE, cwd=tmp_path)
     assert missing.returncode == 2
-    assert missing.stdout.splitlines() == ["nowhere: no such folder", "No index written."]
+    assert missing.stderr.splitlines() == ["nowhere: no such folder", "No index written."]
+    assert missing.stdout == ""
     usage = run("index", "site", cwd=tmp_path)
     assert usage.returncode == 2
     assert "the following arguments are required: --base-url" in usage.stderr
@@ -348,6 +349,39 @@ def test_sitemaps_may_be_named_after_options(tmp_path: Path) -> None:
     assert sorted(checked(root, "after.xml")) == [
         f"{BASE}1.0/sitemap.xml",
         f"{BASE}2.0/sitemap.xml",
+    ]
+
+
+def test_the_command_line_reports_on_stdout_and_problems_on_stderr(tmp_path: Path) -> None:
+    """As ``generate`` and ``submit``: a script keeps what was listed, a CI log shows why."""
+    root = tmp_path / "site"
+    build(root / "1.0", BASE, V1)  # built for another base URL: refused
+    build(root / "2.0", f"{BASE}2.0/", V2)
+    done = run("index", "site", "--base-url", BASE, "--glob", "*/nothing.xml", "--glob",
+               "*/sitemap.xml", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 1
+    v1, v2 = (str(Path("site", name, "sitemap.xml")) for name in ("1.0", "2.0"))
+    [listed, wrote] = done.stdout.splitlines()
+    assert listed.startswith(f"{v2}: listed (3 URLs, newest lastmod ")
+    assert wrote == (
+        f"Wrote site{os.sep}sitemap.xml: an index of 1 sitemap, served at {BASE}sitemap.xml; "
+        "1 sitemap refused (see above)."
+    )
+    problems = done.stderr.splitlines()
+    assert problems[0] == "--glob: '*/nothing.xml' matches no file"
+    assert problems[1].startswith(f"{v1}:3: E305: {BASE} is outside {BASE}1.0/")
+    assert problems[-1].startswith(f"{v1}: refused, not listed: ")
+    assert all(line.startswith(v1) for line in problems[1:])
+
+    shutil.rmtree(root / "1.0")
+    (root / "robots.txt").write_bytes(b"User-agent: *\nDisallow: /caf\xe9/\n")
+    stopped = run("index", "site", "--base-url", BASE, cwd=tmp_path)
+    assert stopped.returncode == 2
+    assert stopped.stdout.splitlines() == [listed]
+    assert stopped.stderr.splitlines() == [
+        f"site{os.sep}sitemap.xml: cannot update site{os.sep}robots.txt: not UTF-8 text (byte "
+        "0xe9 at offset 28); save it as UTF-8",
+        "No index written.",
     ]
 
 

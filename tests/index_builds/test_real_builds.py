@@ -195,7 +195,7 @@ def test_a_static_i18n_site_with_an_older_version_beside_it(
     refused = run("index", out, "--base-url", BASE, cwd=tmp_path)
     assert refused.returncode == 2
     assert f"{out / 'sitemap.xml'}: is the site's own sitemap (4 URLs), not an index" in (
-        refused.stdout
+        refused.stderr
     )
     assert (out / "sitemap.xml").read_bytes() == own
 
