@@ -37,6 +37,7 @@ from sitemap_plugins.core import (
     LanguageSite,
     LeftOut,
     LoggingReporter,
+    OptionError,
     Page,
     Reason,
     SitemapBuilder,
@@ -87,11 +88,12 @@ class SitemapPublishError(RuntimeError):
 
 class _NoTraceback(logging.Filter):
     """Pelican 4.12 logs the exception that ends a build with its traceback; ours say all there
-    is to say in their one line (the path and the cause), so their record goes without it."""
+    is to say in their one line (the path and the cause, or the option, its value and what is
+    allowed), so their record goes without it. Any other exception, a crash, keeps it."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
-        if isinstance(error, (SitemapPublishError, SitemapStrictError)):
+        if isinstance(error, (SitemapPublishError, SitemapStrictError, OptionError)):
             record.exc_info = None
             record.exc_text = None
         return True

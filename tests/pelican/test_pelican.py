@@ -31,7 +31,7 @@ from tests.pelican.helpers import (
 )
 from tests.support.git_trace import GitTrace
 from tests.support.gitrepo import GitRepo
-from tests.support.hosts import pelican_build
+from tests.support.hosts import output, pelican_build
 from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp, read_index
 
 pytestmark = pytest.mark.pelican
@@ -474,14 +474,50 @@ def test_strict_option_and_fatal_warnings_fail_the_build(git_repo: GitRepo) -> N
     assert "SITEMAP['strict'] is on; no sitemap written" in log_of(proc)
 
 
-def test_invalid_option_fails_at_config_time(git_repo: GitRepo) -> None:
-    site = plain_repo(
-        git_repo, {"content/a.md": post("A", "2024-01-01")}, 'SITEMAP = {"gzip": 2}\n'
-    )
+@pytest.mark.parametrize(
+    ("setting", "line"),
+    [
+        (
+            'SITEMAP = {"gzip": 2}',
+            """invalid value for option "SITEMAP['gzip']": 2 (allowed: one of off, on, both)""",
+        ),
+        (
+            'SITEMAP = ["gzip"]',
+            "invalid value for option 'SITEMAP': ['gzip'] (allowed: a dict of sitemap options)",
+        ),
+    ],
+)
+def test_invalid_option_fails_at_config_time_in_one_line(
+    git_repo: GitRepo, setting: str, line: str
+) -> None:
+    """One line that names the option, as any Pelican shows a bad setting: Pelican 4.12 logs
+    the exception that ends a build with its traceback, which a bad value is not worth."""
+    site = plain_repo(git_repo, {"content/a.md": post("A", "2024-01-01")}, setting + "\n")
     proc = pelican_build(site, check=False)
-    assert proc.returncode != 0
-    assert "SITEMAP['gzip']" in log_of(proc)
+    assert proc.returncode == 1
+    assert "Traceback" not in output(proc)
+    assert f"CRITICAL OptionError: {line}" in log_of(proc)
     assert not (site / "output" / "sitemap.xml").exists()
+
+
+def test_a_crash_elsewhere_keeps_the_traceback_pelican_gives_it(git_repo: GitRepo) -> None:
+    """Only our own one-line errors lose their traceback: another plugin's crash is shown as
+    Pelican shows it without us (with its traceback from Pelican 4.12)."""
+    crash = (
+        "from pelican import signals\n\n"
+        "def crash(pelican):\n    raise ValueError('a bug in another plugin')\n\n"
+        "def register():\n    signals.initialized.connect(crash)\n"
+    )
+    site = plain_repo(git_repo, {"content/a.md": post("A", "2024-01-01"), "crash.py": crash})
+    shown = {}
+    for plugins in (["crash"], ["sitemap_plugins.pelican", "crash"]):
+        settings = f"PLUGINS = {plugins!r}\nPLUGIN_PATHS = ['.']\n"
+        git_repo.write("pelicanconf.py", PLAIN_SETTINGS + settings)
+        proc = pelican_build(site, check=False)
+        assert proc.returncode == 1
+        assert "CRITICAL ValueError: a bug in another plugin" in log_of(proc)
+        shown[plugins[0]] = "Traceback" in output(proc)
+    assert shown["sitemap_plugins.pelican"] == shown["crash"]
 
 
 @pytest.mark.parametrize("siteurl", ["", "/blog", "example.org"])
