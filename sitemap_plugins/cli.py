@@ -311,9 +311,11 @@ def _generate(args: argparse.Namespace) -> int:
     except SitemapError as error:
         bar.clear()
         print(f"{PROG} generate: error: {error}", file=sys.stderr)
-        return 1
+        return 2 if reporter.unreadable else 1
     bar.clear()
     print(summary.line())
+    if reporter.unreadable:  # the rest is written; the run still saw less than the site
+        return 2
     return 0 if summary.top is not None else 1
 
 

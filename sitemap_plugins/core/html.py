@@ -28,6 +28,7 @@ __all__ = [
     "head_reason",
     "head_title",
     "html_lang",
+    "read_head",
     "read_page",
     "scan_head",
 ]
@@ -83,21 +84,30 @@ class _MetaAttributes(HTMLParser):
 
 
 def head_of(page: str | os.PathLike[str]) -> str:
-    """The page's text up to the end of its head: the text itself, or read from its file.
-
-    A file is read in pieces until ``</head>`` shows, so the body of a long page is never read; a
-    file that cannot be read has no head to say anything.
+    """The page's text up to the end of its head: the text itself, or read from its file
+    (:func:`read_head`); a file that cannot be read has no head to say anything.
     """
     if isinstance(page, str):
         end = _HEAD_END.search(page)
         return page if end is None else page[: end.start()]
+    try:
+        return read_head(page)
+    except OSError:
+        return ""
+
+
+def read_head(path: os.PathLike[str]) -> str:
+    """The text of the page file at ``path`` up to the end of its head, or ``OSError``.
+
+    The file is read in pieces until ``</head>`` shows, so the body of a long page is never
+    read. The error is left to the caller: a host's page was written by the host a moment ago,
+    while ``generate`` walks files no one described to it, and must tell a file it cannot read
+    from one that holds no page.
+    """
     parts: list[bytes] = []
     # Bytes from the file descriptor, decoded once at the end: a buffered file object costs
     # three times what reading a head does.
-    try:
-        fd = os.open(page, _READ_FLAGS)
-    except OSError:
-        return ""
+    fd = os.open(path, _READ_FLAGS)
     cut = -1  # where the bytes show </head>, once they do
     try:
         read, tail = 0, b""
@@ -112,8 +122,6 @@ def head_of(page: str | os.PathLike[str]) -> str:
                 break
             read += len(chunk)
             tail = chunk[-16:]
-    except OSError:
-        return ""
     finally:
         os.close(fd)
     data = b"".join(parts)

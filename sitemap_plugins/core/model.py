@@ -57,6 +57,7 @@ class Reason(str, enum.Enum):
     PRIVATE = "private"
     HOST_EXCLUDED = "excluded by the host"
     NOT_A_PAGE = "not a page"
+    UNREADABLE = "unreadable"
     SEARCH_PAGE = "search page"
     GENERAL_INDEX = "general index"
     DOMAIN_INDEX = "domain index"

@@ -31,6 +31,7 @@ class Code(str, enum.Enum):
     EMPTY = "empty"
     CONFLICT = "conflict"
     PUBLISH = "publish"
+    UNREADABLE = "unreadable"
     BAD_VIDEO = "video"
     BAD_NEWS = "news"
 

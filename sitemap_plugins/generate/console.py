@@ -88,13 +88,19 @@ class StatusLine(_TerminalLine):
 
 
 class ConsoleReporter:
-    """The core's :class:`~sitemap_plugins.core.Reporter` on stderr, around a progress bar."""
+    """The core's :class:`~sitemap_plugins.core.Reporter` on stderr, around a progress bar.
+
+    ``unreadable`` counts the warnings about input that could not be read, for the exit
+    status: the sitemap of the rest is written, yet the run did not see the whole site."""
 
     def __init__(self, stream: TextIO, bar: ProgressBar | None = None) -> None:
         self._stream = stream
         self._bar = bar
+        self.unreadable = 0
 
     def warning(self, code: Code, message: str) -> None:
+        if code is Code.UNREADABLE:
+            self.unreadable += 1
         self._line(f"warning: {message}")
 
     def info(self, message: str) -> None:

@@ -64,6 +64,8 @@ def generate_site(
 
     Raises :class:`~.errors.InputError` for a folder that is not there, and the core's
     :class:`~sitemap_plugins.core.StrictError` / :class:`~sitemap_plugins.core.PublishError`.
+    A built file or folder that cannot be read is a warning of kind ``Code.UNREADABLE``
+    naming it, and the other pages are listed (the command line then exits with status 2).
     """
     site_dir = settings.site_dir
     if site_dir is None or not site_dir.is_dir():
@@ -100,6 +102,7 @@ def generate_site(
         show=display,
         read_in=_snippet_reader(settings, builder.reporter) if finder is not None else None,
         folder_sitemap=_folder_sitemap(settings, builder.reporter) if finder is not None else None,
+        warn_unreadable=lambda message: builder.reporter.warning(Code.UNREADABLE, message),
     )
     if settings.source_dir is not None:
         builder.start(settings.source_dir)  # the history pass runs while the pages are read
@@ -113,8 +116,9 @@ def generate_site(
     page_for_humans = html_page_relpath(options.filename)
     skip = options.html_page or is_ours(site_dir, page_for_humans)
 
-    def files() -> Iterator[BuiltFile]:
-        found = walk_site(site_dir)
+    def files(*, first: bool = False) -> Iterator[BuiltFile]:
+        # What cannot be read is said once, in the first walk.
+        found = walk_site(site_dir, reader.unreadable if first else None)
         if not skip:
             return found
         return (file for file in found if file.relpath != page_for_humans)
@@ -123,7 +127,7 @@ def generate_site(
     committed: set[Path] = set()
     held: dict[str, Page | LeftOut] = {}
     total = 0
-    for file in files():
+    for file in files(first=True):
         total += 1
         path, is_built = source = reader.source_of(file)
         if len(held) < _HELD:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Final
 from urllib.parse import unquote, urljoin, urlsplit
 
-from sitemap_plugins.core.html import HeadScan, head_of, scan_head
+from sitemap_plugins.core.html import HeadScan, read_head, scan_head
 from sitemap_plugins.core.model import LeftOut, Page, Reason
 from sitemap_plugins.core.urls import encode_path, join_url, quote_file_path
 from sitemap_plugins.generate.blog import View
@@ -55,11 +55,16 @@ class BuiltFile:
     path: Path
 
 
-def walk_site(site_dir: Path) -> Iterator[BuiltFile]:
+def walk_site(
+    site_dir: Path, unreadable: Callable[[str, OSError], None] | None = None
+) -> Iterator[BuiltFile]:
     """Every HTML file under ``site_dir``, in sorted order, one folder listing at a time.
 
     Names starting with a dot (``.git``, ``.well-known``, our own record) are skipped, and links
-    to folders are not followed (a link back up would never end).
+    to folders are not followed (a link back up would never end). A folder that cannot be
+    listed, or an HTML file that cannot be looked at (a link that loops), is handed to
+    ``unreadable`` with its path relative to ``site_dir`` (a folder's ending in ``/``, the
+    site's own ``""``): its pages cannot be listed, and the user must hear of it.
     """
     stack: list[tuple[str, Path]] = [("", site_dir)]
     while stack:
@@ -67,7 +72,9 @@ def walk_site(site_dir: Path) -> Iterator[BuiltFile]:
         try:
             with os.scandir(folder) as scan:
                 entries = sorted(scan, key=lambda entry: entry.name)
-        except OSError:
+        except OSError as error:
+            if unreadable is not None:
+                unreadable(prefix, error)
             continue
         folders: list[tuple[str, Path]] = []
         for entry in entries:
@@ -79,8 +86,9 @@ def walk_site(site_dir: Path) -> Iterator[BuiltFile]:
                     folders.append((relpath + "/", Path(entry.path)))
                 elif entry.name.lower().endswith(HTML_SUFFIXES) and entry.is_file():
                     yield BuiltFile(relpath, Path(entry.path))
-            except OSError:
-                continue
+            except OSError as error:
+                if unreadable is not None:
+                    unreadable(relpath, error)
         stack.extend(reversed(folders))
 
 
@@ -106,7 +114,8 @@ class SiteReader:
     A source the finder found gives the page its ``sitemap`` front matter, merged over its
     folders' defaults by ``folder_sitemap`` where the host has them (see :mod:`.folder_meta`);
     ``warn`` is told what in it cannot be read, naming the source as ``show`` shows paths. The
-    ``hreflang`` links of a page's head give its language versions.
+    ``hreflang`` links of a page's head give its language versions. A built file or folder
+    that cannot be read is told to ``warn_unreadable`` (see :meth:`unreadable`).
     """
 
     def __init__(
@@ -122,8 +131,10 @@ class SiteReader:
         show: Callable[[Path], str] = str,
         read_in: Callable[[Path], tuple[Path, ...]] | None = None,
         folder_sitemap: Callable[[Path, object], object] | None = None,
+        warn_unreadable: Callable[[str], None] | None = None,
     ) -> None:
         self.site_dir = site_dir
+        self.warn_unreadable = warn_unreadable
         self.read_in = read_in
         self.folder_sitemap = folder_sitemap
         self.base_url = base_url
@@ -166,7 +177,11 @@ class SiteReader:
         origin = self._origin(file)
         if _NOT_FOUND.search(file.relpath):
             return LeftOut(Reason.NOT_FOUND_PAGE, origin)
-        head = head_of(file.path)
+        try:
+            head = read_head(file.path)
+        except OSError as error:
+            self.unreadable(file.relpath, error)
+            return LeftOut(Reason.UNREADABLE, origin)
         if not _PAGE_MARKERS.search(head[:4096]):
             return LeftOut(Reason.NOT_A_PAGE, origin)  # a verification token, a fragment
         scan = scan_head(head)
@@ -208,6 +223,19 @@ class SiteReader:
             html=file.path if self.images else None,
             title=scan.title,
         )
+
+    def unreadable(self, relpath: str, error: OSError) -> None:
+        """Say that the built file or folder at ``relpath`` (see :func:`walk_site`) cannot be
+        read, and why: a page or folder a user cannot read (a site built by another user, files
+        of mode 0600) would otherwise be left out unseen, or taken for a file that is no page."""
+        if self.warn_unreadable is None:
+            return
+        where = posixpath.join(self.label.replace(os.sep, "/"), relpath)
+        why = error.strerror or str(error)
+        if not relpath or relpath.endswith("/"):
+            self.warn_unreadable(f"{where}: cannot read the folder ({why}); its pages are left out")
+        else:
+            self.warn_unreadable(f"{where}: cannot read it ({why}); left out")
 
     def _listed_posts(self, file: BuiltFile) -> tuple[object, ...]:
         """The dates of the posts of the Material or Zensical blog view that the page without

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -18,13 +19,18 @@ from tests.support.sitemap_checks import UrlEntry, check_sitemap_file, parse_wit
 
 
 def run(
-    *args: str | Path, cwd: Path, stdin: str | None = None, env: dict[str, str] | None = None
+    *args: str | Path,
+    cwd: Path,
+    stdin: str | None = None,
+    env: dict[str, str] | None = None,
+    via: Sequence[str] = (),
 ) -> subprocess.CompletedProcess[str]:
-    """The installed console script, in ``cwd``; never a traceback, whatever the outcome."""
+    """The installed console script, in ``cwd``; never a traceback, whatever the outcome.
+    ``via`` is a command that runs it (``setpriv`` with its options)."""
     if not SCRIPT.exists():
         pytest.fail(f"{SCRIPT} is missing: install the project (pip install .) to test it")
     done = subprocess.run(
-        [str(SCRIPT), *map(str, args)],
+        [*via, str(SCRIPT), *map(str, args)],
         cwd=cwd,
         env={**ENV, **(env or {})},
         input=stdin,

@@ -80,13 +80,13 @@ def test_every_head_is_read_once_and_the_sitemap_is_the_same_however_many_are_he
     site: GitRepo, monkeypatch: pytest.MonkeyPatch, held: int
 ) -> None:
     reads: Counter[str] = Counter()
-    real_head_of = site_module.head_of
+    real_read_head = site_module.read_head
 
     def counted(path: Path) -> str:
         reads[Path(path).relative_to(site.root / "site").as_posix()] += 1
-        return real_head_of(path)
+        return real_read_head(path)
 
-    monkeypatch.setattr(site_module, "head_of", counted)
+    monkeypatch.setattr(site_module, "read_head", counted)
     monkeypatch.setattr(run_module, "_HELD", held)
     summary, reporter = _generate(site.root)
 
@@ -112,11 +112,11 @@ def test_the_history_pass_runs_while_the_pages_are_read_and_answers_as_one_run_a
     site: GitRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     events: list[str] = []
-    real_head_of, real_run_git = site_module.head_of, git_dates.run_git
+    real_read_head, real_run_git = site_module.read_head, git_dates.run_git
 
-    def head_of(path: Path) -> str:
+    def read_head(path: Path) -> str:
         events.append("head")
-        return real_head_of(path)
+        return real_read_head(path)
 
     def started(args: list[str], cwd: Path) -> BackgroundGit:
         events.append(f"started {git_command(args)}")
@@ -126,7 +126,7 @@ def test_the_history_pass_runs_while_the_pages_are_read_and_answers_as_one_run_a
         events.append(f"ran {git_command(args)}")
         return real_run_git(args, cwd)
 
-    monkeypatch.setattr(site_module, "head_of", head_of)
+    monkeypatch.setattr(site_module, "read_head", read_head)
     monkeypatch.setattr(git_dates, "BackgroundGit", started)
     monkeypatch.setattr(git_dates, "run_git", ran)
     _generate(site.root)

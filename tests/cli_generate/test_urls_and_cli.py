@@ -3,7 +3,11 @@ statuses and one-line errors, and the host config readers."""
 
 from __future__ import annotations
 
+import errno
+import os
 import random
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -264,6 +268,72 @@ def test_strict_mode_and_an_empty_site_exit_1_and_write_nothing(tmp_path: Path) 
     done = run("generate", "empty", "--base-url", BASE, cwd=tmp_path)
     assert done.returncode == 1
     assert "no sitemap written to sitemap.xml: no pages" in done.stderr
+
+
+def test_an_html_file_that_cannot_be_read_is_named_and_the_exit_status_is_2(
+    tmp_path: Path,
+) -> None:
+    """A link that loops, which no user can read, root included: named, not taken for a file
+    that is no page, and the rest of the site still listed."""
+    write(tmp_path / "site/index.html", page("Home"))
+    write(tmp_path / "site/guide/index.html", page("Guide"))
+    (tmp_path / "site/loop.html").symlink_to("loop.html")
+    done = run("generate", "site", "--base-url", BASE, cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"warning: site/loop.html: cannot read it ({os.strerror(errno.ELOOP)}); left out",
+        "2 pages have no lastmod: no date in the page's head, no source found for it (give "
+        "--source and --layout), and the built file is not committed",
+    ]
+    assert done.stdout.startswith("sitemap: 2 URLs in sitemap.xml")
+    assert set(lastmods(checked(tmp_path / "site", BASE), BASE)) == {"", "guide/"}
+    (tmp_path / "site/sitemap.xml").unlink()
+    strict = run("generate", "site", "--base-url", BASE, "--strict", cwd=tmp_path)
+    assert strict.returncode == 2
+    assert "error: 1 warning in strict mode; no sitemap written" in strict.stderr
+    assert not (tmp_path / "site/sitemap.xml").exists()
+
+
+def _without_permission_to_read(probe: Path) -> list[str]:
+    """How to run a command that file modes apply to: as it is for a user other than root;
+    for root, through ``setpriv`` without the capabilities that let root read any file. Skips
+    the test when neither is possible here."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("run as root, and no setpriv to drop root's right to read any file")
+    via = [setpriv, "--bounding-set=-dac_override,-dac_read_search"]
+    tried = subprocess.run([*via, "cat", str(probe)], capture_output=True, check=False)
+    if tried.returncode == 0 or b"Permission denied" not in tried.stderr:
+        pytest.skip(f"run as root, and setpriv cannot drop root's right to read: {tried.stderr!r}")
+    return via
+
+
+def test_pages_and_folders_a_user_cannot_read_are_named_and_the_exit_status_is_2(
+    tmp_path: Path,
+) -> None:
+    """A site built by another user with files of mode 0600: each page and folder that cannot
+    be read is one line naming it and the cause, the other pages are still listed."""
+    for relpath in ("index.html", "guide/index.html", "private.html", "secret/index.html"):
+        write(tmp_path / "site" / relpath, page(relpath))
+    locked = [tmp_path / "site/private.html", tmp_path / "site/secret"]
+    for path in locked:
+        path.chmod(0)
+    try:
+        via = _without_permission_to_read(locked[0])
+        done = run("generate", "site", "--base-url", BASE, cwd=tmp_path, via=via)
+    finally:
+        for path in locked:
+            path.chmod(0o755)
+    denied = os.strerror(errno.EACCES)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[:2] == [
+        f"warning: site/private.html: cannot read it ({denied}); left out",
+        f"warning: site/secret/: cannot read the folder ({denied}); its pages are left out",
+    ]
+    assert done.stdout.startswith("sitemap: 2 URLs in sitemap.xml; left out 1 (1 unreadable)")
+    assert set(lastmods(checked(tmp_path / "site", BASE), BASE)) == {"", "guide/"}
 
 
 def test_the_indexnow_key_file_is_written_with_the_sitemap_and_never_shown(
