@@ -194,12 +194,14 @@ def head_reason(page: str | os.PathLike[str]) -> Reason | None:
 class PageRead(NamedTuple):
     """What one read of a rendered page gives: why it stays out, or the images of its main
     content (``src`` as written, in page order) and the ``<base href>`` they are relative to.
+    ``unreadable`` is why the file could not be read at all (then nothing else is known).
     A named tuple: one is made per page, every build."""
 
     reason: Reason | None = None
     images: tuple[str, ...] = ()
     base: str | None = None
     title: str | None = None
+    unreadable: str | None = None
 
 
 NOTHING_READ: Final = PageRead()
@@ -219,7 +221,13 @@ def read_page(
     if isinstance(page, WrittenText):
         page = page.text
     if not images:
-        head = head_of(page)
+        if isinstance(page, str):
+            head = head_of(page)
+        else:
+            try:
+                head = read_head(page)
+            except OSError as error:
+                return PageRead(unreadable=error.strerror or str(error))
         return PageRead(_reason(_meta_tags(head)), title=head_title(head) if title else None)
     from sitemap_plugins.core.images import main_images  # only builds with images import it
 
@@ -227,8 +235,8 @@ def read_page(
         try:
             with open(page, encoding="utf-8", errors="replace") as stream:
                 text = stream.read(_MOST_PAGE)
-        except OSError:
-            return NOTHING_READ
+        except OSError as error:
+            return PageRead(unreadable=error.strerror or str(error))
     else:
         text = page
     end = _HEAD_END.search(text, 0, _MOST)

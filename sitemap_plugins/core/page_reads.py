@@ -43,6 +43,8 @@ class PageReads:
             except (ValueError, TypeError, KeyError):
                 pass  # kept by another version: read again
         found = read_page(page, images=images, title=title)
+        if found.unreadable is not None:
+            return found  # not kept: the next build reads it again, and says so again
         reason = None if found.reason is None else found.reason.name
         self._memo.remember(
             name, stamp, [images, title, reason, list(found.images), found.base, found.title]

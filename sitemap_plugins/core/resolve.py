@@ -17,6 +17,7 @@ import datetime as dt
 import fnmatch
 import functools
 import json
+import os
 import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
@@ -94,6 +95,8 @@ class Resolver:
             read = self.read(page.html, images=self.options.images, title=wants_title)
             if read.reason is not None:
                 return read.reason
+            if read.unreadable is not None:
+                self._unreadable(page, read.unreadable)
         meta = self._read_meta(page)
         if meta is None:
             return Reason.BY_METADATA
@@ -288,6 +291,18 @@ class Resolver:
 
     def _warn(self, code: Code, message: str) -> None:
         self.reporter.warning(code, message)
+
+    def _unreadable(self, page: Page, why: str) -> None:
+        """The file the host wrote for ``page`` could not be read back (removed or locked by
+        something else since): the host published the page, so it stays listed, but what its
+        head would say (a ``noindex``, a redirect) is unknown, and the user hears of it."""
+        html = page.html  # only a file can fail to be read: never text
+        path = os.fspath(html) if isinstance(html, os.PathLike) else page.origin
+        self._warn(
+            Code.UNREADABLE,
+            f"{page.origin}: cannot read {path} ({why}); listed without checking its head "
+            "for a noindex or a redirect",
+        )
 
 
 def _first_rule(rules: tuple[Rule, ...], names: tuple[str, ...]) -> Rule | None:

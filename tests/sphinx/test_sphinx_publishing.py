@@ -8,6 +8,8 @@ every later build here is incremental, as it is for users.
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 import shutil
 import signal
@@ -266,3 +268,41 @@ def test_strict_mode_is_a_build_error_and_writes_no_sitemap(
         ]
     assert ours(outdir) == before
     assert temporary_files(outdir) == []
+
+
+LOCK_USAGE = """
+import os
+
+def _lock_usage(app, exception):
+    # After Sphinx wrote usage/index.html and before the sitemap reads it back: a link that
+    # loops, which no user can read, root included.
+    page = os.path.join(app.outdir, "usage", "index.html")
+    os.remove(page)
+    os.symlink("index.html", page)
+
+def setup(app):
+    app.connect("build-finished", _lock_usage, priority=100)
+"""
+
+
+def test_a_page_that_cannot_be_read_back_is_listed_with_a_warning_and_w_fails(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """Sphinx published the page, so it stays listed; what its head would say is unknown, and
+    the user hears of it in one line naming the file and the cause, never a trace."""
+    srcdir = project(git_repo, LOCK_USAGE)
+    outdir = tmp_path / "out"
+    proc = sphinx_build(srcdir, outdir)
+    text = output(proc)
+    assert "Traceback" not in text
+    [line] = [line for line in text.splitlines() if "cannot read" in line]
+    assert line.removesuffix(" [sitemap.unreadable]") == (  # the kind: from Sphinx 8 on
+        f"WARNING: usage.rst: cannot read {outdir / 'usage' / 'index.html'} "
+        f"({os.strerror(errno.ELOOP)}); "
+        "listed without checking its head for a noindex or a redirect"
+    )
+    assert BASE_URL + "usage/" in read_entries(outdir)
+    strict = sphinx_build(srcdir, tmp_path / "strict", "-W", check=False)
+    assert strict.returncode != 0
+    assert "cannot read" in output(strict)
+    assert not (tmp_path / "strict" / "sitemap.xml").exists()
