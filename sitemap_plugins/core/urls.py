@@ -4,6 +4,11 @@ Hosts hand us paths as they appear on disk or in their link tables: sometimes ra
 ``100%.html`` straight from a file name), sometimes already encoded (MkDocs' ``caf%C3%A9/``). Both
 must come out encoded exactly once, so the caller says which it has: in a raw path every ``%`` is
 a literal percent sign (``%25``); in an encoded one a ``%`` that starts a valid escape is kept.
+
+Two spellings RFC 3986 makes equal must become one URL, or a sitemap lists a page twice and a
+scope check passes what a server resolves elsewhere: escapes are written in upper-case hex with
+escaped unreserved characters decoded (§6.2.2.1, §6.2.2.2, so ``%7e`` is ``~`` and ``%2e`` is
+``.``), and dot segments are removed as §5.2.4 removes them, empty segments kept.
 """
 
 from __future__ import annotations
@@ -30,8 +35,12 @@ _HOST_NAME: Final = re.compile(r"(?!-)[a-z0-9_-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9_-]
 browsers accept), no label empty, longer than DNS allows, or starting or ending with a hyphen."""
 _PLAIN_PATH: Final = re.compile(r"[A-Za-z0-9._~!$&'()*+,;=:@/-]*")
 """A path that encoding leaves as it is: no ``%``, nothing outside the path's safe characters."""
-_MOVES: Final = re.compile(r"(^|/)\.\.?(/|$)|//")
-"""A ``.`` or ``..`` segment, or an empty one inside the path: resolving the path changes it."""
+_DOT_SEGMENT: Final = re.compile(r"(^|/)\.\.?(/|$)")
+"""A ``.`` or ``..`` segment: resolving the path changes it."""
+_ESCAPE: Final = re.compile(r"%([0-9A-Fa-f]{2})")
+_UNRESERVED: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_MAY_MOVE: Final = re.compile(r"(?:^|/)(?:\.|%2[Ee]){1,2}(?:[/?#]|$)")
+"""A dot segment, plain or escaped, in a URL: it may resolve outside the folder it is written in."""
 
 
 def encode_path(path: str, *, encoded: bool = True) -> str:
@@ -44,12 +53,16 @@ def encode_path(path: str, *, encoded: bool = True) -> str:
     File names that are not valid UTF-8 reach Python as lone surrogates; ``surrogateescape``
     turns them back into their original bytes. Any other lone surrogate has no bytes at all, so
     it raises ``ValueError`` rather than becoming a URL nobody asked for.
+
+    Escapes given in an encoded path are written as :func:`normal_escapes` writes them, so that
+    ``caf%c3%a9`` and ``caf%C3%A9`` (or ``%7Euser`` and ``~user``) are one URL.
     """
     text = _STRAY_PERCENT.sub("%25", path) if encoded else path.replace("%", "%25")
     try:
-        return quote(text, safe=_SAFE_PATH, errors="surrogateescape")
+        quoted = quote(text, safe=_SAFE_PATH, errors="surrogateescape")
     except UnicodeEncodeError:
         raise ValueError(f"{path!r} holds characters that have no UTF-8 encoding") from None
+    return normal_escapes(quoted) if encoded else quoted
 
 
 def quote_file_path(path: str) -> str:
@@ -74,13 +87,81 @@ def encode_query(query: str, *, encoded: bool = True) -> str:
     """Percent-encode a query (the text after ``?``) once, as :func:`encode_path` encodes a
     path: ``?`` and ``/`` stay, as RFC 3986 allows them in a query, and ``&`` and ``=`` stay
     as the separators they are (the renderer XML-escapes ``&``). A fragment is written with
-    the same characters, so it is encoded the same way.
+    the same characters, so it is encoded the same way; escapes given are written as
+    :func:`normal_escapes` writes them.
     """
     text = _STRAY_PERCENT.sub("%25", query) if encoded else query.replace("%", "%25")
     try:
-        return quote(text, safe=_SAFE_QUERY, errors="surrogateescape")
+        quoted = quote(text, safe=_SAFE_QUERY, errors="surrogateescape")
     except UnicodeEncodeError:
         raise ValueError(f"{query!r} holds characters that have no UTF-8 encoding") from None
+    return normal_escapes(quoted) if encoded else quoted
+
+
+def normal_escapes(text: str) -> str:
+    """``text`` with each ``%`` escape in the one spelling RFC 3986 asks producers to write:
+    upper-case hex (§6.2.2.1), and an escaped unreserved character (a letter, a digit,
+    ``-._~``) decoded (§6.2.2.2). Both rewrite a URL into an equal one, so this is what makes
+    equal URLs one string: ``caf%c3%a9`` is ``caf%C3%A9``, ``%7Euser`` is ``~user``.
+    """
+    if "%" not in text:
+        return text
+    return _ESCAPE.sub(_normal_escape, text)
+
+
+def _normal_escape(match: re.Match[str]) -> str:
+    char = chr(int(match[1], 16))
+    return char if char in _UNRESERVED else "%" + match[1].upper()
+
+
+def remove_dot_segments(path: str) -> str:
+    """``path`` with its ``.`` and ``..`` segments resolved as RFC 3986 §5.2.4 resolves them:
+    what a browser or server makes of ``/docs/../secret`` (``/secret``). Unlike
+    ``posixpath.normpath`` it keeps empty segments (``/docs//x`` is another URL than
+    ``/docs/x``) and the trailing slash a final ``.`` or ``..`` stands for; a ``..`` at the
+    root goes nowhere (``/../x`` is ``/x``). Escaped dots are not dots here: see
+    :func:`normal_path`.
+    """
+    if not _DOT_SEGMENT.search(path):
+        return path
+    segments = path.split("/")
+    kept: list[str] = []
+    floor = 1 if path.startswith("/") else 0  # the empty segment before the leading slash
+    for segment in segments:
+        if segment == ".":
+            continue
+        if segment == "..":
+            if len(kept) > floor:
+                kept.pop()
+            continue
+        kept.append(segment)
+    if segments[-1] in (".", ".."):
+        kept.append("")  # "/a/b/.." names the folder "/a/", "/.." the root
+    return "/".join(kept)
+
+
+def has_dot_segment(url: str) -> bool:
+    """Whether ``url`` holds a ``.`` or ``..`` segment, plain or escaped (``%2e%2e``): what it
+    names is not what it spells."""
+    return _MAY_MOVE.search(url) is not None
+
+
+def normal_path(path: str) -> str:
+    """An encoded path as RFC 3986 compares it: :func:`normal_escapes`, then
+    :func:`remove_dot_segments` (in that order, so ``%2e%2e`` is a ``..`` too)."""
+    return remove_dot_segments(normal_escapes(path))
+
+
+def normal_url_tail(tail: str) -> str:
+    """The part of a URL after its host (path, then any query and fragment), as RFC 3986
+    compares it: :func:`normal_path` for the path, :func:`normal_escapes` for the rest. Scope
+    checks and duplicate checks compare this, never the text as written."""
+    end = len(tail)
+    for mark in "?#":
+        found = tail.find(mark)
+        if found != -1 and found < end:
+            end = found
+    return normal_path(tail[:end]) + normal_escapes(tail[end:])
 
 
 def check_base_url(url: str) -> str:
@@ -107,7 +188,7 @@ def check_base_url(url: str) -> str:
     netloc = f"[{host}]" if ":" in host else host
     if port is not None:
         netloc += f":{port}"
-    path = encode_path(parts.path or "/")
+    path = normal_path(encode_path(parts.path or "/"))
     if not path.endswith("/"):
         path += "/"
     return urlunsplit((parts.scheme.lower(), netloc, path, "", ""))
@@ -175,29 +256,27 @@ def join_url(base_url: str, path: str, *, encoded: bool = True) -> str:
     the result with :func:`in_scope`.
     """
     plain = path.lstrip("/")
-    if base_url.endswith("/") and _PLAIN_PATH.fullmatch(plain) and not _MOVES.search(plain):
+    if base_url.endswith("/") and _PLAIN_PATH.fullmatch(plain) and not _DOT_SEGMENT.search(plain):
         return base_url + plain  # what _joined gives such a path, without parsing anything
     return _joined(base_url, plain, encoded=encoded)
 
 
 def _joined(base_url: str, path: str, *, encoded: bool) -> str:
     relative = encode_path(path.lstrip("/"), encoded=encoded)
-    keep_slash = relative.endswith("/") or relative in ("", ".")
     base_path = urlsplit(base_url).path
-    joined = posixpath.normpath(posixpath.join(base_path, relative)) if relative else base_path
-    if keep_slash and not joined.endswith("/"):
-        joined += "/"
+    joined = encode_path(posixpath.join(base_path or "/", relative))
     origin = base_url[: len(base_url) - len(base_path)]
-    return origin + encode_path(joined)
+    return origin + remove_dot_segments(joined)
 
 
 def in_scope(url: str, scope: str) -> bool:
     """Whether ``url`` may be listed by a sitemap whose directory URL is ``scope``.
 
     The protocol confines a sitemap at ``/docs/sitemap.xml`` to URLs under ``/docs/`` on the same
-    scheme and host.
+    scheme and host. The path is compared as :func:`normal_path` gives it: ``/docs/../secret``
+    and ``/docs/%2e%2e/admin`` are outside ``/docs/``, as a server resolves them.
     """
-    if scope.endswith("/") and url.startswith(scope):
+    if scope.endswith("/") and url.startswith(scope) and not _MAY_MOVE.search(url, len(scope) - 1):
         return True  # same scheme, host and folder, as written: the common case, without parsing
     return _in_folder(url, scope)
 
@@ -207,7 +286,7 @@ def _in_folder(url: str, scope: str) -> bool:
     return (
         u.scheme.lower() == s.scheme.lower()
         and u.netloc.lower() == s.netloc.lower()
-        and u.path.startswith(s.path)
+        and normal_path(u.path).startswith(normal_path(s.path))
     )
 
 
@@ -236,7 +315,7 @@ def resolve_reference(page_url: str, reference: str) -> str | None:
         return None
     try:
         host = ascii_host(parts.hostname)
-        path = encode_path(parts.path or "/")
+        path = normal_path(encode_path(parts.path or "/"))
         query = encode_query(parts.query)
     except (ValueError, UnicodeError):
         return None

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from sitemap_plugins.core.model import LeftOut, Page, Reason
 from sitemap_plugins.core.report import Code, Reporter
-from sitemap_plugins.core.urls import ascii_host
+from sitemap_plugins.core.urls import ascii_host, normal_path
 
 __all__ = ["url_list_pages"]
 
@@ -65,7 +65,8 @@ def url_list_pages(
 
 def _relative(url: str, scheme: str, host: str, folder: str, outside: str) -> tuple[str, str] | str:
     """The path of ``url`` under the base URL's folder and its query (empty for none, as for
-    ``page?``), or why it cannot be listed (``outside`` when it is not under that folder)."""
+    ``page?``), or why it cannot be listed (``outside`` when it is not under that folder, once
+    its dot segments are resolved)."""
     try:
         parts = urlsplit(url)
         netloc = parts.netloc.lower()
@@ -75,7 +76,7 @@ def _relative(url: str, scheme: str, host: str, folder: str, outside: str) -> tu
         return outside
     if parts.scheme.lower() != scheme or netloc != host:
         return outside
-    path = parts.path or "/"
+    path = normal_path(parts.path or "/")  # "docs/%2e%2e/admin" is "/admin", as a server reads it
     if not path.startswith(folder):
         return outside
     if "#" in url:

@@ -26,7 +26,13 @@ from pathlib import Path
 from typing import Final
 from urllib.parse import SplitResult, unquote, urlsplit
 
-from sitemap_plugins.core.urls import check_base_url, directory_url, encode_path
+from sitemap_plugins.core.urls import (
+    check_base_url,
+    directory_url,
+    encode_path,
+    has_dot_segment,
+    normal_url_tail,
+)
 from sitemap_plugins.defaults import DEFAULT_TIMEOUT
 from sitemap_plugins.validate import values
 from sitemap_plugins.validate.documents import DocumentChecker
@@ -129,8 +135,9 @@ class _SetTracker:
     def first_seen(self, label: str, line: int, origin: str, rest: str) -> tuple[str, int] | None:
         """Where a URL was listed before in this set, or None (and remember it).
 
-        URLs are compared with scheme and host in lower case, and kept as 16-byte digests so that
-        a set of millions of URLs stays small.
+        URLs are compared as :func:`_web_parts` gives them (scheme and host in lower case, the
+        rest as RFC 3986 compares it), and kept as 16-byte digests so that a set of millions of
+        URLs stays small.
         """
         key = f"{origin}{rest}".encode("utf-8", "surrogatepass")
         digest = hashlib.blake2b(key, digest_size=16).digest()
@@ -196,15 +203,16 @@ class _DocumentSink:
         if loc is None or parts is None:
             return
         self._check_scope(loc, parts, entry.line)
-        if loc in self._children_seen:
+        key = "".join(parts)
+        if key in self._children_seen:
             self.emit(
                 Check.DUPLICATE,
-                f"{loc} is listed twice (also line {self._children_seen[loc]})",
+                f"{loc} is listed twice (also line {self._children_seen[key]})",
                 entry.line,
                 None,
             )
         else:
-            self._children_seen[loc] = entry.line
+            self._children_seen[key] = entry.line
 
     def _check_scope(self, loc: str, parts: tuple[str, str], line: int) -> None:
         """The rule of :func:`sitemap_plugins.core.urls.in_scope`, on parts split once per URL."""
@@ -213,9 +221,12 @@ class _DocumentSink:
             origin, rest = parts
             if origin != self._scope[0] or not rest.startswith(self._scope[1]):
                 where = "host" if self._source.host_wide else "folder"
+                named = ""
+                if has_dot_segment(loc):
+                    named = f" (its dot segments resolved: {origin}{rest})"
                 self.emit(
                     Check.OUT_OF_SCOPE,
-                    f"{loc} is outside {scope}, the {where} this sitemap may list "
+                    f"{loc}{named} is outside {scope}, the {where} this sitemap may list "
                     "(same scheme and host, under the sitemap's own folder)",
                     line,
                     None,
@@ -614,8 +625,10 @@ def _older(listed: str, newest: str) -> bool:
 def _web_parts(url: str) -> tuple[str, str] | None:
     """``(scheme://host in lower case, the rest)`` of an http(s) URL; None for anything else.
 
-    String operations only: this runs for every URL, and ``urlsplit`` costs more than the rest
-    of an entry's checks together.
+    The rest is as RFC 3986 compares it (:func:`~sitemap_plugins.core.urls.normal_url_tail`):
+    ``/docs/%2e%2e/admin`` is ``/admin``, outside ``/docs/``, and ``%7Euser`` is ``~user``,
+    the same URL. String operations only: this runs for every URL, and ``urlsplit`` costs
+    more than the rest of an entry's checks together.
     """
     text = values.trim(url)
     head = text[:8].lower()
@@ -630,7 +643,7 @@ def _web_parts(url: str) -> tuple[str, str] | None:
     if end == start:
         return None
     rest = text[end:]
-    return text[:end].lower(), rest if rest.startswith("/") else "/" + rest
+    return text[:end].lower(), normal_url_tail(rest if rest.startswith("/") else "/" + rest)
 
 
 @functools.lru_cache(maxsize=256)

@@ -342,6 +342,33 @@ def test_host_case_does_not_hide_a_duplicate(tmp_path: Path) -> None:
     assert codes(validate([path], now=NOW)) == ["E307"]
 
 
+def test_spellings_rfc_3986_makes_equal_are_one_url(tmp_path: Path) -> None:
+    # Hex case of an escape (6.2.2.1), an escaped unreserved character (6.2.2.2), a dot segment
+    # (5.2.4): a server, a browser and a crawler read each pair as one URL.
+    pairs = [("caf%C3%A9/", "caf%c3%a9/"), ("~user/", "%7Euser/"), ("a/b/", "a/./b/")]
+    locs = [BASE + path for pair in pairs for path in pair]
+    text = urlset(*locs)
+    path = write(tmp_path / "sitemap.xml", text)
+    report = validate([path], base_url=BASE, now=NOW)
+    assert codes(report) == ["E307"] * len(pairs)
+    for finding, (first, again) in zip(report.findings, pairs, strict=True):
+        assert finding.message.startswith(f"{BASE}{again} is listed twice")
+        assert finding.line == line_of(text, f"<loc>{BASE}{again}<")
+        assert f"line {line_of(text, f'<loc>{BASE}{first}<')})" in finding.message
+
+
+@pytest.mark.parametrize("dots", ["..", "%2e%2e", "%2E.", "a/../.."])
+def test_a_loc_whose_dot_segments_leave_the_folder_is_out_of_scope(
+    tmp_path: Path, dots: str
+) -> None:
+    outside = f"{BASE}{dots}/admin"
+    path = write(tmp_path / "sitemap.xml", urlset(f"{BASE}a/", outside, f"{BASE}b/%2e%2e/c/"))
+    finding = only(validate([path], base_url=BASE, now=NOW), "E305")
+    assert finding.message.startswith(
+        f"{outside} (its dot segments resolved: https://example.org/admin) is outside {BASE}, "
+    )
+
+
 def test_a_child_outside_the_index_folder_needs_a_base_url(tmp_path: Path) -> None:
     write(tmp_path / "elsewhere.xml", urlset("https://example.org/other/a/"))
     top = write(

@@ -106,6 +106,34 @@ def test_url_list_lines_that_break_the_rules_are_named(tmp_path: Path) -> None:
                    "caf%C3%A9%20menu": None}  # fmt: skip
 
 
+def test_a_url_list_is_read_as_rfc_3986_reads_urls(tmp_path: Path) -> None:
+    """Dot segments are resolved before the scope is checked, plain or escaped; spellings of
+    one URL are listed once; an empty segment is a segment (``//`` is another URL)."""
+    base = f"{BASE}docs/"
+    write(tmp_path / "urls.txt", (
+        f"{base}%2e%2e/admin\n"
+        f"{base}../secret\n"
+        f"{base}a/%2E%2e/b\n"
+        f"{base}caf%C3%A9\n"
+        f"{base}caf%c3%a9\n"
+        f"{base}~user\n"
+        f"{base}%7Euser\n"
+        f"{base}docs//double\n"
+    ))  # fmt: skip
+    done = run("generate", "out", "--urls", "urls.txt", "--base-url", base, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        f"warning: urls.txt:1: '{base}%2e%2e/admin' is not a URL under the base URL {base}; "
+        "left out",
+        f"warning: urls.txt:2: '{base}../secret' is not a URL under the base URL {base}; left out",
+        f"warning: urls.txt:5: URL {base}caf%C3%A9 is already listed for urls.txt:4; listed once",
+        f"warning: urls.txt:7: URL {base}~user is already listed for urls.txt:6; listed once",
+    ]
+    assert set(lastmods(checked(tmp_path / "out", base), base)) == {
+        "b", "caf%C3%A9", "~user", "docs//double"
+    }  # fmt: skip
+
+
 def test_a_url_list_keeps_query_strings_escaped_in_xml_and_plain_in_text(tmp_path: Path) -> None:
     """A database's pages are often one path with many queries: each is a URL of its own."""
     write(tmp_path / "urls.txt", (

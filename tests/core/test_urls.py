@@ -17,6 +17,7 @@ from sitemap_plugins.core.urls import (
     encode_query,
     in_scope,
     join_url,
+    remove_dot_segments,
 )
 
 
@@ -131,6 +132,84 @@ def test_dot_segments_cannot_hide_an_escape_from_scope() -> None:
     assert url == "https://example.org/other/"
     assert not in_scope(url, base)
     assert in_scope(join_url(base, "a/../b/"), base)
+
+
+@pytest.mark.parametrize(
+    "outside",
+    [
+        "https://example.org/docs/../secret",
+        "https://example.org/docs/%2e%2e/admin",  # RFC 3986 6.2.2.2: %2E is a "."
+        "https://example.org/docs/%2E./admin",
+        "https://example.org/docs/a/../../admin",
+        "https://example.org/docs/..",
+    ],
+)
+def test_dot_segments_plain_or_escaped_are_resolved_before_the_scope_is_checked(
+    outside: str,
+) -> None:
+    scope = "https://example.org/docs/"
+    assert outside.startswith(scope)  # as written it looks inside
+    assert not in_scope(outside, scope)
+    assert not _in_folder(outside, scope)
+    assert in_scope("https://example.org/docs/a/%2e%2e/b/", scope)
+    assert in_scope("https://example.org/docs/.well-known/x", scope)  # a name, not a dot segment
+
+
+def test_a_joined_path_with_escaped_dot_segments_resolves_them() -> None:
+    base = "https://example.org/docs/"
+    assert join_url(base, "%2e%2e/admin") == "https://example.org/admin"
+    assert join_url(base, "a/%2E/b/%2e%2E/c") == base + "a/c"
+    assert join_url(base, "%2e%2eb/") == base + "..b/"  # a name with dots, no segment
+
+
+@pytest.mark.parametrize(
+    ("path", "resolved"),
+    [
+        # RFC 3986 5.2.4's own examples, and 5.4's resolved against "/b/c/d;p"
+        ("/a/b/c/./../../g", "/a/g"),
+        ("mid/content=5/../6", "mid/6"),
+        ("/b/c/./g", "/b/c/g"),
+        ("/b/c/.", "/b/c/"),
+        ("/b/c/./", "/b/c/"),
+        ("/b/c/..", "/b/"),
+        ("/b/c/../g", "/b/g"),
+        ("/b/c/../..", "/"),
+        ("/b/c/../../g", "/g"),
+        ("/b/c/../../../g", "/g"),
+        ("/b/c/../../../../g", "/g"),
+        ("/b/c/g.", "/b/c/g."),
+        ("/b/c/.g", "/b/c/.g"),
+        ("/b/c/..g", "/b/c/..g"),
+        ("/b/c/./../g", "/b/g"),
+        ("/b/c/./g/.", "/b/c/g/"),
+        ("/b/c/g/./h", "/b/c/g/h"),
+        ("/b/c/g/../h", "/b/c/h"),
+        # an empty segment is a segment: kept, and removed by a ".." as any other
+        ("/docs//double", "/docs//double"),
+        ("/a//../b", "/a/b"),
+    ],
+)
+def test_dot_segments_are_removed_as_rfc_3986_removes_them(path: str, resolved: str) -> None:
+    assert remove_dot_segments(path) == resolved
+
+
+@pytest.mark.parametrize(
+    ("spelled", "normal"),
+    [
+        ("caf%c3%a9/", "caf%C3%A9/"),  # RFC 3986 6.2.2.1: the hex of an escape in upper case
+        ("%7Euser/", "~user/"),  # 6.2.2.2: an escaped unreserved character is that character
+        ("%41%7a%30%2D%5F%2e", "Az0-_."),
+        ("a%2fb%3F", "a%2Fb%3F"),  # reserved characters stay escaped: decoded, they would split
+        ("100%25%7e", "100%25~"),  # an escaped percent sign stays one
+    ],
+)
+def test_spellings_rfc_3986_makes_equal_are_encoded_as_one(spelled: str, normal: str) -> None:
+    assert encode_path(spelled) == normal
+    assert encode_query(spelled) == normal
+    base = "https://example.org/"
+    assert join_url(base, spelled) == join_url(base, normal) == base + normal
+    # A raw path has no escapes: its "%" is a percent sign, whatever follows it.
+    assert encode_path(spelled, encoded=False) == spelled.replace("%", "%25")
 
 
 def test_scope_is_scheme_host_and_path() -> None:

@@ -135,6 +135,25 @@ def test_a_build_made_for_another_base_url_is_refused_and_the_rest_indexed(
     assert not (root / "robots.txt").exists()
 
 
+@pytest.mark.parametrize("dots", ["..", "%2e%2e"])
+def test_a_build_whose_urls_climb_out_by_dot_segments_is_refused(tmp_path: Path, dots: str) -> None:
+    root = tmp_path / "site"
+    build(root / "1.0", f"{BASE}1.0/", V1)
+    climbing = root / "2.0" / "sitemap.xml"
+    climbing.parent.mkdir()
+    climbing.write_text(
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{SM}">\n'
+        f"<url><loc>{BASE}2.0/</loc></url>\n<url><loc>{BASE}2.0/{dots}/admin/</loc></url>\n"
+        "</urlset>\n"
+    )
+    result = build_index(root, base_url=BASE, robots_txt=False)
+    assert result.exit_status == 1
+    assert set(checked(root)) == {f"{BASE}1.0/sitemap.xml"}
+    errors = messages(result, Level.ERROR)
+    said = f"{climbing}:4: E305: {BASE}2.0/{dots}/admin/ (its dot segments resolved: {BASE}admin/)"
+    assert any(m.startswith(f"{said} is outside {BASE}2.0/") for m in errors), errors
+
+
 def test_a_split_build_is_flattened_each_part_dated_by_its_own_newest(tmp_path: Path) -> None:
     root = tmp_path / "site"
     build(root / "1.0", f"{BASE}1.0/", V1)
