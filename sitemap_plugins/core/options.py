@@ -22,6 +22,8 @@ LASTMOD_SOURCES: Final = ("metadata", "git", "mtime", "build")
 MAX_URLS_PER_FILE: Final = 50_000
 MAX_BYTES_PER_FILE: Final = 52_428_800
 MIN_BYTES_PER_FILE: Final = 1_024
+MAX_SITEMAPS_PER_INDEX: Final = 50_000
+"""The protocol's limit on the children of one ``<sitemapindex>``."""
 NEWS_FILENAME: Final = "sitemap-news.xml"
 """The news sitemap, beside the main one (in the same folder, so under the same scope)."""
 _NEWS_LANGUAGE: Final = re.compile(r"^(zh-cn|zh-tw|[a-z]{2,3})$")

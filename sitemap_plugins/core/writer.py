@@ -33,7 +33,12 @@ from sitemap_plugins.core.dates import lastmod_text, utc_day
 from sitemap_plugins.core.gzip_stream import GzipStream
 from sitemap_plugins.core.indexnow import key_file_bytes, key_file_name
 from sitemap_plugins.core.model import Entry, IndexEntry, Lastmod
-from sitemap_plugins.core.options import CHANGEFREQS, NEWS_FILENAME, Options
+from sitemap_plugins.core.options import (
+    CHANGEFREQS,
+    MAX_SITEMAPS_PER_INDEX,
+    NEWS_FILENAME,
+    Options,
+)
 from sitemap_plugins.core.publish import Publication, TempFile
 from sitemap_plugins.core.render import (
     INDEX_CLOSE,
@@ -45,7 +50,7 @@ from sitemap_plugins.core.render import (
     urlset_open,
     xml_escape,
 )
-from sitemap_plugins.core.report import Code, Reporter
+from sitemap_plugins.core.report import Code, Reporter, SitemapError
 from sitemap_plugins.core.urls import join_url
 
 _FLUSH_BYTES: Final = 1 << 18
@@ -571,6 +576,8 @@ def _fill_shards(
                         shard.count, shard.newest = count, newest
                         shard.file.write(_encode(batch) + tail)
                         shard.file.close()
+                    if len(shards) == MAX_SITEMAPS_PER_INDEX:
+                        raise _too_many_files(shards, len(chunk), source, options)
                     shard = _Shard(new_file())
                     shards.append(shard)
                     shard.file.write(head)
@@ -587,7 +594,7 @@ def _fill_shards(
                         shard.file.write(_encode(batch))
                         batch, flush_at = [], used + _FLUSH_BYTES
                     continue
-        for row in chunk:
+        for position, row in enumerate(chunk):
             loc, lastmod, changefreq, priority = _checked_row(row)
             lastmod_part, key = parts.lastmod(lastmod)
             if len(row) > 4:  # an Entry with alternates, images, videos or news
@@ -610,6 +617,8 @@ def _fill_shards(
                     shard.count, shard.newest = count, newest
                     shard.file.write(_encode(batch) + tail)
                     shard.file.close()
+                if len(shards) == MAX_SITEMAPS_PER_INDEX:
+                    raise _too_many_files(shards, len(chunk) - position, source, options)
                 shard = _Shard(new_file())
                 shards.append(shard)
                 shard.file.write(head)
@@ -656,7 +665,8 @@ def _fill_text_shards(
     count = used = 0
     batch: list[str] = []
     shard: _Shard | None = None
-    for row in rows:
+    source = iter(rows)
+    for row in source:
         loc = row[0]
         if not isinstance(loc, str):
             raise TypeError(f"a sitemap row starts with its URL as a string, not {loc!r}")
@@ -674,6 +684,8 @@ def _fill_text_shards(
                 shard.count = count
                 shard.file.write(_encode(batch))
                 shard.file.close()
+            if len(shards) == MAX_SITEMAPS_PER_INDEX:
+                raise _too_many_files(shards, 1, source, options)
             shard = _Shard(new_file())
             shards.append(shard)
             batch, used, count = [], 0, 0
@@ -688,6 +700,24 @@ def _fill_text_shards(
         shard.file.write(_encode(batch))
         shard.file.close()
     return sum(s.count for s in shards)
+
+
+def _too_many_files(
+    shards: list[_Shard], unwritten: int, rest: Iterator[object], options: Options
+) -> SitemapError:
+    """The error for a set that needs more files than one index may list, raised before the
+    file past the limit is begun: nothing is published, so the last build's set stays whole.
+
+    The limits are the user's choice and the number of URLs is only known here, streaming: the
+    rest of the rows are counted (not written) so that the message gives the real number.
+    """
+    urls = sum(shard.count for shard in shards) + unwritten + sum(1 for _ in rest)
+    return SitemapError(
+        f"{urls:,} URLs need more than {MAX_SITEMAPS_PER_INDEX:,} files at urls_per_file "
+        f"{options.urls_per_file:,} and bytes_per_file {options.bytes_per_file:,}, and a "
+        f"sitemap index lists at most {MAX_SITEMAPS_PER_INDEX:,}; raise urls_per_file or "
+        "bytes_per_file; no sitemap written"
+    )
 
 
 def _encode(batch: list[str]) -> bytes:

@@ -14,10 +14,15 @@ import pytest
 
 from sitemap_plugins.core.gzip_stream import GzipStream
 from sitemap_plugins.core.model import Entry
-from sitemap_plugins.core.options import MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE, Options
+from sitemap_plugins.core.options import (
+    MAX_BYTES_PER_FILE,
+    MAX_SITEMAPS_PER_INDEX,
+    MAX_URLS_PER_FILE,
+    Options,
+)
 from sitemap_plugins.core.render import URLSET_CLOSE, render_url, urlset_open, xml_clean, xml_escape
-from sitemap_plugins.core.report import Code, CollectingReporter
-from sitemap_plugins.core.writer import write_sitemaps
+from sitemap_plugins.core.report import Code, CollectingReporter, SitemapError
+from sitemap_plugins.core.writer import write_sitemap_rows, write_sitemaps
 from tests.support.sitemap_checks import check_sitemap_file, read_index, read_sitemap
 
 BASE = "https://example.org/docs/"
@@ -84,6 +89,47 @@ def test_the_50000th_url_is_the_count_edge(tmp_path: Path) -> None:
         check_sitemap_file(tmp_path / "over" / name, sitemap_url=BASE + name)
     assert len(read_sitemap(tmp_path / "over" / first)) == MAX_URLS_PER_FILE
     assert len(read_sitemap(tmp_path / "over" / second)) == 1
+
+
+@pytest.mark.parametrize(
+    ("format", "last"),
+    [
+        ("xml", "z/"),  # plain rows: the writer's fast path begins the file past the limit
+        ("xml", "z?a=1&b=2"),  # a URL to escape: the row-by-row path begins it
+        ("txt", "z/"),
+    ],
+)
+def test_more_files_than_an_index_may_list_fail_and_leave_the_last_set(
+    tmp_path: Path, format: str, last: str
+) -> None:
+    """One URL a file: the 50,001st URL needs a 50,001st file, which no index may list. The
+    count of URLs is only known as they stream, so the files before it are written (under
+    temporary names) and the run then fails, publishing nothing."""
+    options = {"format": format, "urls_per_file": 1}
+    write(tmp_path, entries(3), **options)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert len(before) == 5  # three shards, the index and the record
+
+    def rows() -> Iterator[tuple[str, None, None, None]]:
+        for number in range(MAX_SITEMAPS_PER_INDEX):
+            yield f"{BASE}p{number:06d}/", None, None, None
+        yield BASE + last, None, None, None
+
+    with pytest.raises(SitemapError) as raised:
+        write_sitemap_rows(
+            rows(),
+            tmp_path,
+            base_url=BASE,
+            options=Options.from_mapping(options),
+            reporter=CollectingReporter(),
+        )
+    assert str(raised.value) == (
+        f"50,001 URLs need more than 50,000 files at urls_per_file 1 and bytes_per_file "
+        f"{MAX_BYTES_PER_FILE:,}, and a sitemap index lists at most 50,000; raise "
+        "urls_per_file or bytes_per_file; no sitemap written"
+    )
+    # The same files with the same bytes, the same record, and no temporary file left.
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
 
 def _entries_filling_exactly(total: int) -> list[Entry]:
