@@ -356,6 +356,11 @@ class _Run:
             child.listing = read_listing(child.path, label=str(child.path), on_url=count)
             child.digest = _digest(child.path)
         except (ListingError, OSError) as error:
+            if isinstance(error, ListingError) and error.check.severity is not Severity.UNREADABLE:
+                # Read, but against the protocol (Google's 0.84 namespace, XML that is not
+                # well-formed): refused as any other child, its code counted as validate counts it.
+                self._refuse(child, _cause(error))
+                return
             self.result.refused += 1
             self.result.note(Level.FATAL, str(child.path), f"refused: {_cause(error)}")
             return

@@ -307,6 +307,34 @@ def test_an_unreadable_child_is_refused_and_the_exit_status_is_2(tmp_path: Path)
     assert set(checked(root)) == {f"{BASE}1.0/sitemap.xml"}
 
 
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        (  # Google's legacy namespace, still met in the wild
+            '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.google.com/'
+            'schemas/sitemap/0.84"><url><loc>https://example.org/2.0/</loc></url></urlset>\n',
+            "E104",
+        ),
+        ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{SM}"><url>\n', "E102"),
+    ],
+    ids=["legacy namespace", "not well-formed"],
+)
+def test_a_child_read_but_against_the_protocol_is_refused_with_exit_status_1(
+    tmp_path: Path, text: str, code: str
+) -> None:
+    root = tmp_path / "site"
+    build(root / "1.0", f"{BASE}1.0/", V1)
+    refused = root / "2.0" / "sitemap.xml"
+    refused.parent.mkdir()
+    refused.write_text(text.replace("{SM}", SM))
+    result = build_index(root, base_url=BASE)
+    assert result.exit_status == 1  # as validate's E codes: a child refused, the others indexed
+    assert messages(result, Level.FATAL) == []
+    [line] = [m for m in messages(result, Level.ERROR) if m.startswith(f"{refused}:")]
+    assert line.startswith(f"{refused}: refused, not listed: {code}: line ")
+    assert set(checked(root)) == {f"{BASE}1.0/sitemap.xml"}
+
+
 def test_robots_txt_keeps_the_lines_of_the_sites_other_sitemaps(tmp_path: Path) -> None:
     """Other sitemaps named sitemap.xml (a blog's folder, a shop on another host) are the site
     owner's: the index's line is added beside them, and the next run finds it and adds none."""
