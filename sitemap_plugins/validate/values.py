@@ -18,7 +18,7 @@ from typing import Final
 
 from sitemap_plugins.core.date_syntax import SCHEMA, read_date_text
 from sitemap_plugins.core.options import CHANGEFREQS
-from sitemap_plugins.core.urls import MAX_URL_LENGTH, encode_path, encode_query
+from sitemap_plugins.core.urls import MAX_URL_LENGTH, ascii_host, encode_path, encode_query
 from sitemap_plugins.validate.findings import Check
 
 Problem = tuple[Check, str]
@@ -178,9 +178,8 @@ def _authority_problem(authority: str) -> str | None:
         if not host:
             return "has no host"
         if not _REG_NAME.fullmatch(host):
-            ascii_host = _idna(host)  # a suggestion only where it is a valid host itself
-            valid = ascii_host is not None and _REG_NAME.fullmatch(ascii_host)
-            fix = f"; write it as {ascii_host!r}" if valid else ""
+            written = _idna(host)
+            fix = f"; write it as {written!r}" if written else ""
             return f"has a host RFC 3986 does not allow raw ({host!r}){fix}"
     if port is not None and not _PORT.fullmatch(port):
         return f"has a port that is not a number ({port!r})"
@@ -188,10 +187,14 @@ def _authority_problem(authority: str) -> str | None:
 
 
 def _idna(host: str) -> str | None:
+    """The ASCII form of an internationalised host as the core writes it and browsers read it
+    (UTS #46, non-transitional): ``faß.de`` is ``xn--fa-hia.de``. Python's ``idna`` codec
+    (IDNA 2003) would say ``fass.de``, another domain. None when there is no such form."""
     try:
-        return host.encode("idna").decode("ascii")
-    except (UnicodeError, ValueError):
+        written = ascii_host(host)
+    except ValueError:
         return None
+    return written if _REG_NAME.fullmatch(written) else None
 
 
 def _describe_bad_characters(url: str, part: str) -> str:
@@ -209,11 +212,12 @@ def _describe_bad_characters(url: str, part: str) -> str:
 
 
 def _suggest(url: str) -> str:
-    """The URL percent-encoded once, the way the core encodes what it writes."""
+    """The URL percent-encoded once, the way the core encodes what it writes. Its authority is
+    kept: this is asked only of a URL whose host passed :func:`_authority_problem`."""
     scheme, _, rest = url.partition("://")
     authority, _, tail = _split_authority(rest)
     path, query, fragment = _split_tail(tail)
-    text = f"{scheme}://{_idna(authority) or authority}{encode_path(path) if path else ''}"
+    text = f"{scheme}://{authority}{encode_path(path) if path else ''}"
     if query is not None:
         text += "?" + encode_query(query)
     if fragment is not None:

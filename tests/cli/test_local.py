@@ -6,10 +6,12 @@ from __future__ import annotations
 import datetime as dt
 import gzip
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
 from sitemap_plugins.core.options import MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE
+from sitemap_plugins.core.urls import check_base_url
 from sitemap_plugins.validate import Check, Severity, validate
 from sitemap_plugins.validate.findings import MAX_SHOWN_PER_CODE
 from tests.cli.helpers import BASE, codes, index, line_of, only, urlset, write
@@ -39,6 +41,21 @@ def test_each_finding_names_the_file_and_the_line_of_its_element(tmp_path: Path)
     assert report.exit_status == 1
     assert report.errors == 2
     assert report.urls == 3
+
+
+@pytest.mark.parametrize("host", ["faß.de", "straße.example", "Bücher.example"])
+def test_a_raw_international_host_is_told_the_ascii_form_the_writer_gives_it(
+    tmp_path: Path, host: str
+) -> None:
+    # UTS #46 without transitional mapping, as browsers and the writer apply it: "ß" stays a
+    # letter of its own (IDNA 2003, Python's idna codec, would make faß.de fass.de, another host).
+    written = urlsplit(check_base_url(f"https://{host}/")).hostname
+    assert written is not None
+    assert written.startswith("xn--")
+    assert "ss" not in written
+    path = write(tmp_path / "sitemap.xml", urlset(f"https://{host}/docs/x"))
+    finding = only(validate([path], now=NOW), "E303")
+    assert finding.message.endswith(f"({host!r}); write it as {written!r}")
 
 
 def test_a_clean_file_has_no_findings_and_exit_status_0(tmp_path: Path) -> None:
