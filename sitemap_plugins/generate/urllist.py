@@ -81,4 +81,9 @@ def _relative(url: str, scheme: str, host: str, folder: str, outside: str) -> tu
         return outside
     if "#" in url:
         return "has a fragment, which names a place in a page, not a page (list the page's URL)"
-    return path[len(folder) :], parts.query
+    relative = path[len(folder) :]
+    if relative.startswith("/"):
+        # An empty first segment ("docs//double"): a page's path has no leading slash, and "./"
+        # is how RFC 3986 (4.2) writes a relative path that would otherwise start with one.
+        relative = "./" + relative
+    return relative, parts.query

@@ -119,6 +119,7 @@ def test_a_url_list_is_read_as_rfc_3986_reads_urls(tmp_path: Path) -> None:
         f"{base}~user\n"
         f"{base}%7Euser\n"
         f"{base}docs//double\n"
+        f"{base}/first-empty\n"
     ))  # fmt: skip
     done = run("generate", "out", "--urls", "urls.txt", "--base-url", base, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -130,7 +131,7 @@ def test_a_url_list_is_read_as_rfc_3986_reads_urls(tmp_path: Path) -> None:
         f"warning: urls.txt:7: URL {base}~user is already listed for urls.txt:6; listed once",
     ]
     assert set(lastmods(checked(tmp_path / "out", base), base)) == {
-        "b", "caf%C3%A9", "~user", "docs//double"
+        "b", "caf%C3%A9", "~user", "docs//double", "/first-empty"
     }  # fmt: skip
 
 
