@@ -17,7 +17,7 @@ import posixpath
 import re
 import unicodedata
 from typing import Final
-from urllib.parse import quote, urljoin, urlsplit, urlunsplit
+from urllib.parse import SplitResult, quote, urljoin, urlsplit, urlunsplit
 
 MAX_URL_LENGTH: Final = 2_047
 """The protocol says "less than 2,048 characters"."""
@@ -33,6 +33,7 @@ _ALLOWED_HOST: Final = (
 _HOST_NAME: Final = re.compile(r"(?!-)[a-z0-9_-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9_-]{1,63}(?<!-))*")
 """A host name's labels: letters, digits and hyphens (and the underscore RFC 3986 allows and
 browsers accept), no label empty, longer than DNS allows, or starting or ending with a hyphen."""
+_DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 _PLAIN_PATH: Final = re.compile(r"[A-Za-z0-9._~!$&'()*+,;=:@/-]*")
 """A path that encoding leaves as it is: no ``%``, nothing outside the path's safe characters."""
 _DOT_SEGMENT: Final = re.compile(r"(^|/)\.\.?(/|$)")
@@ -246,6 +247,22 @@ def _is_ip_address(host: str, *, version: int) -> bool:
     except ValueError:
         return False
     return address.version == version
+
+
+def host_and_port(parts: SplitResult) -> str:
+    """The host and port of a split http(s) URL as RFC 3986 compares them (6.2.2.1, 6.2.3):
+    the host in lower case and ASCII form (an IPv6 address in brackets), no port for the
+    scheme's default one. So ``https://Example.org:443/`` and ``https://example.org/`` are one
+    site, as every client that fetches them knows. Raises ``ValueError`` for a port that is not
+    a number or a host with no ASCII form.
+    """
+    port = parts.port
+    host = ascii_host(parts.hostname or "")
+    if ":" in host:
+        host = f"[{host}]"
+    if port is None or port == _DEFAULT_PORTS.get(parts.scheme.lower()):
+        return host
+    return f"{host}:{port}"
 
 
 def join_url(base_url: str, path: str, *, encoded: bool = True) -> str:

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from sitemap_plugins.core.model import LeftOut, Page, Reason
 from sitemap_plugins.core.report import Code, Reporter
-from sitemap_plugins.core.urls import ascii_host, normal_path
+from sitemap_plugins.core.urls import host_and_port, normal_path
 
 __all__ = ["url_list_pages"]
 
@@ -39,7 +39,7 @@ def url_list_pages(
     would list the page again under another name.
     """
     base = urlsplit(base_url)
-    scheme, host, folder = base.scheme, base.netloc, base.path
+    scheme, host, folder = base.scheme, host_and_port(base), base.path
     outside = f"is not a URL under the base URL {base_url}"
     for number, raw in enumerate(lines, 1):
         if progress is not None and number % 4096 == 0:
@@ -69,13 +69,11 @@ def _relative(url: str, scheme: str, host: str, folder: str, outside: str) -> tu
     its dot segments are resolved)."""
     try:
         parts = urlsplit(url)
-        netloc = parts.netloc.lower()
-        if parts.hostname and not parts.hostname.isascii():
-            netloc = netloc.replace(parts.hostname, ascii_host(parts.hostname))
+        netloc = host_and_port(parts)
     except ValueError:
         return outside
-    if parts.scheme.lower() != scheme or netloc != host:
-        return outside
+    if parts.scheme.lower() != scheme or netloc != host or "@" in parts.netloc:
+        return outside  # with a user name or password it is not under the base URL either
     path = normal_path(parts.path or "/")  # "docs/%2e%2e/admin" is "/admin", as a server reads it
     if not path.startswith(folder):
         return outside

@@ -135,6 +135,28 @@ def test_a_url_list_is_read_as_rfc_3986_reads_urls(tmp_path: Path) -> None:
     }  # fmt: skip
 
 
+@pytest.mark.parametrize("base", [f"{BASE}docs/", "https://shop.example:443/docs/"])
+def test_a_url_list_names_the_base_urls_site_however_its_host_and_port_are_spelled(
+    tmp_path: Path, base: str
+) -> None:
+    """RFC 3986 6.2.2.1 and 6.2.3: the host's case and the scheme's default port do not make
+    another site; the URLs are listed under the base URL as it is spelled."""
+    write(tmp_path / "urls.txt", (
+        "https://shop.example:443/docs/port\n"
+        "https://SHOP.Example/docs/case\n"
+        "https://shop.example:8443/docs/other-port\n"
+        "http://shop.example:443/docs/other-scheme\n"
+        "https://user@shop.example/docs/user\n"
+    ))  # fmt: skip
+    done = run("generate", "out", "--urls", "urls.txt", "--base-url", base, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    left_out = [line.split(": ", 2)[1] for line in done.stderr.splitlines()]
+    assert left_out == ["urls.txt:3", "urls.txt:4", "urls.txt:5"], done.stderr
+    assert all(f"is not a URL under the base URL {base}; left out" in line
+               for line in done.stderr.splitlines())  # fmt: skip
+    assert set(lastmods(checked(tmp_path / "out", base), base)) == {"port", "case"}
+
+
 def test_a_url_list_keeps_query_strings_escaped_in_xml_and_plain_in_text(tmp_path: Path) -> None:
     """A database's pages are often one path with many queries: each is a URL of its own."""
     write(tmp_path / "urls.txt", (

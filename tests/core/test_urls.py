@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 import pytest
 from hypothesis import given, settings
@@ -15,6 +15,7 @@ from sitemap_plugins.core.urls import (
     directory_url,
     encode_path,
     encode_query,
+    host_and_port,
     in_scope,
     join_url,
     remove_dot_segments,
@@ -210,6 +211,30 @@ def test_spellings_rfc_3986_makes_equal_are_encoded_as_one(spelled: str, normal:
     assert join_url(base, spelled) == join_url(base, normal) == base + normal
     # A raw path has no escapes: its "%" is a percent sign, whatever follows it.
     assert encode_path(spelled, encoded=False) == spelled.replace("%", "%25")
+
+
+@pytest.mark.parametrize(
+    ("one", "same"),
+    [
+        ("https://example.org:443/", "https://EXAMPLE.org/"),  # RFC 3986 6.2.3, 6.2.2.1
+        ("http://example.org:80/", "http://example.org/"),
+        ("https://faß.de:443/", "https://xn--fa-hia.de/"),
+        ("http://[::1]:8000/", "http://[::1]:8000/"),
+    ],
+)
+def test_a_default_port_and_the_hosts_case_make_no_other_site(one: str, same: str) -> None:
+    assert host_and_port(urlsplit(one)) == host_and_port(urlsplit(same))
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("https://example.org:80/", "https://example.org/"),  # 80 is not https's port
+        ("http://[::1]:8000/", "http://[::1:8000]/"),  # a port, or part of the address
+    ],
+)
+def test_another_port_is_another_site(one: str, other: str) -> None:
+    assert host_and_port(urlsplit(one)) != host_and_port(urlsplit(other))
 
 
 def test_scope_is_scheme_host_and_path() -> None:
