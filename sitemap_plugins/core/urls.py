@@ -34,6 +34,7 @@ _HOST_NAME: Final = re.compile(r"(?!-)[a-z0-9_-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9_-]
 """A host name's labels: letters, digits and hyphens (and the underscore RFC 3986 allows and
 browsers accept), no label empty, longer than DNS allows, or starting or ending with a hyphen."""
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
+_SCHEME: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _PLAIN_PATH: Final = re.compile(r"[A-Za-z0-9._~!$&'()*+,;=:@/-]*")
 """A path that encoding leaves as it is: no ``%``, nothing outside the path's safe characters."""
 _DOT_SEGMENT: Final = re.compile(r"(^|/)\.\.?(/|$)")
@@ -312,17 +313,36 @@ def directory_url(url: str) -> str:
     return url[: url.rfind("/") + 1]
 
 
+def _browser_slashes(reference: str) -> str:
+    """``reference`` with each ``\\`` before its query or fragment written ``/``, as the URL
+    parser of browsers (WHATWG) reads an http(s) URL or a relative reference: the image at
+    ``img\\logo.png`` is fetched from ``img/logo.png``. Another scheme's reference is left
+    as it is (and refused by the caller, if it is no http(s) URL)."""
+    if "\\" not in reference:
+        return reference
+    scheme = _SCHEME.match(reference)
+    if scheme is not None and scheme[0][:-1].lower() not in ("http", "https"):
+        return reference
+    end = len(reference)
+    for mark in "?#":
+        found = reference.find(mark)
+        if found != -1 and found < end:
+            end = found
+    return reference[:end].replace("\\", "/") + reference[end:]
+
+
 def resolve_reference(page_url: str, reference: str) -> str | None:
     """The absolute, encoded URL a link on ``page_url`` points to (an ``<img src>``, a video's
     thumbnail), or None when it is no http(s) URL a sitemap can list.
 
-    Relative references resolve as a browser resolves them; raw spaces and non-ASCII are
-    percent-encoded once (escapes already there are kept), the host gets its ASCII form, and
-    the fragment goes. A URL with a user name or password, or past the protocol's length, is
-    refused: a sitemap is public.
+    Relative references resolve as a browser resolves them (a ``\\`` before the query is a
+    ``/``, see :func:`_browser_slashes`); raw spaces and non-ASCII are percent-encoded once
+    (escapes already there are kept), the host gets its ASCII form, and the fragment goes. A
+    URL with a user name or password, or past the protocol's length, is refused: a sitemap is
+    public.
     """
     try:
-        parts = urlsplit(urljoin(page_url, reference.strip()))
+        parts = urlsplit(urljoin(page_url, _browser_slashes(reference.strip())))
         port = parts.port
     except ValueError:
         return None

@@ -229,6 +229,32 @@ def test_image_urls_are_absolute_and_encoded_once(reference: str, expected: str 
     assert resolve_reference(BASE + "guide/install/", reference) == expected
 
 
+@pytest.mark.parametrize(
+    ("reference", "expected"),
+    [
+        # The WHATWG URL parser, as browsers fetch images: "\\" is "/" in an http(s) URL...
+        ("img\\logo.png", BASE + "guide/install/img/logo.png"),
+        ("..\\img\\a.png", BASE + "guide/img/a.png"),
+        ("\\\\cdn.example.net\\a.png", "https://cdn.example.net/a.png"),
+        ("https:\\\\example.org\\a.png", "https://example.org/a.png"),
+        # ...before its query: there it is data
+        ("a.png?dir=c:\\x", BASE + "guide/install/a.png?dir=c:%5Cx"),
+        ("ftp:\\\\example.org\\a.png", None),
+    ],
+)
+def test_a_backslash_is_read_as_browsers_read_it(reference: str, expected: str | None) -> None:
+    assert resolve_reference(BASE + "guide/install/", reference) == expected
+
+
+def test_an_image_written_with_backslashes_is_listed_where_browsers_fetch_it(
+    tmp_path: Path,
+) -> None:
+    html = page_html('<main><img src="img\\logo.png"></main>')
+    build(tmp_path, [Page(path="guide/", origin="guide.md", html=html)], images=True)
+    [entry] = check_sitemap_file(tmp_path / "sitemap.xml", BASE + "sitemap.xml")
+    assert entry.images == (BASE + "guide/img/logo.png",)
+
+
 def build(out: Path, pages: list[Page], **options: object) -> CollectingReporter:
     reporter = CollectingReporter()
     SitemapBuilder(Options.from_mapping({"base_url": BASE, **options}), reporter).build(pages, out)
