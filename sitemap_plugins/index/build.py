@@ -42,7 +42,13 @@ from sitemap_plugins.core.options import MAX_URLS_PER_FILE
 from sitemap_plugins.core.publish import TEMP_PREFIX, Publication, is_ours
 from sitemap_plugins.core.render import INDEX_CLOSE, INDEX_OPEN, render_index_entry
 from sitemap_plugins.core.report import Code, PublishError
-from sitemap_plugins.core.urls import check_base_url, directory_url, in_scope, join_url
+from sitemap_plugins.core.urls import (
+    check_base_url,
+    directory_url,
+    has_dot_segment,
+    in_scope,
+    join_url,
+)
 from sitemap_plugins.defaults import DEFAULT_GLOB, VERSIONS_FILE
 from sitemap_plugins.index.versions import (
     OtherToolsVersions,
@@ -523,10 +529,16 @@ class _NoteReporter:
 
 def _why(child: _Child, folder_url: str, findings: Sequence[Finding]) -> str:
     if child.outside:
+        first = child.first_outside or ""
+        said = (
+            f"its URLs are not under {folder_url}, the folder it is served from (it lists {first}"
+        )
+        if first.startswith(folder_url) and has_dot_segment(first):
+            # Written under the folder, resolved out of it: another base URL would not mend it.
+            return f"{said}, whose dot segments lead out of it)"
         return (
-            f"its URLs are not under {folder_url}, the folder it is served from (it lists "
-            f"{child.first_outside}): it was built for another base URL; build it with "
-            f"{folder_url} as its site URL (mike sets it from site_url by itself)"
+            f"{said}): it was built for another base URL; build it with {folder_url} as its site "
+            "URL (mike sets it from site_url by itself)"
         )
     codes = sorted({finding.code for finding in findings})
     return f"it breaks the sitemap rules ({', '.join(codes)}; see sitemap-plugins validate)"

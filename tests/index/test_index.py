@@ -152,6 +152,10 @@ def test_a_build_whose_urls_climb_out_by_dot_segments_is_refused(tmp_path: Path,
     errors = messages(result, Level.ERROR)
     said = f"{climbing}:4: E305: {BASE}2.0/{dots}/admin/ (its dot segments resolved: {BASE}admin/)"
     assert any(m.startswith(f"{said} is outside {BASE}2.0/") for m in errors), errors
+    assert errors[-1] == (
+        f"{climbing}: refused, not listed: its URLs are not under {BASE}2.0/, the folder it is "
+        f"served from (it lists {BASE}2.0/{dots}/admin/, whose dot segments lead out of it)"
+    )
 
 
 def test_a_split_build_is_flattened_each_part_dated_by_its_own_newest(tmp_path: Path) -> None:
