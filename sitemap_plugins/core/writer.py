@@ -219,8 +219,10 @@ def write_sitemap_rows(
     A row is ``(loc, lastmod, changefreq, priority)``, the first four fields of an ``Entry``
     with the same meaning (``None`` for an absent field), and gives the same bytes; making a
     tuple costs a fraction of making an ``Entry``, which counts at a million URLs. Rows are
-    checked as entries are: ``loc`` a string (XML-escaped here), ``lastmod`` a date or an aware
-    datetime, ``changefreq`` one of the protocol's words, ``priority`` a number from 0.0 to 1.0.
+    checked as entries are: ``loc`` a string (XML-escaped here, otherwise taken as given: a
+    URL in RFC 3986's normal form, as :func:`.urls.join_url` makes it), ``lastmod`` a date or
+    an aware datetime, ``changefreq`` one of the protocol's words, ``priority`` a number from
+    0.0 to 1.0.
     Each distinct value is checked when first seen; a later value equal to it (``1`` after
     ``1.0``) is taken as that value. A bad value raises ``ValueError`` (``TypeError`` for a
     value of the wrong type) naming the URL and the value, before anything is published.
