@@ -368,6 +368,7 @@ class SitemapBuilder:
         chunk: int = DEFAULT_CHUNK,
         spill_dir: Path | None = None,
         html_page: Callable[[Listing], str] | None = None,
+        replaces: Sequence[str] = (),
     ) -> Summary:
         """:meth:`build` for more pages than memory should hold: the same rules, streamed.
 
@@ -384,11 +385,23 @@ class SitemapBuilder:
         same set and recorded as one of its files, so that a later build knows it for ours:
         it replaces it, or removes it once the option is off. Without it, the adapter writes
         :attr:`Summary.listing` itself.
+
+        ``replaces`` names sitemap files the host wrote that this set replaces without
+        overwriting them (``generate --gzip on`` after MkDocs' ``sitemap.xml``), removed once
+        the set is in place (see :func:`~.writer.write_sitemaps`).
         """
         summary = Summary()
         try:
             self._build_stream(
-                written, output_dir, dates, host_base_urls, summary, chunk, spill_dir, html_page
+                written,
+                output_dir,
+                dates,
+                host_base_urls,
+                summary,
+                chunk,
+                spill_dir,
+                html_page,
+                replaces,
             )
             self._check_strict(written=summary.top is not None)
         finally:
@@ -406,6 +419,7 @@ class SitemapBuilder:
         chunk: int,
         spill_dir: Path | None,
         html_page: Callable[[Listing], str] | None = None,
+        replaces: Sequence[str] = (),
     ) -> None:
         base_url = self._base_url(host_base_urls)
         if base_url is None:
@@ -464,6 +478,7 @@ class SitemapBuilder:
                 if self.options.news is None
                 else [Entry(loc, news=articles[loc][1]) for loc in sorted(articles)],
                 also=page_for_humans,
+                replaces=replaces,
             )
         summary.urls, summary.files, summary.top = result.urls, result.files, result.top
         if result.top is not None:

@@ -27,7 +27,8 @@ after each step that changes the disk):
 6. Rename the shards into place (no index lists them yet), then the entry points (the index is
    the one way in, so it goes last), then ``robots.txt``.
 7. Remove what earlier builds published and this one did not, entry points first, so that no
-   index is ever left listing a removed file.
+   index is ever left listing a removed file; and the host's own sitemap this set replaces
+   without overwriting it (:meth:`Publication.retire`).
 8. Record the new set alone.
 
 Data is not forced to disk (no ``fsync``): a killed process loses nothing the kernel already has,
@@ -208,6 +209,7 @@ class Publication:
         self._unclean: set[str] = set()
         self._temps: list[TempFile] = []
         self._staged: list[_Staged] = []
+        self._retired: list[str] = []
         self._counter = 0
         self._announced = False
         self._committing = False
@@ -441,6 +443,13 @@ class Publication:
         self.written(temp)
         self.stage(relpath, temp, entry=False)
 
+    def retire(self, relpath: str) -> None:
+        """Remove ``relpath``, a sitemap the host wrote itself, once this set is in place:
+        MkDocs' ``sitemap.xml`` (dated the build day) beside a set that is ``sitemap.xml.gz``
+        alone would go on being what crawlers read first. It was never ours, so the record
+        cannot vouch for it: the caller has checked that it is the host's sitemap."""
+        self._retired.append(relpath)
+
     # -- 5 to 8: put in place, remove the old set, record -------------------------------------
 
     def commit(self) -> None:
@@ -470,6 +479,8 @@ class Publication:
             self._temps.remove(staged.temp)
             _step(f"publish {staged.relpath}")
         kept = self._remove_old(new)  # step 7
+        for name in self._retired:
+            self._remove_retired(name)
         try:
             self._write_record({**kept, **new}, unclean, now)  # step 8
         except OSError as error:
@@ -521,6 +532,23 @@ class Publication:
             return True
         _step(f"remove {name}")
         return False
+
+    def _remove_retired(self, name: str) -> None:
+        """Remove the host's sitemap ``name`` (see :meth:`retire`); a failure is a warning,
+        since the new set is already in place."""
+        path = self.root / name
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            return
+        except OSError as error:
+            self.reporter.warning(
+                Code.PUBLISH,
+                f"cannot remove {path}, the host's own sitemap this one replaces: "
+                f"{_cause(error)}; remove it, or crawlers may read it first",
+            )
+            return
+        _step(f"remove {name}")
 
     def _write_record(
         self, files: dict[str, _Published], prefixes: tuple[str, ...], robots: tuple[str, ...]

@@ -172,6 +172,7 @@ def write_sitemaps(
     before_publish: Callable[[], None] | None = None,
     news: Iterable[Entry] | None = None,
     also: Callable[[], Iterable[tuple[str, bytes]]] | None = None,
+    replaces: Sequence[str] = (),
 ) -> WriteResult:
     """Write sorted, validated entries as one sitemap, or as shards plus an index.
 
@@ -189,10 +190,23 @@ def write_sitemaps(
     in the same set (the page for humans, which lists what the entries were): it is called
     once the entries are all written and after ``before_publish``. Each is recorded like a
     shard, so a later build replaces it or, when it no longer publishes it, removes it.
+
+    ``replaces`` names sitemap files the host wrote that this set replaces without
+    overwriting them (see :meth:`.Publication.retire`): removed once it is in place, and only
+    when there is a set to put in their place.
     """
     rows = _entry_rows(entries)
     return _write(
-        rows, output_dir, base_url, options, reporter, extensions, before_publish, news, also
+        rows,
+        output_dir,
+        base_url,
+        options,
+        reporter,
+        extensions,
+        before_publish,
+        news,
+        also,
+        replaces,
     )
 
 
@@ -240,6 +254,7 @@ def _write(
     before_publish: Callable[[], None] | None,
     news: Iterable[Entry] | None = None,
     also: Callable[[], Iterable[tuple[str, bytes]]] | None = None,
+    replaces: Sequence[str] = (),
 ) -> WriteResult:
     layout = _Layout.from_options(options)
     news_options = _news_options(options) if news is not None else None
@@ -304,6 +319,8 @@ def _write(
                 )
             publication.stage_robots(*listed, drop=gone)
         _stage_key_file(publication, options)
+        for name in replaces:
+            publication.retire(name)
         publication.commit()
     return WriteResult(top, tuple(written), urls, len(shards), news_top, news_urls)
 
