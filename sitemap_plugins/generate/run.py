@@ -10,7 +10,6 @@ line into the same build. Neither holds all the pages in memory."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -25,6 +24,7 @@ from sitemap_plugins.core.report import Code
 from sitemap_plugins.core.spill import DEFAULT_CHUNK
 from sitemap_plugins.generate.errors import InputError
 from sitemap_plugins.generate.folder_meta import FolderMeta
+from sitemap_plugins.generate.host_sitemap import host_sitemaps
 from sitemap_plugins.generate.hosts import HostConfig
 from sitemap_plugins.generate.layouts import SourceFinder
 from sitemap_plugins.generate.settings import Settings
@@ -72,13 +72,16 @@ def generate_site(
         raise InputError(f"{site_dir}: no such folder (build the site first)")
     if settings.source_dir is not None and not settings.source_dir.is_dir():
         raise InputError(f"{settings.source_dir}: no such folder (the --source folder)")
-    options = settings.options
-    if "gzip" not in settings.explicit and (site_dir / f"{options.filename}.gz").is_file():
-        # The host wrote a .gz too (MkDocs does): replace both, or the old one would stay.
-        options = dataclasses.replace(options, gzip="both")
-    base_url = options.base_url
-    if base_url is None:  # settings always set it; a library caller may not have
+    if settings.options.base_url is None:  # settings always set it; a library caller may not
         raise InputError("no base URL: set the base_url option")
+    host_files = host_sitemaps(
+        site_dir,
+        settings.options,
+        settings.explicit,
+        warn=lambda message: reporter.warning(Code.PUBLISH, message),
+    )
+    options = host_files.options
+    base_url = str(options.base_url)
     builder = SitemapBuilder(
         options, reporter, base_url_setting="--base-url", cache_dir=settings.cache_dir
     )
@@ -150,7 +153,12 @@ def generate_site(
     pages = _pages(reader, described, total, dates, builder.reporter, progress, explain)
     lang = _site_language(site_dir) if options.html_page else "en"
     return builder.build_stream(
-        pages, site_dir, dates=dates, chunk=chunk, html_page=_plain_page(lang)
+        pages,
+        site_dir,
+        dates=dates,
+        chunk=chunk,
+        html_page=_plain_page(lang),
+        replaces=host_files.replaces,
     )
 
 

@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from tests.mkdocs.helpers import BASE, example_repo, sitemap, write_config
+from tests.mkdocs.helpers import BASE, COMMITS, example_repo, sitemap, write_config
 from tests.mkdocs.test_mkdocs import UPDATED_POST, material_blog_available
 from tests.support.console_script import run
 from tests.support.gitrepo import GitRepo
@@ -364,3 +364,60 @@ def test_every_page_of_a_paginated_view_is_as_new_as_the_views_newest_post(
     }
     assert len(pages) == 8  # three pages of each view but the index, which has a source
     assert {entry.lastmod for entry in pages.values()} == {"2024-06-20"}
+
+
+def _mkdocs_alone(repo: GitRepo) -> None:
+    """The example site built by MkDocs without the plugin: its own ``sitemap.xml`` and
+    ``sitemap.xml.gz``, every lastmod the build day."""
+    example_repo(repo)
+    write_config(repo, plugins=["search"])
+    mkdocs_build(repo.root)
+    assert (repo.root / "site/sitemap.xml.gz").is_file()
+
+
+@pytest.mark.parametrize(
+    ("generate", "written"),
+    [(("--gzip", "on"), "sitemap.xml.gz"), (("--format", "txt"), "sitemap.txt")],
+    ids=["gzip-on", "txt"],
+)
+def test_the_hosts_sitemap_goes_where_generate_writes_no_file_of_its_name(
+    git_repo: GitRepo, generate: tuple[str, ...], written: str
+) -> None:
+    """``--gzip on`` writes ``sitemap.xml.gz`` alone, ``--format txt`` ``sitemap.txt``: MkDocs'
+    own ``sitemap.xml`` (and ``.gz``), dated the build day, must not stay published beside it,
+    as the plugin with the same options leaves none."""
+    _mkdocs_alone(git_repo)
+    done = run("generate", *generate, cwd=git_repo.root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    site = git_repo.root / "site"
+    published = sorted(path.name for path in site.glob("sitemap*"))
+    assert published == [written]
+    if written.endswith(".gz"):
+        home = {e.loc: e for e in check_sitemap_file(site / written, BASE + written)}[BASE]
+        # The page's commit date, not the build day MkDocs wrote.
+        assert home.lastmod is not None
+        assert home.lastmod[:10] == COMMITS["docs/index.md"][:10]
+
+
+def test_a_file_named_sitemap_xml_that_is_no_sitemap_is_left_alone(git_repo: GitRepo) -> None:
+    """Only a file that is recognisably a sitemap (a urlset) is taken for the host's: a file of
+    the user's under that name stays, and a warning says why."""
+    _mkdocs_alone(git_repo)
+    own = git_repo.root / "site/sitemap.xml"
+    own.write_text("<html><body>Our own page</body></html>\n", encoding="utf-8")
+    done = run("generate", "--gzip", "on", cwd=git_repo.root)
+    assert own.read_text(encoding="utf-8") == "<html><body>Our own page</body></html>\n"
+    assert "is left as it is: it is not a sitemap" in done.stderr
+    assert (git_repo.root / "site/sitemap.xml.gz").is_file()
+
+
+def test_a_gz_generate_wrote_itself_goes_once_gzip_is_no_longer_asked(git_repo: GitRepo) -> None:
+    """The host's ``.gz`` makes ``generate`` write both files; its own ``.gz`` (from ``--gzip
+    both``) must not, or ``--gzip`` could never be turned off again."""
+    _mkdocs_alone(git_repo)
+    done = run("generate", "--gzip", "both", cwd=git_repo.root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    done = run("generate", cwd=git_repo.root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    site = git_repo.root / "site"
+    assert sorted(path.name for path in site.glob("sitemap*")) == ["sitemap.xml"]
