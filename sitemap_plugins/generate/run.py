@@ -24,6 +24,7 @@ from sitemap_plugins.core.report import Code
 from sitemap_plugins.core.spill import DEFAULT_CHUNK
 from sitemap_plugins.generate.errors import InputError
 from sitemap_plugins.generate.folder_meta import FolderMeta
+from sitemap_plugins.generate.generator_pages import generator_pages, sphinx_builder
 from sitemap_plugins.generate.host_sitemap import host_sitemaps
 from sitemap_plugins.generate.hosts import HostConfig
 from sitemap_plugins.generate.layouts import SourceFinder
@@ -106,6 +107,8 @@ def generate_site(
         read_in=_snippet_reader(settings, builder.reporter) if finder is not None else None,
         folder_sitemap=_folder_sitemap(settings, builder.reporter) if finder is not None else None,
         warn_unreadable=lambda message: builder.reporter.warning(Code.UNREADABLE, message),
+        generator_pages=generator_pages(site_dir, (Path.cwd(), site_dir.absolute().parent)),
+        canonical_files=sphinx_builder(site_dir) != "dirhtml",
     )
     if settings.source_dir is not None:
         builder.start(settings.source_dir)  # the history pass runs while the pages are read

@@ -28,6 +28,7 @@ from sitemap_plugins.core.model import LeftOut, Page, Reason
 from sitemap_plugins.core.urls import encode_path, join_url, quote_file_path
 from sitemap_plugins.generate.blog import View
 from sitemap_plugins.generate.front_matter import Problem, read_front_matter
+from sitemap_plugins.generate.generator_pages import GeneratorPages
 from sitemap_plugins.generate.layouts import SourceFinder
 
 __all__ = ["HTML_SUFFIXES", "BuiltFile", "SiteReader", "served_path", "walk_site"]
@@ -116,6 +117,11 @@ class SiteReader:
     ``warn`` is told what in it cannot be read, naming the source as ``show`` shows paths. The
     ``hreflang`` links of a page's head give its language versions. A built file or folder
     that cannot be read is told to ``warn_unreadable`` (see :meth:`unreadable`).
+    ``generator_pages`` leaves out the pages of the generator's own that its plugin leaves out
+    (see :mod:`.generator_pages`). With ``canonical_files``, a page whose canonical link names
+    its file (``x/index.html``) is listed so; not for a Sphinx ``dirhtml`` build, whose links in
+    some Sphinx versions (7.0 among them) name ``x.html`` (Sphinx issue 9730), ``index.html`` for
+    the home page.
     """
 
     def __init__(
@@ -132,8 +138,12 @@ class SiteReader:
         read_in: Callable[[Path], tuple[Path, ...]] | None = None,
         folder_sitemap: Callable[[Path, object], object] | None = None,
         warn_unreadable: Callable[[str], None] | None = None,
+        generator_pages: GeneratorPages | None = None,
+        canonical_files: bool = True,
     ) -> None:
         self.site_dir = site_dir
+        self.canonical_files = canonical_files
+        self.generator_pages = generator_pages
         self.warn_unreadable = warn_unreadable
         self.read_in = read_in
         self.folder_sitemap = folder_sitemap
@@ -177,6 +187,10 @@ class SiteReader:
         origin = self._origin(file)
         if _NOT_FOUND.search(file.relpath):
             return LeftOut(Reason.NOT_FOUND_PAGE, origin)
+        reason = self.generator_pages(file.relpath) if self.generator_pages else None
+        if reason is not None:
+            path = served_path(file.relpath, keep_index=self.keep_index)
+            return LeftOut(reason, origin, *_linked_path(path))
         try:
             head = read_head(file.path)
         except OSError as error:
@@ -189,8 +203,15 @@ class SiteReader:
         if scan.reason is not None:
             # Where it is served goes with it: no other page may name it as an alternate.
             return LeftOut(scan.reason, origin, *_linked_path(path))
-        if scan.canonical is not None and not self._is_canonical(path, scan.canonical):
-            return LeftOut(Reason.CANONICAL_ELSEWHERE, origin, *_linked_path(path))
+        if scan.canonical is not None:
+            if not self._is_canonical(path, scan.canonical):
+                return LeftOut(Reason.CANONICAL_ELSEWHERE, origin, *_linked_path(path))
+            if (
+                self.canonical_files
+                and path != file.relpath
+                and self._names_its_file(path, scan.canonical, file.relpath)
+            ):
+                path = file.relpath  # Sphinx's html builder: the page names itself index.html
         found, is_built = self.source_of(file) if source is None else source
         if not is_built:
             origin = self._source_origin(found)
@@ -355,6 +376,17 @@ class SiteReader:
                     self._source_label = self.show(finder.source_dir).replace(os.sep, "/")
                 return posixpath.normpath(posixpath.join(self._source_label, inside))
         return posixpath.normpath(self.show(found).replace(os.sep, "/"))
+
+    def _names_its_file(self, path: str, canonical: str, relpath: str) -> bool:
+        """Whether the canonical link of the page served at ``path`` names its file
+        (``x/index.html``, as Sphinx's html builder and its plugin write it) rather than its
+        folder (``x/``, as MkDocs and Zensical do): the sitemap then lists it so."""
+        try:
+            own = join_url(self.base_url, path, encoded=False)
+            target = unquote(urlsplit(urljoin(own, canonical.strip())).path)
+        except ValueError:
+            return False
+        return posixpath.basename(target).lower() == posixpath.basename(relpath).lower()
 
     def _is_canonical(self, path: str, canonical: str) -> bool:
         """Whether the page's canonical link names the page's own URL.

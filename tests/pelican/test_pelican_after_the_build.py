@@ -1,0 +1,58 @@
+"""After the build: Pelican alone, then ``sitemap-plugins generate`` on its output, lists what the
+plugin lists. Pelican writes its drafts into the output as ordinary pages; ``generate`` must
+know them for drafts, as the plugin knows them by their status."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.pelican.helpers import BASE, page, plain_repo, post, sitemap
+from tests.support.console_script import run
+from tests.support.gitrepo import GitRepo
+from tests.support.hosts import pelican_build
+from tests.support.sitemap_checks import check_sitemap_file
+
+SITE = {
+    "content/hello.md": post("Hello", "2024-01-02"),
+    "content/secret.md": post("Secret draft", "2024-01-03", Status="draft"),
+    "content/pages/about.md": page("About"),
+    "content/pages/wip.md": page("Draft page", Status="draft"),
+    "content/pages/hidden.md": page("Hidden page", Status="hidden"),
+}
+HIDDEN = "pages/hidden-page.html"
+"""Where Pelican saves the hidden page: nothing in the output tells it from any other page, so
+README's recipe leaves it out by name."""
+
+
+@pytest.mark.parametrize(
+    ("settings", "where"),
+    [
+        ("", "project"),
+        ("DRAFT_SAVE_AS = 'unpublished/{slug}.html'\n", "project"),
+        ("", "copy"),
+    ],
+    ids=["default-drafts", "own-draft-folder", "output-alone"],
+)
+def test_generate_leaves_out_the_drafts_pelican_wrote(
+    git_repo: GitRepo, tmp_path: Path, settings: str, where: str
+) -> None:
+    """Where ``pelicanconf.py`` lies beside the output, its ``DRAFT_*SAVE_AS`` say where the
+    drafts went; an output copied elsewhere is known by its generator tag, with Pelican's
+    default draft folder."""
+    root = plain_repo(git_repo, SITE, settings)
+    pelican_build(root)
+    plugin = sitemap(root)
+    drafts = [path for path in (root / "output").rglob("*.html") if "draft" in path.name]
+    assert len(drafts) == 2  # what the site holds, so that leaving them out is about something
+    site, cwd = root / "output", root
+    if where == "copy":
+        site, cwd = tmp_path / "public", tmp_path
+        shutil.copytree(root / "output", site)
+    done = run("generate", site, "--base-url", BASE, "--exclude", HIDDEN, cwd=cwd)
+    assert done.returncode == 0, done.stdout + done.stderr
+    entries = check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
+    assert {entry.loc.removeprefix(BASE) for entry in entries} == set(plugin)
+    assert "2 draft" in done.stdout + done.stderr
