@@ -42,6 +42,18 @@ _META_FILE: Final = ".meta.yml"
 
 
 @dataclass(frozen=True, slots=True)
+class Languages:
+    """mkdocs-static-i18n's languages, as its ``i18n`` settings give them: each built language
+    but the default is written under ``<locale>/``, from ``x.<locale>.md`` (``docs_structure:
+    suffix``, its default) or ``<locale>/x.md`` (``folder``), and a page a language lacks is
+    built from the default language's file (a fallback page)."""
+
+    default: str
+    others: tuple[str, ...]
+    folders: bool
+
+
+@dataclass(frozen=True, slots=True)
 class HostConfig:
     """The site as its host's config describes it; folders are absolute."""
 
@@ -55,6 +67,8 @@ class HostConfig:
     """The settings of ``pymdownx.snippets`` where the host renders with it, else None."""
     meta_file: str | None = None
     """The name of a folder's meta file where the host's ``meta`` plugin reads them, else None."""
+    i18n: Languages | None = None
+    """The languages of mkdocs-static-i18n where ``plugins`` enables it, else None."""
 
     @property
     def setting(self) -> str:
@@ -83,12 +97,14 @@ def read_host_config(path: Path) -> HostConfig:
         snippets = _snippets_in(table.get("markdown_extensions"))
         # MkDocs 2.0 (mkdocs.toml) runs no plugins: only Zensical's meta plugin reads files.
         meta_file = _meta_file_in(table.get("plugins")) if host == "zensical" else None
+        i18n = None  # a MkDocs 1.x plugin
     else:
         values = _read_yaml_keys(path, set())
         host = "mkdocs"
         extensions, plugins = _yaml_lists(path, set())
         snippets = _snippets_in(extensions)
         meta_file = _meta_file_in(plugins)
+        i18n = _i18n_in(plugins)
     folder = path.parent
     site_url = _text(path, values, "site_url")
     return HostConfig(
@@ -100,6 +116,7 @@ def read_host_config(path: Path) -> HostConfig:
         use_directory_urls=_flag(path, values, "use_directory_urls", default=True),
         snippets=snippets,
         meta_file=meta_file,
+        i18n=i18n,
     )
 
 
@@ -151,10 +168,34 @@ def _meta_file_in(plugins: object) -> str | None:
     return None
 
 
+def _i18n_in(plugins: object) -> Languages | None:
+    """mkdocs-static-i18n's languages where ``plugins`` enables it (see :class:`Languages`)."""
+    entries = plugins.items() if isinstance(plugins, dict) else []
+    if isinstance(plugins, list):
+        entries = [next(iter(item.items())) for item in plugins if isinstance(item, dict)]
+    settings = next((value for name, value in entries if name == "i18n"), None)
+    if not isinstance(settings, dict) or settings.get("enabled") is False:
+        return None
+    languages = settings.get("languages")
+    if not isinstance(languages, list):
+        return None
+    locales = [
+        (str(item["locale"]), item.get("default") is True)
+        for item in languages
+        if isinstance(item, dict) and item.get("locale") and item.get("build") is not False
+    ]
+    if not locales:
+        return None
+    default = next((locale for locale, is_default in locales if is_default), locales[0][0])
+    others = tuple(locale for locale, _ in locales if locale != default)
+    return Languages(default, others, settings.get("docs_structure") == "folder")
+
+
 def _yaml_lists(path: Path, seen: set[Path]) -> tuple[object, object]:
     """``markdown_extensions`` and ``plugins`` of an ``mkdocs.yml``, each from the file it
     ``INHERIT``\\ s where it has none of its own. Read whole only when the text names the
-    snippets extension or a meta plugin (or inherits): most configs are never parsed whole."""
+    snippets extension, a meta plugin or i18n (or inherits): most configs are never parsed
+    whole."""
     resolved = path.resolve()
     if resolved in seen:
         return None, None  # the loop is reported by _read_yaml_keys
@@ -164,7 +205,7 @@ def _yaml_lists(path: Path, seen: set[Path]) -> tuple[object, object]:
     except (OSError, UnicodeDecodeError):
         return None, None  # reported by _read_yaml_keys
     document: Any = None
-    if "pymdownx" in text or "meta" in text or "INHERIT" in text:
+    if "pymdownx" in text or "meta" in text or "i18n" in text or "INHERIT" in text:
         import yaml
 
         class _AnyTag(yaml.SafeLoader):

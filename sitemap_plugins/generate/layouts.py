@@ -24,6 +24,7 @@ from typing import Final
 
 from sitemap_plugins.generate.blog import post_paths
 from sitemap_plugins.generate.front_matter import FrontMatter
+from sitemap_plugins.generate.hosts import Languages
 
 __all__ = ["LAYOUTS", "SourceFinder"]
 
@@ -118,6 +119,10 @@ class SourceFinder:
     ``use_directory_urls`` where its config was read: ``x.md`` is built to ``x/index.html``
     with it, to ``x.html`` without, never to both. Where it is not known (None), the built site
     in ``site_dir`` tells: beside an ``x.html``, ``x/index.html`` is not ``x.md``'s.
+
+    ``languages`` are mkdocs-static-i18n's, where the host's config enables it: a page under
+    ``<locale>/`` is then that language's file, else the default language's (a fallback page,
+    dated by it as the MkDocs plugin dates it), and a page at the root the default language's.
     """
 
     def __init__(
@@ -127,8 +132,10 @@ class SourceFinder:
         *,
         directory_urls: bool | None = None,
         site_dir: Path | None = None,
+        languages: Languages | None = None,
     ) -> None:
         self.layout = layout
+        self.languages = languages if layout in ("mkdocs", "zensical") else None
         self.source_dir = source_dir
         self.directory_urls = directory_urls
         self.site_dir = site_dir
@@ -141,6 +148,10 @@ class SourceFinder:
     def find(self, relpath: str) -> Path | None:
         """The source of the built page at ``relpath`` (posix, relative to the site), or None."""
         mkdocs = self.layout in ("mkdocs", "zensical")
+        if self.languages is not None:
+            found = self._translated(relpath, self.languages)
+            if found is not None:
+                return self.source_dir / found
         for candidate in self._candidates(relpath):
             found = self._exists(candidate)
             if found is not None and (not mkdocs or self._builds(candidate, relpath)):
@@ -156,6 +167,31 @@ class SourceFinder:
                 post = self._jekyll_posts().get(key)
                 if post is not None:
                     return self.source_dir / post
+        return None
+
+    def _translated(self, relpath: str, languages: Languages) -> str | None:
+        """The source mkdocs-static-i18n builds to ``relpath``: the page's language's own
+        file (``x.<locale>.md``, or ``<locale>/x.md`` in the folder structure), else the
+        default language's, which it builds in that language's place (a fallback page)."""
+        locale, _, rest = relpath.partition("/")
+        if locale not in languages.others or not rest:
+            locale, rest = languages.default, relpath
+        wanted = [locale] if locale == languages.default else [locale, languages.default]
+        for candidate in _mkdocs(rest):
+            if not self._builds(candidate, rest):
+                continue
+            stem, ext = posixpath.splitext(candidate)
+            for language in wanted:
+                if languages.folders:
+                    names = [f"{language}/{candidate}"]
+                elif language == languages.default:
+                    names = [candidate, f"{stem}.{language}{ext}"]
+                else:
+                    names = [f"{stem}.{language}{ext}"]
+                for name in names:
+                    found = self._exists(name)
+                    if found is not None:
+                        return found
         return None
 
     def declared_date(self, source: Path, front: FrontMatter) -> object:

@@ -94,6 +94,7 @@ def generate_site(
             settings.source_dir,
             directory_urls=host.use_directory_urls if host is not None else None,
             site_dir=site_dir,
+            languages=host.i18n if host is not None else None,
         )
     reader = SiteReader(
         site_dir,

@@ -16,7 +16,15 @@ import re
 
 import pytest
 
-from tests.mkdocs.helpers import BASE, COMMITS, example_repo, sitemap, write_config
+from tests.mkdocs.helpers import (
+    BASE,
+    COMMITS,
+    english_and_french,
+    example_repo,
+    i18n_version,
+    sitemap,
+    write_config,
+)
 from tests.mkdocs.test_mkdocs import UPDATED_POST, material_blog_available
 from tests.support.console_script import run
 from tests.support.gitrepo import GitRepo
@@ -421,3 +429,34 @@ def test_a_gz_generate_wrote_itself_goes_once_gzip_is_no_longer_asked(git_repo: 
     assert done.returncode == 0, done.stdout + done.stderr
     site = git_repo.root / "site"
     assert sorted(path.name for path in site.glob("sitemap*")) == ["sitemap.xml"]
+
+
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+@pytest.mark.skipif(i18n_version() < (1, 0), reason="needs mkdocs-static-i18n 1.x")
+@pytest.mark.parametrize("structure", ["suffix", "folder"])
+def test_generate_dates_translations_as_the_plugin_does(git_repo: GitRepo, structure: str) -> None:
+    """With mkdocs-static-i18n, ``fr/x/`` is built from ``x.fr.md`` (or ``fr/x.md`` in the
+    folder structure), and from the default language's file where that language has none (a
+    fallback page): ``generate`` reads the languages from mkdocs.yml and dates each page by
+    the file the plugin dates it by."""
+    files = {
+        "index": ("2024-01-10", "2024-02-11"),
+        "guide/install": ("2024-03-12", "2024-04-13"),
+        "guide/only": ("2024-05-14", None),  # French readers get the English page
+    }
+    for name, (english, french) in files.items():
+        for locale, date in (("en", english), ("fr", french)):
+            if date is None:
+                continue
+            if structure == "folder":
+                relpath = f"docs/{locale}/{name}.md"
+            else:
+                relpath = f"docs/{name}.md" if locale == "en" else f"docs/{name}.{locale}.md"
+            git_repo.write(relpath, f"# {name} ({locale})\n")
+            git_repo.commit(f"add {relpath}", f"{date}T09:00:00+00:00", relpath)
+    i18n = english_and_french()[1]
+    i18n["i18n"]["docs_structure"] = structure
+    plugin = built_both_ways(git_repo, i18n, site_url=BASE)
+    # What the sources say, so that agreement is about something.
+    assert plugin[BASE + "fr/guide/install/"].lastmod == "2024-04-13T09:00:00Z"
+    assert plugin[BASE + "fr/guide/only/"].lastmod == "2024-05-14T09:00:00Z"
