@@ -57,27 +57,47 @@ class FrontMatter:
         self._lines = None if yaml_text is None else yaml_text.split("\n")
         self._table = table
 
-    def value(self, key: str) -> tuple[Any, list[Problem]]:
-        """A top-level key's value (None when it is not there), and what could not be read."""
+    def value(self, key: str, *, any_case: bool = False) -> tuple[Any, list[Problem]]:
+        """A top-level key's value (None when it is not there), and what could not be read.
+
+        With ``any_case``, the first key that is ``key`` without regard to case: Hugo reads
+        front matter so (``lastMod``, ``Lastmod`` are its ``lastmod``)."""
         if self._table is not None:
-            return self._table.get(key), []
+            return _get(self._table, key, any_case=any_case), []
         lines = self._lines or []
         for index, line in enumerate(lines):
-            if line.startswith(key):
+            if line.lower().startswith(key.lower()) if any_case else line.startswith(key):
                 match = _KEY.match(line.rstrip())
-                if match is not None and match["key"] == key:
-                    return _yaml_value(key, index + 2, match["value"], lines[index + 1 :])
+                if match is None:
+                    continue
+                found = match["key"]
+                if found == key or (any_case and found.lower() == key.lower()):
+                    return _yaml_value(found, index + 2, match["value"], lines[index + 1 :])
         return None, []
 
-    def sitemap(self) -> tuple[Any, list[Problem]]:
-        """``sitemap``, with Hugo's ``disable`` read as ``exclude`` (which wins where both are)."""
-        value, problems = self.value("sitemap")
+    def sitemap(self, *, any_case: bool = False) -> tuple[Any, list[Problem]]:
+        """``sitemap``, with Hugo's ``disable`` read as ``exclude`` (which wins where both are).
+
+        With ``any_case`` (Hugo), its key and the keys under it are matched without regard to
+        case, and the keys under it are given in lower case."""
+        value, problems = self.value("sitemap", any_case=any_case)
         if problems and self._text is not None:
-            value, problems = _whole_yaml(self._text, "sitemap")
+            value, problems = _whole_yaml(self._text, "sitemap", any_case=any_case)
+        if any_case and isinstance(value, dict):
+            value = {str(name).lower(): item for name, item in reversed(value.items())}
         if isinstance(value, dict) and "disable" in value:
             value = dict(value)
             value.setdefault("exclude", value.pop("disable"))
         return value, problems
+
+
+def _get(table: dict[Any, Any], key: str, *, any_case: bool) -> Any:
+    """``table[key]``, else (with ``any_case``) the first key equal to it without regard to
+    case; None when there is none."""
+    if key in table or not any_case:
+        return table.get(key)
+    lowered = key.lower()
+    return next((item for name, item in table.items() if str(name).lower() == lowered), None)
 
 
 def read_front_matter(source: Path) -> tuple[FrontMatter | None, list[Problem]]:
@@ -116,7 +136,7 @@ def parse_front_matter(data: bytes) -> tuple[FrontMatter | str | None, int]:
         return f"front matter is not valid TOML ({error}); ignored", closed.end()
 
 
-def _whole_yaml(text: str, key: str) -> tuple[Any, list[Problem]]:
+def _whole_yaml(text: str, key: str, *, any_case: bool = False) -> tuple[Any, list[Problem]]:
     """A top-level key's value, from the front matter read whole by PyYAML's safe loader (its
     C form where installed), as MkDocs reads front matter. Numbers and dates are then
     numbers and dates, as the plugins receive them; the core reads either."""
@@ -132,7 +152,7 @@ def _whole_yaml(text: str, key: str) -> tuple[Any, list[Problem]]:
         return None, [(line, f"front matter is not valid YAML ({problem}); {key} ignored")]
     if not isinstance(data, dict):
         return None, [(None, f"front matter is not a mapping of keys; {key} ignored")]
-    return data.get(key), []
+    return _get(data, key, any_case=any_case), []
 
 
 def _yaml_value(

@@ -194,6 +194,11 @@ class SourceFinder:
                         return found
         return None
 
+    @property
+    def any_case(self) -> bool:
+        """Whether front matter keys match without regard to case: Hugo's do (``lastMod``)."""
+        return self.layout == "hugo"
+
     def declared_date(self, source: Path, front: FrontMatter) -> object:
         """The date the source's front matter says the page last changed, or None: a
         Material or Zensical blog post's own ``date`` (``date.updated``, else ``date.created``,
@@ -202,7 +207,7 @@ class SourceFinder:
         if self.layout in ("mkdocs", "zensical"):
             return self._post_dates.get(source)  # read when the posts were found
         for key in _MODIFIED_KEYS.get(self.layout, ()):
-            value, _ = front.value(key)
+            value, _ = front.value(key, any_case=self.any_case)
             if value:
                 return value
         return None

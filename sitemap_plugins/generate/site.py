@@ -220,7 +220,9 @@ class SiteReader:
         if not is_built:
             front, problems = read_front_matter(found)
             if front is not None:
-                sitemap, problems = front.sitemap()
+                sitemap, problems = front.sitemap(
+                    any_case=self.finder is not None and self.finder.any_case
+                )
                 if self.finder is not None:
                     declared = self.finder.declared_date(found, front)
             self._report(found, problems)

@@ -126,6 +126,31 @@ def test_a_404_page_is_left_out_in_every_folder(git_repo: GitRepo) -> None:
     assert set(checked(public, BASE)) == {BASE + path for path in served}
 
 
+HUGO_ANY_CASE = {
+    "yaml": "---\nlastMod: 2022-05-05\nSitemap:\n  Priority: 0.2\n---\n",
+    "toml": "+++\nLastmod = 2022-05-05\n[Sitemap]\nPriority = 0.2\n+++\n",
+}
+
+
+@pytest.mark.parametrize("front", HUGO_ANY_CASE.values(), ids=HUGO_ANY_CASE.keys())
+def test_hugo_reads_front_matter_keys_in_any_case(git_repo: GitRepo, front: str) -> None:
+    """Hugo reads front matter keys without regard to case: ``lastMod`` or ``Lastmod`` is its
+    ``lastmod``, and ``Sitemap`` its ``sitemap``, so the page is dated and weighted by them."""
+    git_repo.write(".gitignore", "public/\n")
+    git_repo.write("content/post.md", front + "text\n")
+    git_repo.commit("post", JAN)
+    write(git_repo.root / "public/post/index.html", page("Post"))
+    done = run(
+        "generate", "public", "--base-url", BASE, "--source", "content", "--layout", "hugo",
+        cwd=git_repo.root,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    entry = checked(git_repo.root / "public", BASE)[BASE + "post/"]
+    assert entry.lastmod is not None
+    assert entry.lastmod.startswith("2022-05-05")  # the declared date, not the commit's
+    assert entry.priority == "0.2"
+
+
 def test_jekyll_site_with_posts(git_repo: GitRepo) -> None:
     root = git_repo
     root.write(".gitignore", "_site/\n")
