@@ -194,6 +194,14 @@ class SourceFinder:
                         return found
         return None
 
+    def copied_as_is(self, relpath: str) -> bool:
+        """Whether the built HTML file at ``relpath`` is a file of the source folder that
+        MkDocs or Zensical copied as it is (``docs/legacy/old.html``): a static file, not a
+        page the host rendered, which the MkDocs plugin does not list either."""
+        if self.layout not in ("mkdocs", "zensical"):
+            return False
+        return self._exists(relpath) is not None
+
     @property
     def any_case(self) -> bool:
         """Whether front matter keys match without regard to case: Hugo's do (``lastMod``)."""

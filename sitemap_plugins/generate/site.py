@@ -198,6 +198,8 @@ class SiteReader:
             return LeftOut(Reason.UNREADABLE, origin)
         if not _PAGE_MARKERS.search(head[:4096]):
             return LeftOut(Reason.NOT_A_PAGE, origin)  # a verification token, a fragment
+        if self.finder is not None and self.finder.copied_as_is(file.relpath):
+            return LeftOut(Reason.NOT_A_PAGE, origin)  # a static file MkDocs copied, no page
         scan = scan_head(head)
         path = served_path(file.relpath, keep_index=self.keep_index)
         if scan.reason is not None:

@@ -460,3 +460,18 @@ def test_generate_dates_translations_as_the_plugin_does(git_repo: GitRepo, struc
     # What the sources say, so that agreement is about something.
     assert plugin[BASE + "fr/guide/install/"].lastmod == "2024-04-13T09:00:00Z"
     assert plugin[BASE + "fr/guide/only/"].lastmod == "2024-05-14T09:00:00Z"
+
+
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+def test_an_html_file_mkdocs_copies_is_no_page_for_either(git_repo: GitRepo) -> None:
+    """A hand-written HTML file in docs_dir is copied as it is, as any static file: MkDocs
+    renders no page from it, the plugin does not list it, and ``generate`` must not either."""
+    example_repo(git_repo)
+    git_repo.write(
+        "docs/legacy/old.html",
+        "<!DOCTYPE html><html><head><title>Old</title></head><body>Old</body></html>\n",
+    )
+    git_repo.commit("legacy page", "2024-10-01T00:00:00+00:00")
+    plugin = built_both_ways(git_repo, "search")
+    assert (git_repo.root / "site/legacy/old.html").is_file()  # what MkDocs published
+    assert BASE + "legacy/old.html" not in plugin
