@@ -18,6 +18,7 @@ have ``+hh:mm`` only, and a sitemap must be read the same way by every engine.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from typing import Final, NamedTuple
 
@@ -39,29 +40,42 @@ _LATEST_OFFSET: Final = dt.timedelta(hours=14)
 
 
 class WrittenDate(NamedTuple):
-    """A date or timestamp as written: ``wall`` is its date and time of day, without a zone
-    (midnight for a plain date, ``24:00:00`` already the next day's start, a fraction cut to
-    microseconds); ``offset`` is the zone's offset when one is written."""
+    """A date or timestamp as written: ``moment`` is its date and time of day (midnight for a
+    plain date, ``24:00:00`` already the next day's start, a fraction cut to microseconds) in
+    the zone written, else in the reader's ``naive_zone``; ``offset`` is the zone's offset
+    when one is written."""
 
-    wall: dt.datetime
+    moment: dt.datetime
     has_time: bool
     offset: dt.timedelta | None
 
 
-def read_date_text(text: str, syntax: re.Pattern[str]) -> WrittenDate | str:
+def read_date_text(
+    text: str, syntax: re.Pattern[str], naive_zone: dt.tzinfo | None = None
+) -> WrittenDate | str:
     """Read ``text`` (already without surrounding whitespace) in ``syntax``, :data:`SCHEMA`
     or :data:`AUTHORED`; or say why it is not a date: the reason completes a sentence that
-    names the value (``"2024-13-01" has month 13``)."""
+    names the value (``"2024-13-01" has month 13``).
+
+    Text without a zone is read in ``naive_zone`` (naive when None). The zone is given here,
+    not set afterwards, because ``datetime.replace`` costs more than reading the text, and
+    this runs once per page and once per line of a URL list."""
     match = syntax.fullmatch(text)
-    if match is None or match["neg"]:
+    if match is None:
         return NOT_THIS_SYNTAX
-    year, month, day = int(match["y"]), int(match["m"]), int(match["d"])
-    if len(match["y"]) > 4 and match["y"].startswith("0"):
+    # One groups() call: a lookup by group name costs about as much as reading the number.
+    neg, year_text, month_text, day_text, hour_text, minute_text, second_text, fraction, zone = (
+        match.groups()
+    )
+    if neg:
+        return NOT_THIS_SYNTAX
+    year, month, day = int(year_text), int(month_text), int(day_text)
+    if len(year_text) > 4 and year_text.startswith("0"):
         return "has a year with a leading zero"
-    has_time = match["H"] is not None
-    hour, minute = (int(match["H"]), int(match["M"])) if has_time else (0, 0)
-    second = int(match["S"]) if match["S"] is not None else 0
-    fraction = match["f"] or ""
+    has_time = hour_text is not None
+    hour, minute = (int(hour_text), int(minute_text)) if has_time else (0, 0)
+    second = int(second_text) if second_text is not None else 0
+    fraction = fraction or ""
     next_day = hour == 24 and minute == 0 and second == 0 and not fraction.strip(".0")
     if next_day:
         hour = 0
@@ -70,11 +84,12 @@ def read_date_text(text: str, syntax: re.Pattern[str]) -> WrittenDate | str:
     if hour > 23 or minute > 59 or second > 59:
         return "has a time of day out of range"
     offset = None
-    zone = match["tz"]
+    tzinfo = naive_zone
     if zone is not None:
-        offset = _offset(zone)
-        if offset is None:
+        known = _zone(zone)
+        if known is None:
             return f"has time zone {zone}; offsets run from -14:00 to +14:00"
+        offset, tzinfo = known
     if year > 9999:
         return "has a year after 9999"
     if year == 0:
@@ -82,23 +97,30 @@ def read_date_text(text: str, syntax: re.Pattern[str]) -> WrittenDate | str:
     # Any number of fraction digits names an instant; microseconds are what Python holds.
     micro = int(fraction[1:7].ljust(6, "0")) if fraction else 0
     try:
-        wall = dt.datetime(year, month, day, hour, minute, second, micro)
+        moment = dt.datetime(year, month, day, hour, minute, second, micro, tzinfo)
     except ValueError:
         return f"is not a calendar date (day {day:02d} of month {month:02d} in {year})"
     if next_day:
         try:
-            wall += dt.timedelta(days=1)
+            moment += dt.timedelta(days=1)
         except OverflowError:
             return "has a year after 9999"
-    return WrittenDate(wall, has_time, offset)
+    return WrittenDate(moment, has_time, offset)
 
 
-def _offset(zone: str) -> dt.timedelta | None:
-    """The offset ``Z`` or ``+hh:mm`` names, or None beyond the schema's -14:00 to +14:00."""
+@functools.lru_cache(maxsize=256)
+def _zone(zone: str) -> tuple[dt.timedelta, dt.timezone] | None:
+    """The offset ``Z`` or ``+hh:mm`` names and its zone (UTC's own for ``Z`` and
+    ``+00:00``), or None beyond the schema's -14:00 to +14:00.
+
+    Cached: a site or a URL list writes few zones, and building a timedelta and a timezone
+    for each of millions of lines was most of the time spent reading one."""
     if zone in ("Z", "z"):
-        return dt.timedelta(0)
+        return dt.timedelta(0), dt.timezone.utc
     hours, minutes = int(zone[1:3]), int(zone[4:6])
     offset = dt.timedelta(hours=hours, minutes=minutes)
     if minutes > 59 or offset > _LATEST_OFFSET:
         return None
-    return -offset if zone[0] == "-" else offset
+    if zone[0] == "-":
+        offset = -offset
+    return offset, (dt.timezone(offset) if offset else dt.timezone.utc)

@@ -28,19 +28,12 @@ def parse_lastmod(value: object, *, naive_tz: dt.tzinfo = dt.timezone.utc) -> La
     if isinstance(value, dt.date):
         return value
     if isinstance(value, str):
-        written = read_date_text(value.strip(), AUTHORED)
+        written = read_date_text(value.strip(), AUTHORED, naive_tz)
         if isinstance(written, WrittenDate):
             if not written.has_time and written.offset is None:
-                return written.wall.date()
-            return written.wall.replace(tzinfo=_zone(written.offset, naive_tz))
+                return written.moment.date()
+            return written.moment
     raise ValueError("a date such as 2024-05-01 or a timestamp such as 2024-05-01T10:00:00+02:00")
-
-
-def _zone(offset: dt.timedelta | None, naive_tz: dt.tzinfo) -> dt.tzinfo:
-    """The zone of a written offset (UTC's own for ``Z``), or ``naive_tz`` where none is."""
-    if offset is None:
-        return naive_tz
-    return dt.timezone(offset) if offset else dt.timezone.utc
 
 
 def utc_day(value: Lastmod) -> dt.date:

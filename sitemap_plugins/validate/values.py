@@ -237,11 +237,10 @@ def parse_xsd_date(text: str) -> tuple[dt.datetime, bool, bool] | str:
     Returns ``(earliest instant, has time, has zone)``, or why the schema rejects it. Without a
     zone the earliest instant assumes UTC+14, the zone where a day starts first.
     """
-    written = read_date_text(trim(text), SCHEMA)
+    written = read_date_text(trim(text), SCHEMA, _EARLIEST_ZONE)
     if isinstance(written, str):
         return written
-    zone = _EARLIEST_ZONE if written.offset is None else dt.timezone(written.offset)
-    return written.wall.replace(tzinfo=zone), written.has_time, written.offset is not None
+    return written.moment, written.has_time, written.offset is not None
 
 
 def date_problems(text: str, what: str, *, now: dt.datetime | None) -> list[Problem]:
