@@ -194,6 +194,7 @@ class FileDates:
         self._exports: dict[Path, tuple[Path, str]] = {}  # copy -> (its repository, commit)
         self._early_exports: dict[Path, tuple[_Probe, str]] = {}  # copy -> probe, commit
         self._source_folders: tuple[str, ...] = ()  # the host's source and translation folders
+        self._submodules: dict[tuple[Path, str], bool] = {}  # (top, path) -> registered there
 
     def source_folders(self, folders: Iterable[Path]) -> None:
         """Name the folders the host reads sources and translations from (Sphinx's source
@@ -971,11 +972,18 @@ class FileDates:
         return found
 
     def _is_submodule(self, top: Path, path: str) -> bool:
-        """Whether the work tree at ``top`` registers ``path`` as a submodule (a gitlink)."""
-        out = self._git(
-            top, ["--literal-pathspecs", "ls-files", "--stage", "-z", "--", path], quiet=True
-        )
-        return out is not None and out.startswith(b"160000 ")
+        """Whether the work tree at ``top`` registers ``path`` as a submodule (a gitlink).
+
+        Asked only of a nested repository whose ``.git`` is a folder (see
+        :mod:`.nested_repos`), and remembered for the process: a rebuild asks no git process
+        again, where a build should cost none it does not need."""
+        known = self._submodules.get((top, path))
+        if known is None:
+            out = self._git(
+                top, ["--literal-pathspecs", "ls-files", "--stage", "-z", "--", path], quiet=True
+            )
+            known = self._submodules[top, path] = out is not None and out.startswith(b"160000 ")
+        return known
 
     def _git(self, cwd: Path, args: list[str], *, quiet: bool = False) -> bytes | None:
         """Run git; on failure warn (unless it is merely not a repository, or ``quiet``) and

@@ -12,7 +12,8 @@ A work tree can hold other repositories too, and they are of two kinds:
   ``.venv/src/NAME/``, a git clone like any other, which dates nothing.
 
 So a nested repository counts when the repository around it counts and it is a submodule
-registered there (a gitlink in its index), or it lies under a folder the host reads sources or
+registered there (its repository kept in the outer one's ``modules``, or a gitlink in the
+outer index), or it lies under a folder the host reads sources or
 translations from (Sphinx's source folder and ``locale_dirs``), or holds one; and never when it
 lies in a Python environment (a virtualenv, a conda environment, ``site-packages``).
 """
@@ -36,7 +37,9 @@ class NestedRepositories:
     ``folders`` are the resolved folders the host reads sources and translations from;
     ``find_root`` gives the work tree holding a resolved folder (the lookup's own search, with its
     memory), ``is_submodule`` whether a path (relative to a work tree's top) is a submodule
-    that work tree registers: a git process, so it is asked only of a repository nested in one
+    that work tree registers. That is a git process, and a build should cost none it does not
+    need: a submodule is told by its ``.git`` file (see :func:`_module_of`), so
+    ``is_submodule`` is asked only of a nested repository whose ``.git`` is a folder, in one
     that counts, outside any Python environment, when no folder decides.
     """
 
@@ -75,10 +78,42 @@ class NestedRepositories:
             return False
         if any(here.startswith(folder) or folder.startswith(here) for folder in self._folders):
             return True
+        dot_git = os.path.join(root, ".git")  # noqa: PTH118
+        if os.path.isfile(dot_git):  # noqa: PTH113
+            return _module_of(dot_git, os.path.join(outer, ".git"))  # noqa: PTH118
         try:
             return self._is_submodule(outer, os.path.relpath(root, outer).replace(os.sep, "/"))
         except (OSError, ValueError):
             return False
+
+
+def _module_of(dot_git: str, outer_dot_git: str) -> bool:
+    """Whether the ``.git`` file ``dot_git`` names a repository in the ``modules`` folder of
+    the git directory ``outer_dot_git`` stands for: where ``git submodule`` keeps each
+    submodule's repository (since git 1.7.8; ``git submodule absorbgitdirs`` moves older ones
+    there), leaving such a file in its work tree. Any other ``.git`` file is a linked work
+    tree or a clone with its repository elsewhere, which no outer repository registers."""
+    own = _git_dir(dot_git)
+    outer = _git_dir(outer_dot_git)
+    if own is None or outer is None:
+        return False
+    return own.startswith(os.path.join(outer, "modules", ""))  # noqa: PTH118
+
+
+def _git_dir(dot_git: str) -> str | None:
+    """The resolved git directory a work tree's ``.git`` stands for: itself when a folder,
+    the one its ``gitdir:`` line names (relative to its folder) when a file."""
+    if os.path.isdir(dot_git):  # noqa: PTH112
+        return os.path.realpath(dot_git)
+    try:
+        with open(dot_git, encoding="utf-8") as file:
+            line = file.readline()
+    except (OSError, UnicodeError):
+        return None
+    if not line.startswith("gitdir:"):
+        return None
+    named = line[len("gitdir:") :].strip()
+    return os.path.realpath(os.path.join(os.path.dirname(dot_git), named))  # noqa: PTH118, PTH120
 
 
 def _in_environment(folder: str, outer: str) -> bool:

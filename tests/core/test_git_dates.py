@@ -1112,10 +1112,11 @@ def test_dependencies_outside_the_sources_repositories_never_date(
 def test_repositories_nested_in_the_sources_date_only_the_projects_own_files(
     repo: GitRepo, make: Make, tmp_path: Path
 ) -> None:
-    """Inside the sources' work tree: a registered submodule, and a clone under a folder the
-    host reads translations from, are the project's files, each dated by its own history in
-    a pass of its own; a clone elsewhere, or in a virtualenv even under the source folder
-    (``pip install -e git+...`` checks out into ``.venv/src/NAME``), is not."""
+    """Inside the sources' work tree: a registered submodule (also one whose ``.git`` is a
+    folder, as ``git add`` of a clone registers it), and a clone under a folder the host reads
+    translations from, are the project's files, each dated by its own history in a pass of its
+    own; a clone elsewhere, or in a virtualenv even under the source folder (``pip install -e
+    git+...`` checks out into ``.venv/src/NAME``), is not."""
     translations = GitRepo(tmp_path / "translations")
     translations.write("fr/guide.po", "fr")
     translations.commit("fr", D5)
@@ -1132,6 +1133,12 @@ def test_repositories_nested_in_the_sources_date_only_the_projects_own_files(
         clone.commit(where, D3)
         nested[where] = clone.path("file.txt")
     repo.write("docs/.venv/pyvenv.cfg", "home = /usr/bin\n")
+    legacy = GitRepo(repo.path("legacy"))
+    legacy.write("file.txt", "legacy")
+    legacy.commit("legacy", D4)
+    repo.git("add", "legacy")  # a gitlink to a repository that keeps its .git folder
+    repo.commit("take in the legacy clone", D6, "legacy")
+    nested["legacy"] = legacy.path("file.txt")
     page = repo.path("docs/page.rst")
     catalog = repo.path("translations/fr/guide.po")
     dates, reporter, recorder = make()
@@ -1141,11 +1148,18 @@ def test_repositories_nested_in_the_sources_date_only_the_projects_own_files(
         page: D1,
         catalog: translations.log_date("fr/guide.po"),  # not the commit that took it in
         nested["locales/de"]: D3,
+        nested["legacy"]: D4,
     }
     for outside in (nested["vendor/lib"], nested["docs/.venv/src/theme"]):
         assert found.undated[outside].reason is Why.OUTSIDE, outside
     assert reporter.warnings == []
-    assert recorder.count("log") == 3  # one pass per repository that counts
+    assert recorder.count("log") == 4  # one pass per repository that counts
+    # The submodule is told by its .git file; only the clones with a .git folder ask git,
+    # and the next build (another lookup) asks it nothing again.
+    asked = [args for args in recorder.calls if "--stage" in args]
+    assert sorted(args[-1] for args in asked) == ["legacy", "vendor/lib"]
+    dates.lookup([page, catalog, *nested.values()], within=[page])
+    assert [args for args in recorder.calls if "--stage" in args] == asked
 
 
 def test_use_git_and_use_mtime_switches(repo: GitRepo, make: Make) -> None:
