@@ -275,18 +275,24 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             self._write_listing(summary.listing, config)
 
     def _language_folders(self, base_url: str | None) -> dict[str, str | None]:
-        """Where each language's pages are under ``base_url``, for languages whose own
+        """Where each language's pages are under the sitemap's base URL (our ``base_url``
+        option, else ``base_url``, the default language's ``site_url``), for languages whose own
         ``site_url`` (a mkdocs-static-i18n setting) moves their canonical URLs: ``"fr/"`` for
         ``https://example.org/fr/`` under ``https://example.org/``, as ``file.url``s are
         encoded; None for one on another host, scheme or folder, which this sitemap cannot
-        list (it says so, once per language). A language that keeps the base URL is not named.
+        list (it says so, once per language). A language that keeps the base URL, or the
+        default language's ``site_url``, is not named.
         """
         folders: dict[str, str | None] = {}
-        reference = base_url or (self._builder.options.base_url if self._builder else None)
+        # Our base_url option first, then site_url, as the core chooses the sitemap's base URL.
+        option = self._builder.options.base_url if self._builder else None
+        reference = option or base_url
         if self._i18n is None or not reference or folder_under(reference, reference) is None:
             return folders  # no base URL: the core says so, and lists nothing
         for language, site_url in self._site_urls.items():
-            folder = folder_under(reference, site_url) if site_url else ""
+            if not site_url or (base_url and folder_under(base_url, site_url) == ""):
+                continue  # the default language's site_url: its pages are at the base URL
+            folder = folder_under(reference, site_url)
             if folder == "":
                 continue
             folders[language] = None if folder is None else encode_path(folder, encoded=False)

@@ -593,6 +593,41 @@ def test_static_i18n_language_site_url(
     assert named <= inside
 
 
+@pytest.mark.skipif(i18n_version() < (1, 0), reason="needs mkdocs-static-i18n 1.x")
+def test_static_i18n_language_site_url_under_the_base_url_option(git_repo: GitRepo) -> None:
+    """Our ``base_url`` option wins over ``site_url``, for a language's own ``site_url`` too:
+    French at ``https://example.org/docs/fr/``, under the option's folder, is listed there,
+    and every page of the default language is under the option's URL."""
+    docs = BASE + "docs/"
+    french_url = docs + "fr/"
+    git_repo.write("docs/index.md", "# Home\n")
+    git_repo.write("docs/index.fr.md", "# Accueil\n")
+    git_repo.write("docs/guide.md", "# Guide\n")
+    git_repo.write("docs/guide.fr.md", "# Le guide\n")
+    git_repo.commit("pages", "2024-03-01T00:00:00+00:00")
+    languages = [
+        {"locale": "en", "default": True, "name": "English"},
+        {"locale": "fr", "name": "Français", "site_url": french_url},
+    ]
+    write_config(
+        git_repo,
+        site_url=BASE,
+        plugins=[
+            {"sitemap": {"base_url": docs}},
+            {"i18n": {"docs_structure": "suffix", "languages": languages}},
+        ],
+    )
+    site = build_site(git_repo.root)
+    canonical = canonical_links(site)
+    french = {url for url in canonical.values() if url.startswith(french_url)}
+    assert len(french) == 2  # MkDocs put French under the option's folder
+    english = {docs + url[len(BASE) :] for url in canonical.values() if url not in french}
+    entries = sitemap(site, docs)
+    assert set(entries) == english | french
+    home = {"en": docs, "fr": canonical["fr/index.html"], "x-default": docs}
+    assert entries[docs].alternates == home
+
+
 UPDATED_POST = """\
 ---
 date:
