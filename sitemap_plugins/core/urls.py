@@ -168,8 +168,9 @@ def normal_url_tail(tail: str) -> str:
 
 
 def check_base_url(url: str) -> str:
-    """Normalise a base URL (trailing slash, encoded path, ASCII host) or say what an acceptable
-    one is.
+    """Normalise a base URL (trailing slash, encoded path, ASCII host, no default port, as
+    RFC 3986 6.2.3 advises: ``https://example.org:443/`` is ``https://example.org/``) or say
+    what an acceptable one is.
 
     A user name or password is refused: a sitemap is public, and so is every URL in it.
     """
@@ -184,13 +185,10 @@ def check_base_url(url: str) -> str:
     if "@" in parts.netloc:
         raise ValueError(_ALLOWED_BASE + ", without a user name or password")
     try:
-        port = parts.port
+        parts.port  # noqa: B018 - read for the ValueError it raises
     except ValueError:
         raise ValueError(_ALLOWED_BASE + ", with a valid port number") from None
-    host = ascii_host(parts.hostname)
-    netloc = f"[{host}]" if ":" in host else host
-    if port is not None:
-        netloc += f":{port}"
+    netloc = host_and_port(parts)
     path = normal_path(encode_path(parts.path or "/"))
     if not path.endswith("/"):
         path += "/"
@@ -265,6 +263,24 @@ def host_and_port(parts: SplitResult) -> str:
 
 
 @functools.lru_cache(maxsize=256)
+def web_origin(scheme: str, netloc: str) -> str:
+    """``scheme://host[:port]`` of an http(s) URL as RFC 3986 compares sites: the scheme in
+    lower case, then :func:`host_and_port`. The one key every "same site?" question compares
+    (the scope of a sitemap, a URL list's base URL, the validator's scope and duplicates), so
+    ``https://Example.org:443/a`` is on the site of ``https://example.org/`` for all of them.
+
+    A netloc with no such form (a port that is no number, a host no URL may have, a user
+    name) is its text in lower case: a site only of itself, reported where it is read."""
+    scheme = scheme.lower()
+    if "@" not in netloc:
+        try:
+            return f"{scheme}://{_host_and_port(scheme, netloc)}"
+        except ValueError:
+            pass
+    return f"{scheme}://{netloc.lower()}"
+
+
+@functools.lru_cache(maxsize=256)
 def _host_and_port(scheme: str, netloc: str) -> str:
     """:func:`host_and_port` of one netloc. Cached: a URL list names one host on nearly every
     line, and reading its port and host again doubled the time spent on a line."""
@@ -323,11 +339,8 @@ def in_scope(url: str, scope: str) -> bool:
 
 def _in_folder(url: str, scope: str) -> bool:
     u, s = urlsplit(url), urlsplit(scope)
-    return (
-        u.scheme.lower() == s.scheme.lower()
-        and u.netloc.lower() == s.netloc.lower()
-        and normal_path(u.path).startswith(normal_path(s.path))
-    )
+    same_site = web_origin(u.scheme, u.netloc) == web_origin(s.scheme, s.netloc)
+    return same_site and normal_path(u.path).startswith(normal_path(s.path))
 
 
 def directory_url(url: str) -> str:
@@ -359,13 +372,13 @@ def resolve_reference(page_url: str, reference: str) -> str | None:
 
     Relative references resolve as a browser resolves them (a ``\\`` before the query is a
     ``/``, see :func:`_browser_slashes`); raw spaces and non-ASCII are percent-encoded once
-    (escapes already there are kept), the host gets its ASCII form, and the fragment goes. A
+    (escapes already there are kept), the host gets its ASCII form, the scheme's default port
+    goes (as in :func:`check_base_url`), and so does the fragment. A
     URL with a user name or password, or past the protocol's length, is refused: a sitemap is
     public.
     """
     try:
         parts = urlsplit(urljoin(page_url, _browser_slashes(reference.strip())))
-        port = parts.port
     except ValueError:
         return None
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
@@ -373,13 +386,10 @@ def resolve_reference(page_url: str, reference: str) -> str | None:
     if "@" in parts.netloc:
         return None
     try:
-        host = ascii_host(parts.hostname)
+        netloc = host_and_port(parts)  # a port that is no number is a ValueError too
         path = normal_path(encode_path(parts.path or "/"))
         query = encode_query(parts.query)
     except (ValueError, UnicodeError):
         return None
-    netloc = f"[{host}]" if ":" in host else host
-    if port is not None:
-        netloc += f":{port}"
     url = urlunsplit((parts.scheme.lower(), netloc, path, query, ""))
     return url if len(url) <= MAX_URL_LENGTH else None

@@ -32,6 +32,7 @@ from sitemap_plugins.core.urls import (
     encode_path,
     has_dot_segment,
     normal_url_tail,
+    web_origin,
 )
 from sitemap_plugins.defaults import DEFAULT_TIMEOUT
 from sitemap_plugins.validate import values
@@ -135,8 +136,8 @@ class _SetTracker:
     def first_seen(self, label: str, line: int, origin: str, rest: str) -> tuple[str, int] | None:
         """Where a URL was listed before in this set, or None (and remember it).
 
-        URLs are compared as :func:`_web_parts` gives them (scheme and host in lower case, the
-        rest as RFC 3986 compares it), and kept as 16-byte digests so that a set of millions of
+        URLs are compared as :func:`_web_parts` gives them (the site's origin and the rest as
+        RFC 3986 compares them), and kept as 16-byte digests so that a set of millions of
         URLs stays small.
         """
         key = f"{origin}{rest}".encode("utf-8", "surrogatepass")
@@ -623,7 +624,10 @@ def _older(listed: str, newest: str) -> bool:
 
 
 def _web_parts(url: str) -> tuple[str, str] | None:
-    """``(scheme://host in lower case, the rest)`` of an http(s) URL; None for anything else.
+    """``(scheme://host[:port], the rest)`` of an http(s) URL; None for anything else.
+
+    The origin is the core's :func:`~sitemap_plugins.core.urls.web_origin` (the host's case
+    and the scheme's default port make no other site), as the writer and ``generate`` decide.
 
     The rest is as RFC 3986 compares it (:func:`~sitemap_plugins.core.urls.normal_url_tail`):
     ``/docs/%2e%2e/admin`` is ``/admin``, outside ``/docs/``, and ``%7Euser`` is ``~user``,
@@ -643,7 +647,8 @@ def _web_parts(url: str) -> tuple[str, str] | None:
     if end == start:
         return None
     rest = text[end:]
-    return text[:end].lower(), normal_url_tail(rest if rest.startswith("/") else "/" + rest)
+    origin = web_origin(text[: start - 3], text[start:end])
+    return origin, normal_url_tail(rest if rest.startswith("/") else "/" + rest)
 
 
 @functools.lru_cache(maxsize=256)

@@ -359,6 +359,16 @@ def test_host_case_does_not_hide_a_duplicate(tmp_path: Path) -> None:
     assert codes(validate([path], now=NOW)) == ["E307"]
 
 
+def test_a_default_port_is_the_same_site_for_scope_and_duplicates(tmp_path: Path) -> None:
+    """RFC 3986 6.2.3: ``https://example.org:443/`` is ``https://example.org/``, as the writer
+    and ``generate`` take it: in scope, on one host, and a duplicate of its plain spelling."""
+    port = BASE.replace("example.org", "example.org:443", 1)
+    path = write(tmp_path / "sitemap.xml", urlset(f"{BASE}a/", f"{port}a/", f"{port}b/"))
+    report = validate([path], base_url=BASE, now=NOW)
+    assert only(report, "E307").message.startswith(f"{port}a/ is listed twice")
+    assert codes(report) == ["E307"]
+
+
 def test_spellings_rfc_3986_makes_equal_are_one_url(tmp_path: Path) -> None:
     # Hex case of an escape (6.2.2.1), an escaped unreserved character (6.2.2.2), a dot segment
     # (5.2.4): a server, a browser and a crawler read each pair as one URL.

@@ -19,6 +19,7 @@ from sitemap_plugins.core.urls import (
     in_scope,
     join_url,
     remove_dot_segments,
+    resolve_reference,
 )
 
 
@@ -235,6 +236,24 @@ def test_a_default_port_and_the_hosts_case_make_no_other_site(one: str, same: st
 )
 def test_another_port_is_another_site(one: str, other: str) -> None:
     assert host_and_port(urlsplit(one)) != host_and_port(urlsplit(other))
+
+
+@pytest.mark.parametrize(("one", "same", "other"), [
+    ("https://shop.example:443/docs/", "https://shop.example/docs/", "https://shop.example:8443/docs/"),
+    ("http://Shop.Example:80/docs/", "http://shop.example/docs/", "http://shop.example:8080/docs/"),
+])  # fmt: skip
+def test_a_default_port_is_written_as_no_port_and_scoped_as_the_same_site(
+    one: str, same: str, other: str
+) -> None:
+    """RFC 3986 6.2.3: a URL with its scheme's default port is written without it, so that
+    no <loc> carries it, and the scope check takes it for the site it is."""
+    assert check_base_url(one) == same
+    assert resolve_reference(same, one + "logo.png") == same + "logo.png"
+    assert in_scope(one + "a", same)
+    assert in_scope(same + "a", one)
+    assert _in_folder(one + "a", same)
+    assert not in_scope(other + "a", same)
+    assert check_base_url(other) == other
 
 
 def test_scope_is_scheme_host_and_path() -> None:
