@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from sitemap_plugins.core.model import LeftOut, Page, Reason
 from sitemap_plugins.core.report import Code, Reporter
-from sitemap_plugins.core.urls import host_and_port, normal_path
+from sitemap_plugins.core.urls import encode_path, host_and_port, remove_dot_segments
 
 __all__ = ["url_list_pages"]
 
@@ -74,7 +74,12 @@ def _relative(url: str, scheme: str, host: str, folder: str, outside: str) -> tu
         return outside
     if parts.scheme.lower() != scheme or netloc != host or "@" in parts.netloc:
         return outside  # with a user name or password it is not under the base URL either
-    path = normal_path(parts.path or "/")  # "docs/%2e%2e/admin" is "/admin", as a server reads it
+    try:
+        # Encoded once as the base URL's folder is (a raw "café/" is "caf%C3%A9/"), then dot
+        # segments resolved: "docs/%2e%2e/admin" is "/admin", as a server reads it.
+        path = remove_dot_segments(encode_path(parts.path or "/"))
+    except ValueError:  # a lone surrogate that is no undecodable byte of the line
+        return "holds characters that have no UTF-8 encoding"
     if not path.startswith(folder):
         return outside
     if "#" in url:

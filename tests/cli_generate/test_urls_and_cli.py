@@ -135,6 +135,20 @@ def test_a_url_list_is_read_as_rfc_3986_reads_urls(tmp_path: Path) -> None:
     }  # fmt: skip
 
 
+def test_raw_characters_in_a_url_are_encoded_once_before_the_scope_is_checked(
+    tmp_path: Path,
+) -> None:
+    """A base URL's folder is encoded (``café/`` is ``caf%C3%A9/``): a line that writes it raw,
+    or encoded, is under it all the same, and listed once."""
+    write(tmp_path / "urls.txt", f"{BASE}caf\xe9/x\n{BASE}caf%C3%A9/y\n{BASE}caf%c3%a9/x\n")
+    done = run("generate", "out", "--urls", "urls.txt", "--base-url", f"{BASE}caf\xe9/",
+               cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "not a URL under the base URL" not in done.stderr
+    base = f"{BASE}caf%C3%A9/"
+    assert set(lastmods(checked(tmp_path / "out", base), base)) == {"x", "y"}
+
+
 @pytest.mark.parametrize("base", [f"{BASE}docs/", "https://shop.example:443/docs/"])
 def test_a_url_list_names_the_base_urls_site_however_its_host_and_port_are_spelled(
     tmp_path: Path, base: str
