@@ -20,9 +20,10 @@ _WITH_OFFSET: Final = len("2024-05-01T10:00:00+02:00")
 def parse_lastmod(value: object, *, naive_tz: dt.tzinfo = dt.timezone.utc) -> Lastmod:
     """Read an explicit date: a ``date`` or ``datetime`` as YAML and the hosts give them, or
     text as :data:`~sitemap_plugins.core.date_syntax.AUTHORED` spells it, by one grammar on
-    every Python (a date with a zone is the instant its day starts there). Naive times are
-    taken in ``naive_tz`` (UTC unless the host has a site time zone, as Pelican does).
-    Raises ``ValueError`` if unreadable."""
+    every Python (a date with a zone, which the schema allows and W3C Datetime does not, is
+    that date: no time of day is made up for it). Naive times are taken in ``naive_tz`` (UTC
+    unless the host has a site time zone, as Pelican does). Raises ``ValueError`` if
+    unreadable."""
     if isinstance(value, dt.datetime):
         return value if value.tzinfo else value.replace(tzinfo=naive_tz)
     if isinstance(value, dt.date):
@@ -30,9 +31,7 @@ def parse_lastmod(value: object, *, naive_tz: dt.tzinfo = dt.timezone.utc) -> La
     if isinstance(value, str):
         written = read_date_text(value.strip(), AUTHORED, naive_tz)
         if isinstance(written, WrittenDate):
-            if not written.has_time and written.offset is None:
-                return written.moment.date()
-            return written.moment
+            return written.moment if written.has_time else written.moment.date()
     raise ValueError("a date such as 2024-05-01 or a timestamp such as 2024-05-01T10:00:00+02:00")
 
 

@@ -280,14 +280,13 @@ def date_problems(text: str, what: str, *, now: dt.datetime | None) -> list[Prob
 
 @functools.lru_cache(maxsize=4096)
 def instant_of(text: str) -> dt.datetime | None:
-    """The instant a valid lastmod names (a plain date: its start in UTC), for comparisons."""
+    """The instant a valid lastmod names (a date, with a zone or not: its start in UTC, as the
+    core reads it), for comparisons."""
     parsed = parse_xsd_date(text)
     if isinstance(parsed, str):
         return None
     instant, has_time, has_zone = parsed
-    if has_zone or has_time:
-        return instant if has_zone else instant.replace(tzinfo=dt.timezone.utc)
-    return instant.replace(tzinfo=dt.timezone.utc)
+    return instant if has_time and has_zone else instant.replace(tzinfo=dt.timezone.utc)
 
 
 # --------------------------------------------------------------------------------------------

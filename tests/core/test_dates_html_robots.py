@@ -73,7 +73,6 @@ PLUS_2 = dt.timezone(dt.timedelta(hours=2))
         ("2024-05-01t10:00:00z", dt.datetime(2024, 5, 1, 10, tzinfo=UTC)),  # RFC 3339
         ("2024-05-01 10:00:00.5", dt.datetime(2024, 5, 1, 10, 0, 0, 500_000, tzinfo=UTC)),
         ("2024-05-01T24:00:00Z", dt.datetime(2024, 5, 2, tzinfo=UTC)),  # the schema's end of day
-        ("2024-05-01+02:00", dt.datetime(2024, 5, 1, tzinfo=PLUS_2)),  # xsd:date with a zone
         (
             "2024-05-01T10:00:00-14:00",
             dt.datetime(2024, 5, 1, 10, tzinfo=dt.timezone(dt.timedelta(hours=-14))),
@@ -89,6 +88,16 @@ def test_timestamps_are_read_by_one_grammar_on_every_python(
     assert parsed == expected
     assert isinstance(parsed, dt.datetime)
     assert parsed.utcoffset() == expected.utcoffset()
+
+
+@pytest.mark.parametrize("raw", ["2024-05-01+02:00", "2024-05-01Z", "2024-05-01-14:00"])
+def test_a_date_with_a_zone_is_that_date_with_no_time_made_up(raw: str) -> None:
+    """The schema's ``xsd:date`` may carry a zone, W3C Datetime's date may not: the value is the
+    day written, never a midnight the author did not write (``2024-05-01T00:00:00+02:00``)."""
+    parsed = parse_lastmod(raw)
+    assert parsed == dt.date(2024, 5, 1)
+    assert not isinstance(parsed, dt.datetime)
+    assert format_lastmod(parsed, "datetime") == "2024-05-01"
 
 
 @pytest.mark.parametrize(
