@@ -11,10 +11,11 @@ import datetime as dt
 import functools
 from typing import Final
 
-from sitemap_plugins.core.date_syntax import AUTHORED, WrittenDate, read_date_text
+from sitemap_plugins.core.date_syntax import AUTHORED, NOT_THIS_SYNTAX, WrittenDate, read_date_text
 from sitemap_plugins.core.model import Lastmod
 
 _WITH_OFFSET: Final = len("2024-05-01T10:00:00+02:00")
+_ALLOWED: Final = "a date such as 2024-05-01 or a timestamp such as 2024-05-01T10:00:00+02:00"
 
 
 def parse_lastmod(value: object, *, naive_tz: dt.tzinfo = dt.timezone.utc) -> Lastmod:
@@ -23,7 +24,8 @@ def parse_lastmod(value: object, *, naive_tz: dt.tzinfo = dt.timezone.utc) -> La
     every Python (a date with a zone, which the schema allows and W3C Datetime does not, is
     that date: no time of day is made up for it). Naive times are taken in ``naive_tz`` (UTC
     unless the host has a site time zone, as Pelican does). Raises ``ValueError`` if
-    unreadable."""
+    unreadable, with what is allowed, and why this value is not when its form is right
+    (``...; this one has month 13``): callers show it as ``(allowed: ...)``."""
     if isinstance(value, dt.datetime):
         return value if value.tzinfo else value.replace(tzinfo=naive_tz)
     if isinstance(value, dt.date):
@@ -32,7 +34,9 @@ def parse_lastmod(value: object, *, naive_tz: dt.tzinfo = dt.timezone.utc) -> La
         written = read_date_text(value.strip(), AUTHORED, naive_tz)
         if isinstance(written, WrittenDate):
             return written.moment if written.has_time else written.moment.date()
-    raise ValueError("a date such as 2024-05-01 or a timestamp such as 2024-05-01T10:00:00+02:00")
+        if written != NOT_THIS_SYNTAX:  # the form is right: say what is wrong with the value
+            raise ValueError(f"{_ALLOWED}; this one {written}")
+    raise ValueError(_ALLOWED)
 
 
 def utc_day(value: Lastmod) -> dt.date:
