@@ -57,9 +57,10 @@ class PelicanSitemap:
         """A page's ``sitemap`` metadata with its kind's defaults and its own ``Priority`` and
         ``ChangeFreq`` beneath: the page's ``sitemap`` mapping wins where both set a value.
 
-        Where its kind has a value for a field, a bad ``Priority`` or ``ChangeFreq`` is
-        reported here, naming ``origin`` (the page's source), and the kind's value stays, as
-        pelican-sitemap kept it; laid over it, the core would drop the field altogether.
+        Where its kind has a value for a field the ``sitemap`` mapping does not set, a bad
+        ``Priority`` or ``ChangeFreq`` is reported here, naming ``origin`` (the page's
+        source), and the kind's value stays, as pelican-sitemap kept it; laid over it, the
+        core would drop the field altogether. One the mapping sets is not used: no warning.
         """
         raw: object = metadata.get("sitemap")
         if isinstance(raw, str):
@@ -69,10 +70,11 @@ class PelicanSitemap:
                 return raw  # the core names the page and the value
         defaults = self.kind_defaults.get(kind, {})
         extra = dict(defaults)
+        own = raw if isinstance(raw, Mapping) else {}
         for key, check in _FIELDS.items():
             value = metadata.get(key)
-            if value is None:
-                continue
+            if value is None or key in own:
+                continue  # the page's sitemap mapping sets it: this value is not used
             if key in defaults:
                 try:
                     check(value)

@@ -405,6 +405,20 @@ def test_pelican_sitemap_bad_per_item_value_keeps_its_kinds_value(git_repo: GitR
     assert "3 warning(s) and SITEMAP['strict'] is on" in log_of(proc)
 
 
+def test_a_bad_per_item_value_the_sitemap_mapping_overrides_is_not_reported(
+    git_repo: GitRepo,
+) -> None:
+    """The page's ``sitemap`` mapping wins over its ``Priority``: a bad ``Priority`` that is not
+    used is no warning, so strict mode does not fail a build whose sitemap is right."""
+    files = {
+        "content/a.md": post("A", "2024-01-01", Priority="high", Sitemap='{"priority": 0.8}'),
+    }
+    site = plain_repo(git_repo, files, LEGACY_SETTINGS + 'SITEMAP["strict"] = True\n')
+    log = log_of(pelican_build(site))
+    assert "'high'" not in log
+    assert sitemap(site)["a.html"].priority == "0.8"
+
+
 def test_pelican_sitemap_txt_format(git_repo: GitRepo) -> None:
     files = {"content/a.md": post("Salt & pepper", "2024-01-01", Slug="salt-&-pepper")}
     site = plain_repo(git_repo, files, 'SITEMAP = {"format": "txt"}\n')
