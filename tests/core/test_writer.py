@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from sitemap_plugins.core import writer as writer_module
 from sitemap_plugins.core.gzip_stream import GzipStream
 from sitemap_plugins.core.model import Entry
 from sitemap_plugins.core.options import (
@@ -92,26 +93,29 @@ def test_the_50000th_url_is_the_count_edge(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("format", "last"),
+    ("format", "last", "limit"),
     [
-        ("xml", "z/"),  # plain rows: the writer's fast path begins the file past the limit
-        ("xml", "z?a=1&b=2"),  # a URL to escape: the row-by-row path begins it
-        ("txt", "z/"),
+        # Plain rows, at the protocol's real limit: the writer's fast path begins the file past it.
+        ("xml", "z/", MAX_SITEMAPS_PER_INDEX),
+        # The other paths at a lower limit, so that each does not write 50,000 files.
+        ("xml", "z?a=1&b=2", 3),  # a URL to escape: the row-by-row path begins it
+        ("txt", "z/", 3),
     ],
 )
 def test_more_files_than_an_index_may_list_fail_and_leave_the_last_set(
-    tmp_path: Path, format: str, last: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, format: str, last: str, limit: int
 ) -> None:
     """One URL a file: the 50,001st URL needs a 50,001st file, which no index may list. The
     count of URLs is only known as they stream, so the files before it are written (under
     temporary names) and the run then fails, publishing nothing."""
+    monkeypatch.setattr(writer_module, "MAX_SITEMAPS_PER_INDEX", limit)
     options = {"format": format, "urls_per_file": 1}
     write(tmp_path, entries(3), **options)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     assert len(before) == 5  # three shards, the index and the record
 
     def rows() -> Iterator[tuple[str, None, None, None]]:
-        for number in range(MAX_SITEMAPS_PER_INDEX):
+        for number in range(limit):
             yield f"{BASE}p{number:06d}/", None, None, None
         yield BASE + last, None, None, None
 
@@ -123,11 +127,11 @@ def test_more_files_than_an_index_may_list_fail_and_leave_the_last_set(
             options=Options.from_mapping(options),
             reporter=CollectingReporter(),
         )
-    assert str(raised.value) == (
-        f"50,001 URLs need more than 50,000 files at urls_per_file 1 and bytes_per_file "
-        f"{MAX_BYTES_PER_FILE:,}, and a sitemap index lists at most 50,000; raise "
-        "urls_per_file or bytes_per_file; no sitemap written"
-    )
+    message = str(raised.value)
+    assert message.startswith(f"{limit + 1:,} URLs need more than {limit:,} files ")
+    assert f" at urls_per_file 1 and bytes_per_file {MAX_BYTES_PER_FILE:,}," in message
+    assert f" lists at most {limit:,}; " in message
+    assert message.endswith("; no sitemap written")
     # The same files with the same bytes, the same record, and no temporary file left.
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
