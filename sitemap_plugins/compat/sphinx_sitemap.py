@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Final
 
 from sitemap_plugins.core import Code, OptionError, Reporter
+from sitemap_plugins.core.urls import check_base_url
 
 __all__ = [
     "LANGUAGE_FOLDERS",
@@ -196,6 +197,27 @@ def footer_dates_note(show_lastmod: object, extensions: Collection[str]) -> str 
         f"add {FOOTER_DATES!r} to extensions in conf.py to keep those dates (the sitemap's "
         "own dates come from git without it)"
     )
+
+
+def base_url_note(site_url: str | None, html_baseurl: str | None) -> str | None:
+    """The line that says which base URL is used when conf.py sets :data:`SITE_URL` and
+    ``html_baseurl`` to two sites, else None. sphinx-sitemap read ``site_url`` first, and so
+    do we; but a project may keep a top-level ``site_url`` for its templates, unaware that it
+    now moves every URL of the sitemap."""
+    if not site_url or not html_baseurl or _same_base_url(site_url, html_baseurl):
+        return None
+    return (
+        f"sitemap: URLs are listed under {SITE_URL} {site_url!r}, not html_baseurl "
+        f"{html_baseurl!r}: conf.py sets both, and {SITE_URL} comes first, as in "
+        "sphinx-sitemap; set sitemap_base_url to choose the sitemap's base URL"
+    )
+
+
+def _same_base_url(one: str, other: str) -> bool:
+    try:
+        return check_base_url(one) == check_base_url(other)
+    except ValueError:  # the core names an unusable one, if it is the one used
+        return one.strip() == other.strip()
 
 
 def site_url(value: object) -> str | None:

@@ -265,8 +265,9 @@ class Options:
         None,
         _base_url,
         "Absolute URL the site is served from. Defaults to the host's own setting "
-        "(MkDocs site_url, Sphinx html_baseurl, Pelican SITEURL), then to Read the Docs' "
-        "READTHEDOCS_CANONICAL_URL, the URL it serves the build at.",
+        "(MkDocs site_url; Sphinx site_url, as sphinx-sitemap read it, then html_baseurl; "
+        "Pelican SITEURL), then to Read the Docs' READTHEDOCS_CANONICAL_URL, the URL it "
+        "serves the build at.",
     )
     # Unset by default rather than "sitemap.xml": the name follows the format, and a host that
     # filled in "sitemap.xml" itself would make `format: txt` alone an error about a filename

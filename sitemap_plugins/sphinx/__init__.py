@@ -123,6 +123,10 @@ class _Site:
             if _fails_on_warnings(app):  # decided before anything is written, as ours
                 values["strict"], self.strict_by = True, "sphinx-build -W"
             self.options = Options.from_mapping(values, prefix=PREFIX)
+            if self.options.base_url is None:  # when set, our option is the base URL
+                note = sphinx_sitemap.base_url_note(self.site_url, config.html_baseurl)
+                if note is not None:
+                    self.reporter.info(note)
         except OptionError as error:
             raise ConfigError(str(error)) from None
 

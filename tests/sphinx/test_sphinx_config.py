@@ -341,33 +341,53 @@ def test_base_url_without_trailing_slash(git_repo: GitRepo, tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize(
-    ("conf_extra", "base"),
+    ("conf_extra", "base", "told"),
     [
         # sphinx-sitemap's own base URL, alone: no html_baseurl is needed.
         (
             'html_baseurl = ""\nsite_url = "https://example.org/docs/"\n',
             "https://example.org/docs/",
+            False,
         ),
         # Both, as a version's build sets them: site_url is this version, html_baseurl the
-        # canonical one; sphinx-sitemap listed this version's URLs.
+        # canonical one; sphinx-sitemap listed this version's URLs. One line says which is
+        # used, for a project that keeps site_url for its templates.
         (
             'site_url = "https://example.org/2.0/"\nhtml_baseurl = "https://example.org/latest/"\n',
             "https://example.org/2.0/",
+            True,
         ),
-        # Our own option comes before either.
+        # Both, naming one site: nothing to choose.
+        (
+            'site_url = "https://example.org/2.0"\nhtml_baseurl = "https://example.org/2.0/"\n',
+            "https://example.org/2.0/",
+            False,
+        ),
+        # Our own option comes before either: it was chosen.
         (
             'site_url = "https://example.org/2.0/"\n'
             'sitemap_base_url = "https://example.org/ours/"\n',
             "https://example.org/ours/",
+            False,
         ),
     ],
 )
 def test_sphinx_sitemap_site_url_comes_before_html_baseurl(
-    git_repo: GitRepo, tmp_path: Path, conf_extra: str, base: str
+    git_repo: GitRepo, tmp_path: Path, conf_extra: str, base: str, told: bool
 ) -> None:
     srcdir = _project(git_repo, conf_extra)
     outdir = tmp_path / "out"
-    sphinx_build(srcdir, outdir, "-W")
+    result = sphinx_build(srcdir, outdir, "-W")
+    lines = [
+        line for line in (result.stdout + result.stderr).splitlines() if "conf.py sets both" in line
+    ]
+    if told:
+        [line] = lines  # which one is used, the other, and how to choose
+        assert "under site_url 'https://example.org/2.0/'" in line
+        assert "not html_baseurl 'https://example.org/latest/'" in line
+        assert "set sitemap_base_url" in line
+    else:
+        assert lines == []
     assert set(read_entries(outdir, base_url=base)) == {
         base,
         base + "guide/",
