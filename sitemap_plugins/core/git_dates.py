@@ -1,10 +1,12 @@
 """Modification dates of source files, as far as their git history proves them.
 
-:class:`FileDates` runs a fixed number of git processes per repository (see
-:mod:`~sitemap_plugins.core.git_history` for the one pass that dates every file exactly as
-``git log -1 -- FILE`` would), keeps the pass on disk for the next build
-(:mod:`~sitemap_plugins.core.git_cache`), and says why a file has no date where git cannot give
-one: a shallow clone's missing history, no git, no repository.
+:class:`FileDates` runs a fixed number of git processes per repository whose files it
+dates, whatever their number (see :mod:`~sitemap_plugins.core.git_history` for the one pass
+that dates every file exactly as ``git log -1 -- FILE`` would), keeps the pass on disk for the
+next build (:mod:`~sitemap_plugins.core.git_cache`), and says why a file has no date where git
+cannot give one: a shallow clone's missing history, no git, no repository. The one other
+process is asked once per process, of a clone nested in the sources' repository with a
+``.git`` folder: whether it is a submodule (see :mod:`~sitemap_plugins.core.nested_repos`).
 """
 
 from __future__ import annotations
@@ -440,10 +442,13 @@ class FileDates:
         """Date each existing file, or say why it has no date; missing files are left out.
 
         ``within`` names the files whose repositories hold the site's sources (each page's own
-        source): any other file (an installed package, the standard library, a file beside the
-        checkout) never dates a page, since its file time is an install or checkout time. Without
-        git (``use_git=False``) every file's mtime is taken, as the caller asked; ``within`` then
-        bounds the files by the folder that holds those sources.
+        source): a file elsewhere (an installed package, the standard library, a file beside
+        the checkout) never dates a page, since its file time is an install or checkout time,
+        and one in a repository nested in those dates it only when that repository is the
+        project's own (a submodule, a clone under a source folder: see
+        :mod:`.nested_repos`). Without git (``use_git=False``) every file's mtime is taken, as
+        the caller asked; ``within`` then bounds the files by the folder that holds those
+        sources.
 
         A file git dates is not looked at on disk: git's status of the work tree, read for this
         lookup, names every tracked file that changed or went missing since its commit, and
