@@ -161,12 +161,19 @@ def normal_url_tail(tail: str) -> str:
     """The part of a URL after its host (path, then any query and fragment), as RFC 3986
     compares it: :func:`normal_path` for the path, :func:`normal_escapes` for the rest. Scope
     checks and duplicate checks compare this, never the text as written."""
-    end = len(tail)
-    for mark in "?#":
-        found = tail.find(mark)
-        if found != -1 and found < end:
-            end = found
+    end = _path_end(tail)
     return normal_path(tail[:end]) + normal_escapes(tail[end:])
+
+
+def _path_end(reference: str) -> int:
+    """Where the path of ``reference`` (a URL's tail, or a relative reference) ends: at its
+    query's ``?`` or its fragment's ``#``, whichever comes first, else at its end."""
+    end = len(reference)
+    for mark in "?#":
+        found = reference.find(mark, 0, end)
+        if found != -1:
+            end = found
+    return end
 
 
 def check_base_url(url: str) -> str:
@@ -191,7 +198,7 @@ def check_base_url(url: str) -> str:
     except ValueError:
         raise ValueError(_ALLOWED_BASE + ", with a valid port number") from None
     netloc = host_and_port(parts)
-    path = normal_path(encode_path(parts.path or "/"))
+    path = remove_dot_segments(encode_path(parts.path or "/"))  # escapes already normal
     if not path.endswith("/"):
         path += "/"
     return urlunsplit((parts.scheme.lower(), netloc, path, "", ""))
@@ -360,11 +367,7 @@ def _browser_slashes(reference: str) -> str:
     scheme = _SCHEME.match(reference)
     if scheme is not None and scheme[0][:-1].lower() not in ("http", "https"):
         return reference
-    end = len(reference)
-    for mark in "?#":
-        found = reference.find(mark)
-        if found != -1 and found < end:
-            end = found
+    end = _path_end(reference)
     return reference[:end].replace("\\", "/") + reference[end:]
 
 
@@ -389,7 +392,7 @@ def resolve_reference(page_url: str, reference: str) -> str | None:
         return None
     try:
         netloc = host_and_port(parts)  # a port that is no number is a ValueError too
-        path = normal_path(encode_path(parts.path or "/"))
+        path = remove_dot_segments(encode_path(parts.path or "/"))  # escapes already normal
         query = encode_query(parts.query)
     except (ValueError, UnicodeError):
         return None
