@@ -1061,7 +1061,7 @@ class _Scope(NamedTuple):
         if root is not None:
             if self.nested is None:
                 return root in self.repositories
-            return self.nested.counts(root, self.repositories)
+            return self.nested.dates_files_of(root, self.repositories)
         return self.folder is not None and (
             folder == self.folder or folder.startswith(self.folder.rstrip(os.sep) + os.sep)
         )

@@ -52,24 +52,24 @@ class NestedRepositories:
         self._folders = tuple(os.path.join(folder, "") for folder in folders)  # noqa: PTH118
         self._find_root = find_root
         self._is_submodule = is_submodule
-        self._counts: dict[Path, bool] = {}
+        self._decided: dict[Path, bool] = {}
 
-    def counts(self, root: Path, held: frozenset[Path]) -> bool:
+    def dates_files_of(self, root: Path, held: frozenset[Path]) -> bool:
         """Whether the repository at ``root`` is one of ``held`` (those that hold the sources),
         or nested in one that counts, as one of the project's own."""
         if root in held:
             return True
-        known = self._counts.get(root)
+        known = self._decided.get(root)
         if known is None:
-            self._counts[root] = False  # while its outer repositories are asked
+            self._decided[root] = False  # while its outer repositories are asked
             outer = self._find_root(os.path.dirname(root))  # noqa: PTH120
             known = (
                 outer is not None
                 and outer != root
-                and self.counts(outer, held)
+                and self.dates_files_of(outer, held)
                 and self._belongs(root, outer)
             )
-            self._counts[root] = known
+            self._decided[root] = known
         return known
 
     def _belongs(self, root: Path, outer: Path) -> bool:

@@ -96,7 +96,7 @@ class Resolver:
             if read.reason is not None:
                 return read.reason
             if read.unreadable is not None:
-                self._unreadable(page, read.unreadable)
+                self._warn_unreadable(page, read.unreadable)
         meta = self._read_meta(page)
         if meta is None:
             return Reason.BY_METADATA
@@ -292,7 +292,7 @@ class Resolver:
     def _warn(self, code: Code, message: str) -> None:
         self.reporter.warning(code, message)
 
-    def _unreadable(self, page: Page, why: str) -> None:
+    def _warn_unreadable(self, page: Page, why: str) -> None:
         """The file the host wrote for ``page`` could not be read back (removed or locked by
         something else since): the host published the page, so it stays listed, but what its
         head would say (a ``noindex``, a redirect) is unknown, and the user hears of it."""
