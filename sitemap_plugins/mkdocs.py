@@ -121,6 +121,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
 
     def __init__(self) -> None:
         self._builder: SitemapBuilder | None = None
+        self._builder_docs_dir: Path | None = None  # the docs_dir _builder was made for
         self._seen: dict[tuple[str, str], Page | LeftOut] = {}
         self._rendered: dict[tuple[str, str], tuple[MkDocsPage, str | None]] = {}
         self._files: list[File] = []
@@ -168,7 +169,12 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             options = Options.from_mapping(values, defaults=MKDOCS_DEFAULTS)
         except OptionError as error:  # a combination no single option could check
             raise PluginError(f"sitemap: {error}") from None
-        if self._builder is None or self._builder.options != options:
+        docs_dir = Path(config.docs_dir)
+        if (
+            self._builder is None
+            or self._builder.options != options
+            or self._builder_docs_dir != docs_dir
+        ):
             self._builder = SitemapBuilder(
                 options,
                 LoggingReporter(log),
@@ -176,8 +182,10 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                 cache_dir=Path(config.config_file_path or ".").parent
                 / ".cache"
                 / "sitemap-plugins",
+                source_folders=[docs_dir],
             )
-        self._builder.start(Path(config.docs_dir))
+            self._builder_docs_dir = docs_dir
+        self._builder.start(docs_dir)
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> None:
         # No longer a template, the theme's sitemap.xml would be copied as a static file.

@@ -110,6 +110,11 @@ class SitemapBuilder:
     the zone a date written without one is read in (Pelican's ``TIMEZONE``; UTC elsewhere).
     ``rewrites_pages`` says the host writes every page anew each build (Pelican): each page is
     then read, and nothing is kept of the reads for a next build, where none would be used.
+    ``source_folders`` are the folders the host reads sources and translations from (Sphinx's
+    source folder and ``locale_dirs``): a git repository nested in the sources' one under them
+    (a clone of the translations that repository ignores) dates the files it holds; elsewhere,
+    only a registered submodule does (see :mod:`.nested_repos`). They are given here, not
+    with :meth:`start`, because they decide answers and :meth:`start` is only a head start.
 
     Warnings an adapter reports about its host's own input go through :attr:`reporter`, which
     counts them towards the next build's ``strict`` check.
@@ -126,6 +131,7 @@ class SitemapBuilder:
         file_dates: FileDates | None = None,
         clock: Callable[[], dt.datetime] | None = None,
         rewrites_pages: bool = False,
+        source_folders: Iterable[Path] = (),
     ) -> None:
         self.options = options
         self.cache_dir = cache_dir
@@ -137,20 +143,15 @@ class SitemapBuilder:
             fetch_history=options.git_fetch_history,
             cache_dir=cache_dir,
         )
+        self.file_dates.source_folders(source_folders)
         self.base_url_setting = base_url_setting
         self.naive_tz = naive_tz
         self._clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
 
-    def start(self, source_dir: Path, *, translations: Iterable[Path] = ()) -> None:
+    def start(self, source_dir: Path) -> None:
         """Call when the host has read its configuration: the history pass of the sources'
-        repository then runs while the host renders, instead of after it. The pass is never a
-        different answer: :meth:`build` uses it when it fits and runs its own otherwise.
-
-        ``source_dir`` and ``translations`` (the folders the host reads translations from) are
-        also where a git repository nested in the sources' one dates the files it holds (a
-        clone of the translations): elsewhere, only a registered submodule does (see
-        :mod:`.nested_repos`)."""
-        self.file_dates.source_folders((source_dir, *translations))
+        repository then runs while the host renders, instead of after it. Optional, and never a
+        different answer: :meth:`build` uses the pass when it fits and runs its own otherwise."""
         if "git" in self.options.lastmod_sources:
             self.file_dates.start(source_dir)
 

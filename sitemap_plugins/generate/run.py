@@ -84,7 +84,11 @@ def generate_site(
     options = host_files.options
     base_url = str(options.base_url)
     builder = SitemapBuilder(
-        options, reporter, base_url_setting="--base-url", cache_dir=settings.cache_dir
+        options,
+        reporter,
+        base_url_setting="--base-url",
+        cache_dir=settings.cache_dir,
+        source_folders=[settings.source_dir] if settings.source_dir is not None else [],
     )
     finder = None
     if settings.layout is not None and settings.source_dir is not None:

@@ -176,6 +176,7 @@ class _Site:
             cache_dir=_cache_dir(settings, self.content_path),
             naive_tz=_timezone(settings),
             rewrites_pages=True,
+            source_folders=[self.content_path],
         )
         self.contexts: list[tuple[str, Mapping[str, Any]]] = []
         """Each file this run wrote, with the context Pelican wrote it with, in order."""

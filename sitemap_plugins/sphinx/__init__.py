@@ -139,8 +139,7 @@ class _Site:
             copy = version_copy(app.config, Path(app.confdir), srcdir)
             if copy is not None:
                 builder.exported(copy.folder, copy.repository, copy.commit, within=copy.within)
-            locale_dirs = app.config.locale_dirs or ()
-            builder.start(srcdir, translations=[srcdir / folder for folder in locale_dirs])
+            builder.start(srcdir)
 
     def env_updated(self, app: Sphinx, env: BuildEnvironment) -> None:
         """Every document is read: the files beyond the source folder they depend on (autodoc's
@@ -165,6 +164,7 @@ class _Site:
                 self.reporter,
                 base_url_setting="html_baseurl in conf.py",
                 cache_dir=Path(app.doctreedir) / "sitemap-plugins",
+                source_folders=_source_folders(app),
             )
         return self.builder
 
@@ -614,3 +614,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }
+
+
+def _source_folders(app: Sphinx) -> list[Path]:
+    """The source folder and the folders translations are read from, where a clone of the
+    translations nested in the sources' repository dates the catalogs it holds."""
+    srcdir = Path(app.srcdir)
+    return [srcdir, *(srcdir / folder for folder in app.config.locale_dirs or ())]

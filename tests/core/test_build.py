@@ -335,6 +335,33 @@ def test_a_dependency_outside_the_repository_never_dates_a_page(
     ]
 
 
+def test_a_clone_in_a_source_folder_named_at_construction_dates_its_files_without_start(
+    site: GitRepo, tmp_path: Path
+) -> None:
+    """The folders that decide which nested clones date files are part of the builder, not of
+    :meth:`SitemapBuilder.start`, a head start a caller may skip: the answer is the same."""
+    site.write(".gitignore", "docs/locales/\n")
+    site.commit("ignore the translations clone", JAN)
+    catalogs = GitRepo(site.path("docs/locales"))
+    catalogs.write("fr/index.po", "msgid ''\n")
+    catalogs.commit("French", MAR)
+    pages = [
+        Page(
+            path="fr/",
+            origin="docs/index.md",
+            sources=(site.path("docs/index.md"), catalogs.path("fr/index.po")),
+        )
+    ]
+    # The catalog's commit, newer than the source, where the clone counts; the source's, not.
+    for folders, expected in (([site.path("docs")], MAR), ([], "2024-01-10T09:00:00Z")):
+        out = tmp_path / f"out{len(folders)}"
+        builder = SitemapBuilder(
+            Options.from_mapping({"base_url": BASE}), CollectingReporter(), source_folders=folders
+        )
+        builder.build(pages, out)
+        assert [entry.lastmod for entry in read_sitemap(out / "sitemap.xml")] == [expected]
+
+
 def test_bad_metadata_warns_naming_file_and_value_and_keeps_the_rest(
     site: GitRepo, tmp_path: Path
 ) -> None:
