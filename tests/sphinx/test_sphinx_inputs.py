@@ -46,37 +46,30 @@ def test_an_internationalised_html_baseurl_is_written_in_ascii(
     assert set(entries) == {base, base + "guide/", base + "caf%C3%A9/"}
 
 
-def test_a_base_url_option_with_credentials_is_a_config_error(
-    git_repo: GitRepo, tmp_path: Path
+@pytest.mark.parametrize(
+    ("value", "shown", "allowed"),
+    [
+        ("https://user:s3cret@example.org/", "https://user:***@example.org/",
+         "without a user name or password"),
+        ("https://example.org /docs/", "https://example.org /docs/",
+         "whose host is a name of letters, digits and hyphens between dots, an IPv4 address or "
+         "an IPv6 address in brackets"),
+    ],
+    ids=["credentials", "bad host"],
+)  # fmt: skip
+def test_an_unusable_base_url_option_is_a_config_error(
+    git_repo: GitRepo, tmp_path: Path, value: str, shown: str, allowed: str
 ) -> None:
-    conf = BASE_CONF + 'sitemap_base_url = "https://user:s3cret@example.org/"\n'
-    srcdir = _project(git_repo, conf)
+    """Named with its value (a password masked) and what is allowed; no sitemap is written."""
+    srcdir = _project(git_repo, BASE_CONF + f"sitemap_base_url = {value!r}\n")
     result = sphinx_build(srcdir, tmp_path / "out", check=False)
     output = result.stdout + result.stderr
     assert result.returncode != 0
     assert (
-        "invalid value for option 'sitemap_base_url': 'https://user:***@example.org/' "
-        "(allowed: an absolute http(s) URL such as https://example.org/docs/, without a user "
-        "name or password)"
+        f"invalid value for option 'sitemap_base_url': {shown!r} (allowed: an absolute "
+        f"http(s) URL such as https://example.org/docs/, {allowed})"
     ) in output
     assert "s3cret" not in output
-    assert not (tmp_path / "out" / "sitemap.xml").exists()
-
-
-def test_a_base_url_option_with_a_bad_host_is_a_config_error(
-    git_repo: GitRepo, tmp_path: Path
-) -> None:
-    conf = BASE_CONF + 'sitemap_base_url = "https://example.org /docs/"\n'
-    srcdir = _project(git_repo, conf)
-    result = sphinx_build(srcdir, tmp_path / "out", check=False)
-    output = result.stdout + result.stderr
-    assert result.returncode != 0
-    assert (
-        "invalid value for option 'sitemap_base_url': 'https://example.org /docs/' "
-        "(allowed: an absolute http(s) URL such as https://example.org/docs/, whose host is a "
-        "name of letters, digits and hyphens between dots, an IPv4 address or an IPv6 address "
-        "in brackets)"
-    ) in output
     assert not (tmp_path / "out" / "sitemap.xml").exists()
 
 
