@@ -7,8 +7,10 @@ adapter is tested against the lowest and the newest host release it supports.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -85,9 +87,9 @@ def _pytest(session: nox.Session, *paths: str, dist: str = "worksteal") -> None:
     same (``tests/support/hosts.py``); ``tests/test_installed.py`` checks it in every session.
     Tests run on every core (pytest-xdist; an idle worker takes queued tests from a busy one, and
     ``dist="loadscope"`` keeps a module's tests, so its module-scoped fixtures, on one worker).
-    Each session has a temporary folder of its own: not pytest's numbered folders, which runs
-    sharing a machine race for, and outside the checkout, as a git work tree around a test's
-    folder would change what git says there.
+    Each session has a temporary folder of its own, removed once it passes: not pytest's
+    numbered folders, which runs sharing a machine race for, and outside the checkout, as a git
+    work tree around a test's folder would change what git says there.
     """
     REPORTS.mkdir(exist_ok=True)
     name = session.name.replace("(", "-").replace(")", "").replace("=", "-")
@@ -109,6 +111,12 @@ def _pytest(session: nox.Session, *paths: str, dist: str = "worksteal") -> None:
         *session.posargs,
         env={"SITEMAP_TEST_INSTALLED": "1"},
     )
+    # Passed (a failed run raised above): nothing in the folder is of use any more, and a run of
+    # the whole suite leaves about a gigabyte there, for each checkout that runs it. A failed
+    # session keeps its folder, to look into.
+    shutil.rmtree(basetemp, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        basetemp.parent.rmdir()  # once the checkout's last session has passed
 
 
 @nox.session
