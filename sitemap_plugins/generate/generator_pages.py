@@ -42,7 +42,8 @@ _PELICAN_DRAFTS: Final = {
     "DRAFT_PAGE_LANG_SAVE_AS": "drafts/pages/{slug}-{lang}.html",
 }
 """Where Pelican saves drafts, by setting, with its defaults."""
-_FIELD: Final = re.compile(r"\{[^{}]*\}")
+_FIELD: Final = re.compile(r"(\{[^{}]*\})")
+"""A ``{field}`` of a Pelican save-as pattern, captured so that splitting keeps it."""
 
 
 def generator_pages(site_dir: Path, project_dirs: tuple[Path, ...]) -> GeneratorPages | None:
@@ -110,20 +111,9 @@ def _pelican_drafts(config: Path | None) -> re.Pattern[str]:
     alternatives = [
         "".join(
             ".+?" if _FIELD.fullmatch(piece) else re.escape(piece)
-            for piece in _pieces(pattern.lstrip("/"))
+            for piece in _FIELD.split(pattern.lstrip("/"))
         )
         for pattern in patterns.values()
         if pattern
     ]
     return re.compile("|".join(alternatives) or r"(?!)")
-
-
-def _pieces(pattern: str) -> list[str]:
-    """``pattern`` cut into its literal parts and its ``{field}`` parts, in order."""
-    pieces: list[str] = []
-    last = 0
-    for match in _FIELD.finditer(pattern):
-        pieces += [pattern[last : match.start()], match.group()]
-        last = match.end()
-    pieces.append(pattern[last:])
-    return [piece for piece in pieces if piece]
