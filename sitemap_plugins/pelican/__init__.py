@@ -414,7 +414,10 @@ class _Site:
             # Itself alone when it has no translation: an article or page without one has no
             # language versions, which the join of i18n_subsites' builds must not take for a
             # listing's (the same path in another subsite: a kept copy of the same content).
-            translations={str(item.lang): self._translation_path(item) for item in group},
+            translations={
+                str(item.lang): self._translation_path(item, path if item is content else None)
+                for item in group
+            },
             default_locale=self.default_lang or None,
             html=WrittenFile(self.output_prefix + rel),
             encoded=False,
@@ -451,14 +454,17 @@ class _Site:
             )
         return found
 
-    def _translation_path(self, content: Any) -> str:
+    def _translation_path(self, content: Any, served_at: str | None = None) -> str:
         """Where a version of an article or page is served: i18n_subsites links a version in
         another language's subsite by its URL there, relative to this site (``../hello.html``),
-        where its ``save_as`` here means nothing."""
+        where its ``save_as`` here means nothing. ``served_at`` is the path of the file of it
+        that this build wrote, where known: the page's own version is the URL it is listed at,
+        and asking Pelican again formats its URL settings twice more (a third of the time the
+        sitemap takes on a cached build of thousands of articles)."""
         languages, lang = self.languages, str(content.lang)
         if languages is not None and lang != self.default_lang and languages.has_site(lang):
             return clean(str(content.url))
-        return _served_path(content)
+        return served_at if served_at is not None else _served_path(content)
 
     def _origin(self, path: str | Path) -> str:
         """Paths as the user sees them from the project: ``content/pages/about.md``."""
