@@ -366,7 +366,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             # A --dirty build skipped this unchanged page: read it back from its output, with
             # the metadata it was last rendered with and the snippets it read in then.
             meta, read_in = _last_rendered(file, sources)
-            seen = self._written(file, meta, WrittenFile(file.abs_dest_path), file.page, read_in)
+            seen = self._described(file, meta, WrittenFile(file.abs_dest_path), file.page, read_in)
             self._seen[_key(file)] = seen
         return seen
 
@@ -398,6 +398,18 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         left_out = self._left_out(file)
         if left_out is not None:
             return left_out
+        return self._described(file, meta, html, page, read_in)
+
+    def _described(
+        self,
+        file: File,
+        meta: Mapping[str, Any],
+        html: WrittenText | WrittenFile,
+        page: MkDocsPage | None,
+        read_in: tuple[str, ...] = (),
+    ) -> Page | LeftOut:
+        """:meth:`_written` of a file the configuration is known to keep in, as
+        :meth:`_seen_or_read` knows each page of a ``--dirty`` build, which asks no second time."""
         origin = self._origins + file.src_uri
         path = self._url(self._built_in.get(_key(file), ""), file.url)
         if path is None:  # its language's site_url is elsewhere (warned once, above)
