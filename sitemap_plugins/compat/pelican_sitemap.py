@@ -139,7 +139,10 @@ def _per_kind(
 
 
 def _patterns(value: object) -> tuple[re.Pattern[str], ...]:
-    allowed = "a list of regular expressions, searched in each URL path"
+    allowed = (
+        "a list of regular expressions, searched in each URL path, as pelican-sitemap reads "
+        'them; globs go in rules: {"pattern": "drafts/*", "exclude": True}'
+    )
     if isinstance(value, str) or not isinstance(value, Iterable):
         raise OptionError("SITEMAP['exclude']", value, allowed)
     patterns = []

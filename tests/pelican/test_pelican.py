@@ -499,6 +499,13 @@ def test_strict_option_and_fatal_warnings_fail_the_build(git_repo: GitRepo) -> N
             'SITEMAP = ["gzip"]',
             "invalid value for option 'SITEMAP': ['gzip'] (allowed: a dict of sitemap options)",
         ),
+        (  # a glob, as the other hosts' exclude takes: here pelican-sitemap's regexes
+            'SITEMAP = {"exclude": ["*.html"]}',
+            """invalid value for option "SITEMAP['exclude']": '*.html' (allowed: a list of """
+            "regular expressions, searched in each URL path, as pelican-sitemap reads them; "
+            'globs go in rules: {"pattern": "drafts/*", "exclude": True} '
+            "(nothing to repeat at position 0))",
+        ),
     ],
 )
 def test_invalid_option_fails_at_config_time_in_one_line(
