@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Final
 
 from sitemap_plugins.core.alternates import LeftOutURLs
 from sitemap_plugins.core.collector import collector_paused
-from sitemap_plugins.core.git_dates import DateLookup, FileDates, Undated
+from sitemap_plugins.core.git_dates import DateLookup, FileDates, Undated, Why
 from sitemap_plugins.core.lastmod import LastmodRules, say_why_undated
 from sitemap_plugins.core.model import Entry, FilePath, LeftOut, News, Page, Reason
 from sitemap_plugins.core.options import Options, shown
@@ -53,6 +53,10 @@ class Summary:
     sitemap_url: str | None = None
     left_out: Counter[str] = field(default_factory=Counter)
     lastmod_from: Counter[str] = field(default_factory=Counter)
+    undated: Counter[Why] = field(default_factory=Counter)
+    """The listed pages without lastmod, by why their files have no date: for an adapter to
+    say what the core has no words for (``generate``'s :attr:`~.git_dates.Why.NOT_LOOKED_UP`),
+    counting only what the sitemap lists, which the adapter cannot know."""
     warnings: int = 0
     images: int | None = None
     videos: int = 0
@@ -287,6 +291,7 @@ class SitemapBuilder:
         reads.save()
         kept = self._deduplicate(resolved)
         summary.lastmod_from.update(item.lastmod_from for item in kept)
+        summary.undated.update(item.undated.reason for item in kept if item.undated is not None)
         say_why_undated((item.undated for item in kept), self.reporter)
         entries = [item.entry for item in kept]
         if left_out.urls:  # most builds of a site without languages: nothing to prune by
@@ -555,6 +560,7 @@ class SitemapBuilder:
             summary.videos += len(entry.videos)
             if why is not None:
                 undated[Undated(why.reason, why.root)] += 1
+                summary.undated[why.reason] += 1
             if listed is not None:
                 listed.append(Listed(entry.loc, title, entry.lastmod))
             yield entry if left_out is None else left_out.prune(entry)

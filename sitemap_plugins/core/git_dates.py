@@ -99,6 +99,11 @@ class Why(str, enum.Enum):
     TREELESS = "treeless clone"
     OUTSIDE = "outside the sources' repositories"
     UNCOMMITTED = "uncommitted change"
+    NOT_LOOKED_UP = "not looked up"
+    """A page's file the lookup was not asked about: the lookup never gives it, the page's
+    lastmod does (:class:`~.lastmod.LastmodRules`), so that a caller that dates only some files
+    (``generate`` asks only about the built files git tracks) can count the listed pages it
+    left undated; it has the words for why, which the core has not."""
 
 
 class Undated(NamedTuple):

@@ -32,6 +32,7 @@ _AHEAD_OF_UTC: Final = dt.timedelta(hours=14)
 """The most any time zone is ahead of UTC (Kiribati): a bare date is in the future only when no
 one on Earth has reached that day yet."""
 _DECLARED: Final = frozenset({"metadata", "listed pages"})
+_NOT_LOOKED_UP: Final = Undated(Why.NOT_LOOKED_UP)
 
 
 class Decision(NamedTuple):
@@ -132,7 +133,9 @@ class LastmodRules:
         shallow = [item for item in missing if item.reason is Why.SHALLOW]
         if shallow:
             return None, shallow[0]
-        return None, undated.get(page.sources[0]) if page.sources else None
+        if not sources:
+            return None, None
+        return None, undated.get(sources[0], _NOT_LOOKED_UP)
 
     def _listed(self, page: Page) -> Decision | None:
         """A listing is as new as its newest item, whichever step dated it. An item dated in
