@@ -156,11 +156,10 @@ def generate_site(
             committed.add(path)
     del tracked
     dates = _dates(builder, sources, committed)
-    explain = "git" in options.lastmod_sources
     described = held.values() if len(held) == total else _read_again(reader, files(), held)
-    pages = _pages(reader, described, total, dates, builder.reporter, progress, explain)
+    pages = _pages(reader, described, total, builder.reporter, progress)
     lang = _site_language(site_dir) if options.html_page else "en"
-    return builder.build_stream(
+    summary = builder.build_stream(
         pages,
         site_dir,
         dates=dates,
@@ -168,6 +167,9 @@ def generate_site(
         html_page=_plain_page(lang),
         replaces=host_files.replaces,
     )
+    if "git" in options.lastmod_sources:
+        _say_unsourced(summary.undated[Why.NOT_LOOKED_UP], reader, builder.reporter)
+    return summary
 
 
 def _mkdocs_family_host(settings: Settings) -> HostConfig | None:
@@ -276,18 +278,11 @@ def _pages(
     reader: SiteReader,
     described: Iterable[Page | LeftOut],
     total: int,
-    dates: DateLookup,
     reporter: Reporter,
     progress: Progress | None,
-    explain: bool,
 ) -> Iterator[Page | LeftOut]:
     """Each built file as the core should see it; at the end, what the walk found amiss."""
-    unsourced = 0
     for done, item in enumerate(described, 1):
-        if isinstance(item, Page) and item.updated is None and item.sources:
-            source = item.sources[0]
-            if source not in dates.dates and source not in dates.undated:
-                unsourced += 1
         yield item
         if progress is not None:
             progress(done, total)
@@ -312,7 +307,14 @@ def _pages(
             "hreflang links leave the page itself out, and its <html lang> does not say which "
             "language it is"
         )
-    if unsourced and explain:
+
+
+def _say_unsourced(unsourced: int, reader: SiteReader, reporter: Reporter) -> None:
+    """One line for the listed pages git could not date because nothing dated was found for
+    them: their built file stands in for a source, and only a committed one is dated (see
+    :func:`_dates`). The core counts them (:attr:`~sitemap_plugins.core.Summary.undated`),
+    since only it knows which pages the sitemap lists: an excluded page needs no date."""
+    if unsourced:
         reporter.info(
             f"sitemap: {unsourced} page{'s have' if unsourced != 1 else ' has'} no lastmod: "
             "no date in the page's head, no source found for it"

@@ -101,6 +101,32 @@ def test_exclude_and_rules_match_the_source_file_the_layout_found(hugo: GitRepo)
     assert "2 excluded by config" in done.stdout, done.stdout
 
 
+@pytest.mark.parametrize("exclude", ["drafts/*", "drafts/*,tags/*"], ids=["tags", "no-tags"])
+def test_the_no_lastmod_line_counts_only_the_pages_the_sitemap_lists(
+    hugo: GitRepo, exclude: str
+) -> None:
+    """Pages without a source and without a committed built file have no lastmod, and one line
+    says how many: only those the sitemap lists. A page left out (excluded, noindex, a redirect
+    stub) is in no sitemap, and counting it would say pages lack a date where none does."""
+    done = run(
+        "generate", "public", "--base-url", BASE, "--source", "content", "--layout", "hugo",
+        "--exclude", exclude, cwd=hugo.root,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "1 noindex, 1 not a page, 1 redirect stub" in done.stdout, done.stdout
+    got = lastmods(checked(hugo.root / "public", BASE), BASE)
+    undated = len([path for path, date in got.items() if date is None])
+    said = [line for line in done.stderr.splitlines() if "no lastmod" in line]
+    if undated:
+        assert said == [
+            f"{undated} page{' has' if undated == 1 else 's have'} no lastmod: no date in the "
+            "page's head, no source found for it, and the built file is not committed"
+        ]
+    else:
+        assert said == []
+    assert ("tags/" in got) is (exclude == "drafts/*")
+
+
 def test_a_404_page_is_left_out_in_every_folder(git_repo: GitRepo) -> None:
     """Hugo's multilingual output has a not-found page per language (``fr/404.html``), some
     themes write ``404/index.html``, a versioned site one per version (``1.0/404.html``): each
