@@ -375,6 +375,7 @@ class SitemapBuilder:
         spill_dir: Path | None = None,
         html_page: Callable[[Listing], str] | None = None,
         replaces: Sequence[str] = (),
+        in_place_of_host: Sequence[str] = (),
     ) -> Summary:
         """:meth:`build` for more pages than memory should hold: the same rules, streamed.
 
@@ -394,7 +395,8 @@ class SitemapBuilder:
 
         ``replaces`` names sitemap files the host wrote that this set replaces without
         overwriting them (``generate --gzip on`` after MkDocs' ``sitemap.xml``), removed once
-        the set is in place (see :func:`~.writer.write_sitemaps`).
+        the set is in place (see :func:`~.writer.write_sitemaps`); ``in_place_of_host`` names
+        files of the set written because the host wrote its own of that name, so recorded.
         """
         summary = Summary()
         try:
@@ -408,6 +410,7 @@ class SitemapBuilder:
                 spill_dir,
                 html_page,
                 replaces,
+                in_place_of_host,
             )
             self._check_strict(written=summary.top is not None)
         finally:
@@ -426,6 +429,7 @@ class SitemapBuilder:
         spill_dir: Path | None,
         html_page: Callable[[Listing], str] | None = None,
         replaces: Sequence[str] = (),
+        in_place_of_host: Sequence[str] = (),
     ) -> None:
         base_url = self._base_url(host_base_urls)
         if base_url is None:
@@ -485,6 +489,7 @@ class SitemapBuilder:
                 else [Entry(loc, news=articles[loc][1]) for loc in sorted(articles)],
                 also=page_for_humans,
                 replaces=replaces,
+                in_place_of_host=in_place_of_host,
             )
         summary.urls, summary.files, summary.top = result.urls, result.files, result.top
         if result.top is not None:

@@ -145,14 +145,19 @@ class TempFile:
 
 
 class _Published(NamedTuple):
-    """One file in the record: enough to know it is still exactly the file we wrote."""
+    """One file in the record: enough to know it is still exactly the file we wrote, and
+    whether we wrote it in place of the host's (see :meth:`Publication.in_place_of_host`)."""
 
     size: int
     sha256: str
     entry: bool
+    in_place_of_host: bool = False
 
     def as_json(self) -> dict[str, Any]:
-        return {"size": self.size, "sha256": self.sha256, "entry": self.entry}
+        about: dict[str, Any] = {"size": self.size, "sha256": self.sha256, "entry": self.entry}
+        if self.in_place_of_host:  # a key an older release ignores, written only where true
+            about["in_place_of_host"] = True
+        return about
 
 
 class _Staged(NamedTuple):
@@ -210,6 +215,7 @@ class Publication:
         self._temps: list[TempFile] = []
         self._staged: list[_Staged] = []
         self._retired: list[str] = []
+        self._in_place_of_host: set[str] = set()
         self._counter = 0
         self._announced = False
         self._committing = False
@@ -450,6 +456,13 @@ class Publication:
         cannot vouch for it: the caller has checked that it is the host's sitemap."""
         self._retired.append(relpath)
 
+    def in_place_of_host(self, relpath: str) -> None:
+        """Record ``relpath``, a file of this set, as written in place of the host's own file
+        of that name, which it overwrites: ``generate`` writes ``sitemap.xml.gz`` because
+        MkDocs wrote one, and the next run, which finds only ours there, asks
+        :func:`written_in_place_of_host` to know that it still stands for the host's."""
+        self._in_place_of_host.add(relpath)
+
     # -- 5 to 8: put in place, remove the old set, record -------------------------------------
 
     def commit(self) -> None:
@@ -459,7 +472,12 @@ class Publication:
             if final.is_dir() and not final.is_symlink():
                 raise PublishError("write", final, os.strerror(errno.EISDIR))
         new = {
-            staged.relpath: _Published(staged.temp.size, staged.temp.sha256, staged.entry)
+            staged.relpath: _Published(
+                staged.temp.size,
+                staged.temp.sha256,
+                staged.entry,
+                staged.relpath in self._in_place_of_host,
+            )
             for staged in self._staged
             if staged.recorded
         }
@@ -595,7 +613,8 @@ def _recorded_files(files: dict[Any, Any]) -> dict[str, _Published]:
                 and _SHA256.match(digest)
                 and isinstance(entry, bool)
             ):
-                found[name] = _Published(size, digest, entry)
+                in_place = about.get("in_place_of_host") is True
+                found[name] = _Published(size, digest, entry, in_place)
     return found
 
 
@@ -605,15 +624,28 @@ def is_ours(output_dir: Path, relpath: str, *, record: str = RECORD) -> bool:
     what a build may remove, for a caller that must not take such a file for the site's own
     (``generate`` walking a site where it wrote the page for humans). Read without the lock:
     a build running meanwhile at worst makes the answer one build old."""
+    return _still_ours(output_dir, relpath, record) is not None
+
+
+def written_in_place_of_host(output_dir: Path, relpath: str, *, record: str = RECORD) -> bool:
+    """Whether ``relpath`` is ours (:func:`is_ours`) and was written in place of the host's
+    own file of that name (:meth:`Publication.in_place_of_host`): then it stands for the
+    host's, which the host has not written again since (that would have changed its bytes)."""
+    about = _still_ours(output_dir, relpath, record)
+    return about is not None and about.in_place_of_host
+
+
+def _still_ours(output_dir: Path, relpath: str, record: str) -> _Published | None:
+    """What the record says of ``relpath``, while the file on disk is the one it describes."""
     try:
         data = json.loads((output_dir / record).read_bytes())
     except (OSError, ValueError):
-        return False
+        return None
     if not isinstance(data, dict) or data.get("version") != _RECORD_VERSION:
-        return False
+        return None
     files = data.get("files")
     about = _recorded_files(files).get(relpath) if isinstance(files, dict) else None
-    return about is not None and _unchanged(output_dir / relpath, about)
+    return about if about is not None and _unchanged(output_dir / relpath, about) else None
 
 
 def _lock(directory: Path) -> int | None:

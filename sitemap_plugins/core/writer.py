@@ -173,6 +173,7 @@ def write_sitemaps(
     news: Iterable[Entry] | None = None,
     also: Callable[[], Iterable[tuple[str, bytes]]] | None = None,
     replaces: Sequence[str] = (),
+    in_place_of_host: Sequence[str] = (),
 ) -> WriteResult:
     """Write sorted, validated entries as one sitemap, or as shards plus an index.
 
@@ -193,7 +194,9 @@ def write_sitemaps(
 
     ``replaces`` names sitemap files the host wrote that this set replaces without
     overwriting them (see :meth:`.Publication.retire`): removed once it is in place, and only
-    when there is a set to put in their place.
+    when there is a set to put in their place. ``in_place_of_host`` names files of this set
+    written because the host wrote its own of that name, which they overwrite: the record
+    says so (see :meth:`.Publication.in_place_of_host`).
     """
     rows = _entry_rows(entries)
     return _write(
@@ -207,6 +210,7 @@ def write_sitemaps(
         news,
         also,
         replaces,
+        in_place_of_host,
     )
 
 
@@ -255,6 +259,7 @@ def _write(
     news: Iterable[Entry] | None = None,
     also: Callable[[], Iterable[tuple[str, bytes]]] | None = None,
     replaces: Sequence[str] = (),
+    in_place_of_host: Sequence[str] = (),
 ) -> WriteResult:
     layout = _Layout.from_options(options)
     news_options = _news_options(options) if news is not None else None
@@ -321,6 +326,8 @@ def _write(
         _stage_key_file(publication, options)
         for name in replaces:
             publication.retire(name)
+        for name in in_place_of_host:
+            publication.in_place_of_host(name)
         publication.commit()
     return WriteResult(top, tuple(written), urls, len(shards), news_top, news_urls)
 

@@ -26,7 +26,7 @@ from sitemap_plugins.core import publish
 from sitemap_plugins.core.options import Options
 from sitemap_plugins.core.report import Code, CollectingReporter, PublishError, StrictError
 from sitemap_plugins.core.writer import write_sitemaps
-from tests.core.publish_site import BASE, SPLIT, write
+from tests.core.publish_site import BASE, SPLIT, entries, write
 from tests.support import steps
 from tests.support.hosts import child_env
 from tests.support.publishing import (
@@ -389,6 +389,35 @@ def test_a_record_naming_files_outside_the_folder_is_not_followed(tmp_path: Path
     (out / RECORD).write_text(json.dumps(record))
     write(out, "B")
     assert outside.read_text() == "precious"
+
+
+def test_a_file_written_in_place_of_the_hosts_is_recorded_so_while_it_is_ours(
+    tmp_path: Path,
+) -> None:
+    """``generate`` writes ``sitemap.xml.gz`` because the host wrote one; its next run finds only
+    ours there, and the record must tell it that this file stands for the host's. Only while
+    the build that last wrote it said so, and only while its bytes are the ones we wrote."""
+    gz = "sitemap.xml.gz"
+
+    def build(*in_place_of_host: str) -> None:
+        write_sitemaps(
+            iter(entries("A")),
+            tmp_path,
+            base_url=BASE,
+            options=Options.from_mapping({"gzip": "both"}),
+            reporter=CollectingReporter(),
+            in_place_of_host=in_place_of_host,
+        )
+
+    build(gz)
+    assert publish.written_in_place_of_host(tmp_path, gz)
+    assert not publish.written_in_place_of_host(tmp_path, "sitemap.xml")
+    build()  # a build that writes it for its own reasons (an explicit --gzip both)
+    assert publish.is_ours(tmp_path, gz)
+    assert not publish.written_in_place_of_host(tmp_path, gz)
+    build(gz)
+    (tmp_path / gz).write_bytes((tmp_path / gz).read_bytes() + b"\n")  # the host's again
+    assert not publish.written_in_place_of_host(tmp_path, gz)
 
 
 # -- never a trace: one line naming the path and the cause, the previous sitemap intact ---------
