@@ -8,6 +8,12 @@ read ``/sitemap.xml`` first. So those are removed with the new set, as the MkDoc
 MkDocs from writing them at all, but only a file that is recognisably a sitemap (a
 ``<urlset>``) and not one ``generate`` published itself (the record removes those): a user's
 own file of that name is left alone, with a warning.
+
+The host's ``.gz`` is what makes a run without ``--gzip`` write both files. Once written, the
+``.gz`` there is ours, so the record says it took the host's place, and the next run writes both
+again: the same command on the same site gives the same files, however often a CI step is run.
+A ``.gz`` an explicit ``--gzip both`` wrote is recorded as plainly ours, and a run without the
+flag removes it.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from pathlib import Path
 from typing import Final
 
 from sitemap_plugins.core import Options
-from sitemap_plugins.core.publish import is_ours
+from sitemap_plugins.core.publish import is_ours, written_in_place_of_host
 
 __all__ = ["HostSitemaps", "host_sitemaps"]
 
@@ -39,6 +45,9 @@ class HostSitemaps:
     does not say, so that both of the host's files are replaced."""
     replaces: tuple[str, ...]
     """The host's sitemap files the new set does not overwrite, to remove with it."""
+    in_place_of_host: tuple[str, ...] = ()
+    """The ``.gz`` the new set writes because the host wrote one (or an earlier run wrote one
+    for that reason): recorded as such, so that the next run writes it again."""
 
 
 def host_sitemaps(
@@ -46,10 +55,13 @@ def host_sitemaps(
 ) -> HostSitemaps:
     """The host's sitemap files in ``site_dir`` and what to do with them (see the module)."""
     filename = str(options.filename)
-    if "gzip" not in explicit and _hosts(site_dir, f"{filename}.gz"):
+    gz = f"{filename}.gz"
+    in_place: tuple[str, ...] = ()
+    if "gzip" not in explicit and (_hosts(site_dir, gz) or written_in_place_of_host(site_dir, gz)):
         options = dataclasses.replace(options, gzip="both")
+        in_place = (gz,)
     xml = filename if options.format == "xml" else filename.rpartition(".")[0] + ".xml"
-    writes = {f"{filename}.gz"} if options.gzip != "off" else set()
+    writes = {gz} if options.gzip != "off" else set()
     if options.gzip != "on":
         writes.add(filename)
     replaces = []
@@ -63,7 +75,7 @@ def host_sitemaps(
                 f"{site_dir / name} is left as it is: it is not a sitemap (no <urlset>), so "
                 "not the host's, and this run writes no file of that name"
             )
-    return HostSitemaps(options, tuple(replaces))
+    return HostSitemaps(options, tuple(replaces), in_place)
 
 
 def _hosts(site_dir: Path, name: str) -> bool:

@@ -166,6 +166,7 @@ def generate_site(
         chunk=chunk,
         html_page=_plain_page(lang),
         replaces=host_files.replaces,
+        in_place_of_host=host_files.in_place_of_host,
     )
     if "git" in options.lastmod_sources:
         _say_unsourced(summary.undated[Why.NOT_LOOKED_UP], reader, builder.reporter)

@@ -10,6 +10,7 @@ changefreq and priority, the blog's archive (dated by its newest post) included.
 
 from __future__ import annotations
 
+import gzip
 import importlib.metadata
 import json
 import re
@@ -419,16 +420,50 @@ def test_a_file_named_sitemap_xml_that_is_no_sitemap_is_left_alone(git_repo: Git
     assert (git_repo.root / "site/sitemap.xml.gz").is_file()
 
 
-def test_a_gz_generate_wrote_itself_goes_once_gzip_is_no_longer_asked(git_repo: GitRepo) -> None:
+@pytest.mark.parametrize("runs_before", [0, 1], ids=["after-mkdocs", "after-generate"])
+def test_a_gz_generate_wrote_itself_goes_once_gzip_is_no_longer_asked(
+    git_repo: GitRepo, runs_before: int
+) -> None:
     """The host's ``.gz`` makes ``generate`` write both files; its own ``.gz`` (from ``--gzip
-    both``) must not, or ``--gzip`` could never be turned off again."""
+    both``) must not, or ``--gzip`` could never be turned off again. So too after a run that
+    wrote both for the host's ``.gz``: the flag's run leaves a ``.gz`` of its own."""
     _mkdocs_alone(git_repo)
+    for _ in range(runs_before):
+        assert run("generate", cwd=git_repo.root).returncode == 0
     done = run("generate", "--gzip", "both", cwd=git_repo.root)
     assert done.returncode == 0, done.stdout + done.stderr
     done = run("generate", cwd=git_repo.root)
     assert done.returncode == 0, done.stdout + done.stderr
     site = git_repo.root / "site"
     assert sorted(path.name for path in site.glob("sitemap*")) == ["sitemap.xml"]
+
+
+def test_generate_run_again_still_writes_both_files_the_hosts_gz_asked_for(
+    git_repo: GitRepo,
+) -> None:
+    """MkDocs wrote ``sitemap.xml.gz``, so ``generate`` writes both files. Run again (a CI step
+    re-run) it finds only its own ``.gz`` there: the same command on the same site must give
+    the same files, or a ``Sitemap:`` line naming the ``.gz`` points at nothing. A new MkDocs
+    build writes the host's pair again, and ``generate`` replaces both once more."""
+    _mkdocs_alone(git_repo)
+    site = git_repo.root / "site"
+
+    def generate() -> dict[str, bytes]:
+        done = run("generate", cwd=git_repo.root)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return {path.name: path.read_bytes() for path in site.glob("sitemap*")}
+
+    first = generate()
+    assert sorted(first) == ["sitemap.xml", "sitemap.xml.gz"]
+    assert gzip.decompress(first["sitemap.xml.gz"]) == first["sitemap.xml"]  # ours, not MkDocs'
+    home = {e.loc: e for e in check_sitemap_file(site / "sitemap.xml.gz", BASE + "sitemap.xml.gz")}
+    assert home[BASE].lastmod is not None
+    assert home[BASE].lastmod[:10] == COMMITS["docs/index.md"][:10]
+    assert generate() == first
+    assert generate() == first
+    mkdocs_build(git_repo.root)
+    assert (site / "sitemap.xml").read_bytes() != first["sitemap.xml"]  # the build day's again
+    assert generate() == first
 
 
 @pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
