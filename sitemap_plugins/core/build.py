@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -22,7 +22,7 @@ from sitemap_plugins.core.alternates import LeftOutURLs
 from sitemap_plugins.core.collector import collector_paused
 from sitemap_plugins.core.git_dates import DateLookup, FileDates, Undated, Why
 from sitemap_plugins.core.lastmod import LastmodRules, say_why_undated
-from sitemap_plugins.core.model import Entry, FilePath, LeftOut, News, Page, Reason
+from sitemap_plugins.core.model import EMPTY, Entry, FilePath, LeftOut, News, Page, Reason
 from sitemap_plugins.core.options import Options, shown
 from sitemap_plugins.core.page_reads import PageReads
 from sitemap_plugins.core.report import Code, Reporter, StrictError
@@ -184,6 +184,7 @@ class SitemapBuilder:
         *,
         host_base_urls: Sequence[tuple[str, str | None]] = (),
         output_url_path: str = "",
+        host_files: Mapping[str, str] = EMPTY,
     ) -> Summary:
         """Resolve every page into an entry and write the files; warnings go to the reporter.
 
@@ -200,6 +201,12 @@ class SitemapBuilder:
         The sitemap's own URL, and so its scope, its parts' URLs in an index and its line in
         ``robots.txt``, are then under that folder.
 
+        ``host_files`` are the files the host wrote into ``output_dir`` (pages, copied files),
+        by path from it with ``/`` separators, each with the source a warning names it by; read
+        with the ``html_page`` option only. A file of the host's at the page for humans' path is
+        the site's own page: :attr:`Summary.listing` is then None, with a warning, and the
+        adapter writes nothing over it.
+
         With the ``strict`` option, any warning since the last build raises
         :class:`~.report.StrictError` before a file is replaced. Files that cannot be written
         raise :class:`~.report.PublishError`; either way the previous sitemap stays as it was.
@@ -207,7 +214,9 @@ class SitemapBuilder:
         summary = Summary()
         try:
             with collector_paused():
-                self._build(written, output_dir, host_base_urls, summary, output_url_path)
+                self._build(
+                    written, output_dir, host_base_urls, summary, output_url_path, host_files
+                )
             # Reached with warnings only when nothing was to be written (no base URL), or when
             # removing an earlier build's file failed after publishing.
             self._check_strict(written=summary.top is not None)
@@ -251,6 +260,7 @@ class SitemapBuilder:
         host_base_urls: Sequence[tuple[str, str | None]],
         summary: Summary,
         output_url_path: str = "",
+        host_files: Mapping[str, str] = EMPTY,
     ) -> None:
         items = list(written)
         pages = [item for item in items if isinstance(item, Page)]
@@ -301,6 +311,7 @@ class SitemapBuilder:
         news = None
         if self.options.news is not None:
             news = [Entry(item.entry.loc, news=item.news) for item in kept if item.news]
+        listing_free = self.options.html_page and self._page_for_humans_free(host_files)
         self._check_strict()  # decided before a single file is written
         result = write_sitemaps(
             entries,
@@ -320,7 +331,7 @@ class SitemapBuilder:
             summary.videos = sum(len(entry.videos) for entry in entries)
             if news is not None:
                 summary.news = result.news_urls
-            if self.options.html_page:
+            if listing_free:
                 from sitemap_plugins.core.human_page import Listed, listing
 
                 # The pages the sitemap lists, and no other: both always agree.
@@ -332,6 +343,24 @@ class SitemapBuilder:
                 )
         if result.news_top is not None:
             summary.news_url = join_url(output_url, result.news_top, encoded=False)
+
+    def _page_for_humans_free(self, host_files: Mapping[str, str]) -> bool:
+        """Whether the page for humans may be written: not when the host wrote a file at its
+        path (a page of the user's named ``sitemap``, a copied ``sitemap.html``). That file is
+        the site's own, listed as the page it is: writing over it would lose it and leave the
+        sitemap listing a page that is no longer there. Said once, as a conflict."""
+        from sitemap_plugins.core.human_page import html_page_relpath
+
+        relpath = html_page_relpath(self.options.filename)
+        source = host_files.get(relpath)
+        if source is None:
+            return True
+        self.reporter.warning(
+            Code.CONFLICT,
+            f"{source}: already written to {relpath}, the name of the sitemap page; "
+            "html_page left it as it is",
+        )
+        return False
 
     def _file_dates(self, pages: list[Page]) -> DateLookup:
         """The dates of every file that can date a page, in one lookup for the whole build.

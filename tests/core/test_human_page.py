@@ -16,11 +16,13 @@ from urllib.parse import quote
 import pytest
 
 from sitemap_plugins.core import (
+    Code,
     CollectingReporter,
     Options,
     Page,
     PublishError,
     SitemapBuilder,
+    StrictError,
     Summary,
 )
 from sitemap_plugins.core.html import head_title
@@ -185,6 +187,38 @@ def test_date_style_shows_the_utc_day_the_sitemap_writes(site: GitRepo, tmp_path
 def test_off_by_default_and_nothing_listed_without_a_sitemap(site: GitRepo, tmp_path: Path) -> None:
     assert build(tmp_path / "a", pages(site)).listing is None
     assert build(tmp_path / "b", [], html_page=True).listing is None
+
+
+def test_a_file_the_host_wrote_at_its_path_is_left_as_it_is(site: GitRepo, tmp_path: Path) -> None:
+    """The host's own file where the page would go is the site's: no listing to write over
+    it, one warning naming its source and the path, which strict mode fails on before any
+    file is written."""
+    others = {"index.html": "docs/index.md", "about/sitemap.html": "docs/about/sitemap.md"}
+    host_files = {**others, "sitemap.html": "docs/sitemap.md"}
+    for strict in (False, True):
+        reporter = CollectingReporter()
+        options = Options.from_mapping({"base_url": BASE, "html_page": True, "strict": strict})
+        builder = SitemapBuilder(options, reporter)
+        out = tmp_path / f"strict-{strict}"
+        if strict:
+            with pytest.raises(StrictError):
+                builder.build(pages(site), out, host_files=host_files)
+            assert not (out / "sitemap.xml").exists()
+        else:
+            summary = builder.build(pages(site), out, host_files=host_files)
+            assert summary.listing is None
+            assert summary.top == "sitemap.xml"  # the sitemap itself is written
+        assert reporter.codes() == [Code.CONFLICT]
+        message = reporter.warnings[0][1]
+        assert message.startswith("docs/sitemap.md: already written to sitemap.html")
+    # Files elsewhere take nothing from the page.
+    reporter = CollectingReporter()
+    options = Options.from_mapping({"base_url": BASE, "html_page": True, "strict": True})
+    builder = SitemapBuilder(options, reporter)
+    free = builder.build(pages(site), tmp_path / "free", host_files=others)
+    assert not reporter.warnings
+    assert free.listing is not None
+    assert free.listing.relpath == "sitemap.html"
 
 
 def test_a_page_without_a_host_title_takes_its_own_title_tag(site: GitRepo, tmp_path: Path) -> None:
