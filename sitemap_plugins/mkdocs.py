@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import logging
+import os
 import posixpath
 from collections.abc import Iterator, Mapping
 from html import escape
@@ -125,6 +126,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._seen: dict[tuple[str, str], Page | LeftOut] = {}
         self._rendered: dict[tuple[str, str], tuple[MkDocsPage, str | None]] = {}
         self._files: list[File] = []
+        self._outputs: dict[str, str] = {}  # with html_page: every file written, see on_env
         self._built_in: dict[tuple[str, str], str] = {}  # each page's language build
         self._site_urls: dict[str, str | None] = {}  # each language build's site_url
         self._folders: dict[str, str | None] = {}  # each language's, under the base URL
@@ -151,6 +153,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             return
         self._i18n = _find_i18n(config)
         self._files = []
+        self._outputs = {}
         self._built_in = {}
         self._site_urls = {}
         self._rendered = {}
@@ -211,6 +214,27 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._files.extend(pages)
         if self._i18n is not None:
             self._built_in.update((_key(file), language) for file in pages)
+        if self._builder is not None and self._builder.options.html_page:
+            self._outputs.update(self._written_files(files, config))
+
+    def _written_files(self, files: Files, config: MkDocsConfig) -> Iterator[tuple[str, str]]:
+        """Each file this build writes (pages, and the files it copies: a ``sitemap.html`` in
+        docs_dir, a theme's), by path from the site's folder, with its source as a warning
+        names it: the page for humans goes over none of them. A language build of
+        mkdocs-static-i18n writes into a folder of the site's, so paths are taken from the
+        site's own folder, not the build's ``dest_uri``."""
+        site = os.path.join(self._dirs[0], "")  # noqa: PTH118
+        docs = os.path.join(config.docs_dir, "")  # noqa: PTH118
+        for file in files:
+            inclusion = getattr(file, "inclusion", None)
+            if inclusion is not None and inclusion.is_excluded():
+                continue  # not written by mkdocs build
+            dest = file.abs_dest_path
+            if not dest.startswith(site):
+                continue
+            source = file.abs_src_path or ""
+            origin = self._origin(file) if source.startswith(docs) or not source else source
+            yield dest[len(site) :].replace(os.sep, "/"), origin
 
     @event_priority(-1000)  # the last handler before MkDocs renders the page
     def on_page_markdown(
@@ -274,6 +298,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                 written,
                 Path(config.site_dir),
                 host_base_urls=[("site_url in mkdocs.yml", base_url)],
+                host_files=self._outputs,
             )
         except SitemapError as error:
             # MkDocs logs a PluginError as one error line and fails the build (serve goes on).

@@ -17,7 +17,7 @@ import pytest
 from tests.mkdocs.helpers import BASE, example_repo, i18n_version, sitemap, write_config
 from tests.support.browser import check_in_browser, sections_in, stylesheets
 from tests.support.gitrepo import GitRepo
-from tests.support.hosts import mkdocs_build
+from tests.support.hosts import mkdocs_build, output
 
 pytestmark = pytest.mark.mkdocs
 
@@ -103,6 +103,44 @@ def test_without_directory_urls_and_in_strict_mode(git_repo: GitRepo, tmp_path: 
         titles=titles,
         shot=tmp_path / "flat.png",
     )
+
+
+@pytest.mark.parametrize(
+    ("source", "text", "directory_urls"),
+    [
+        # A page of the site, written where the page for humans would go.
+        ("docs/sitemap.md", "# Our own map\n\nHAND WRITTEN\n", False),
+        # A file MkDocs copies as it is, with directory URLs as well.
+        ("docs/sitemap.html", "<!DOCTYPE html>\n<title>Our own map</title>\nHAND WRITTEN\n", True),
+    ],
+)
+def test_a_file_of_the_site_at_its_path_is_kept_with_a_warning(
+    git_repo: GitRepo, source: str, text: str, *, directory_urls: bool
+) -> None:
+    """The site's own ``sitemap.html`` stays what MkDocs wrote, a page listed as any page; the
+    page for humans is not written, and one warning names the source and the path, which
+    ``--strict`` fails on."""
+    root = example_repo(
+        git_repo,
+        use_directory_urls=directory_urls,
+        plugins=[{"sitemap": {"html_page": True}}],
+    )
+    git_repo.write(source, text)
+    git_repo.commit("our own sitemap page", "2024-10-01T09:00:00+00:00")
+    proc = mkdocs_build(root)
+    site = root / "site"
+    assert "HAND WRITTEN" in (site / "sitemap.html").read_text("utf-8")
+    warnings = [line for line in output(proc).splitlines() if line.startswith("WARNING")]
+    assert len(warnings) == 1, output(proc)
+    assert f"{source}: already written to sitemap.html" in warnings[0]
+    entries = sitemap(site)
+    if source.endswith(".md"):  # listed as the page it is, dated by its commit
+        assert entries[BASE + "sitemap.html"].lastmod == "2024-10-01T09:00:00Z"
+    else:  # a copied file: MkDocs lists none
+        assert BASE + "sitemap.html" not in entries
+    strict = mkdocs_build(root, "--strict", check=False)
+    assert strict.returncode != 0
+    assert "HAND WRITTEN" in (site / "sitemap.html").read_text("utf-8")
 
 
 class _TocLinks(HTMLParser):
