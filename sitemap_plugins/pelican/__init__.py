@@ -24,7 +24,7 @@ import os
 import posixpath
 import re
 import zoneinfo
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -108,6 +108,7 @@ def register() -> None:
     signals.get_generators.connect(_run_started)
     signals.content_written.connect(_content_written)
     signals.page_writer_finalized.connect(_page_writer_finalized)
+    signals.static_generator_finalized.connect(_static_generator_finalized)
     signals.finalized.connect(_finalized)
 
 
@@ -136,6 +137,12 @@ def _page_writer_finalized(generator: Any, writer: Any = None, **_: Any) -> None
     site = generator.settings.get(_KEY)
     if site is not None:
         site.page_writer = (generator, writer)
+
+
+def _static_generator_finalized(generator: Any, **_: Any) -> None:
+    site = generator.settings.get(_KEY)
+    if site is not None:
+        site.copying(getattr(generator, "staticfiles", ()))
 
 
 def _finalized(pelican: Any) -> None:
@@ -184,6 +191,9 @@ class _Site:
         self.settings = settings
         self.page_writer: tuple[Any, Any] | None = None
         """Pelican's pages generator and writer of this run, for the page for humans."""
+        self.copied: dict[str, str] = {}
+        """With ``html_page``, the static files this run copies, by ``save_as``, with their
+        sources: Pelican says nothing of them in ``content_written``."""
 
     def __reduce__(self) -> tuple[Any, tuple[()]]:
         return (dict, ())  # pickled with Pelican's content cache: nothing of ours is kept
@@ -196,6 +206,7 @@ class _Site:
         self.contexts = []
         self.done = False
         self.page_writer = None
+        self.copied = {}
         self.author_dates.forget()
         if self.languages is not None:
             self.languages.finished = []
@@ -218,6 +229,15 @@ class _Site:
             return
         self.main, self.folder, self.builder = main, folder or "", main.builder
         self.languages = main.languages
+
+    def copying(self, statics: Iterable[Any]) -> None:
+        """The static files Pelican copies into the output this run, kept with the page for
+        humans on: it goes over none of them."""
+        if self.builder.options.html_page:
+            self.copied = {
+                str(static.save_as).replace(os.sep, "/"): self._origin(static.source_path)
+                for static in statics
+            }
 
     def written(self, path: str, context: Mapping[str, Any]) -> None:
         """Only kept here, not even its path made relative: described all at once when the run
@@ -274,9 +294,22 @@ class _Site:
         written, self.contexts = list(described.values()), []
         if self.languages is not None:
             written = self.languages.join(written)
+        files: dict[str, str] = {}
+        if self.builder.options.html_page:
+            # What this run wrote, for the page for humans to go over none of it: a page saved
+            # as sitemap.html, a template page (named by its template), a static file.
+            files = {rel: item.origin for rel, item in described.items()} | self.copied
+            files.update(
+                (rel, self._origin(source))
+                for rel, source in self.template_pages.items()
+                if rel in files
+            )
         try:
             summary = self.builder.build(
-                written, self.output_path, host_base_urls=[("SITEURL", self.siteurl)]
+                written,
+                self.output_path,
+                host_base_urls=[("SITEURL", self.siteurl)],
+                host_files=files,
             )
         except StrictError as error:
             raise SitemapStrictError(

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.pelican.helpers import BASE, example_repo, plain_repo, sitemap
+from tests.pelican.helpers import BASE, example_repo, log_of, page, plain_repo, post, sitemap
 from tests.support.browser import check_in_browser, sections_in, stylesheets
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import pelican_build
@@ -109,3 +109,58 @@ def test_titles_with_markup_show_as_their_text(git_repo: GitRepo) -> None:
     titles = {item.url: item.title for _, items in sections for item in items}
     assert titles[BASE + "fish.html"] == "Fish & Chips <3"
     assert titles[BASE + "salt.html"] == "Salt & pepper"
+
+
+OWN_PAGE = "<!DOCTYPE html>\n<title>Our own map</title>\nHAND WRITTEN\n"
+OWN_SITEMAP_HTML = {
+    # source, its text, settings, whether Pelican's sitemap lists it
+    "page": (
+        "content/pages/map.md",
+        page("Our own map", Save_as="sitemap.html", URL="sitemap.html") + "HAND WRITTEN\n",
+        "",
+        True,
+    ),
+    "template page": (
+        "content/tpl/map.html",
+        OWN_PAGE,
+        'TEMPLATE_PAGES = {"tpl/map.html": "sitemap.html"}\n',
+        True,
+    ),
+    "static file": (
+        "content/extra/sitemap.html",
+        OWN_PAGE,
+        'STATIC_PATHS = ["extra"]\n'
+        'EXTRA_PATH_METADATA = {"extra/sitemap.html": {"path": "sitemap.html"}}\n',
+        False,
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(OWN_SITEMAP_HTML))
+def test_a_file_of_the_site_at_its_path_is_kept_with_a_warning(
+    git_repo: GitRepo, kind: str
+) -> None:
+    """The site's own ``sitemap.html`` stays what Pelican wrote, listed as any page of its kind;
+    the page for humans is not written, and one warning names the source and the path, which
+    ``strict`` and ``--fatal warnings`` fail on."""
+    source, text, settings, listed = OWN_SITEMAP_HTML[kind]
+    files = {"content/first.md": post("First", "2024-01-05 10:00"), source: text}
+    excludes = 'ARTICLE_EXCLUDES = ["extra", "tpl"]\n'
+    site = plain_repo(git_repo, files, excludes + settings + 'SITEMAP = {"html_page": True}\n')
+    output = site / "output"
+    log = log_of(pelican_build(site))
+    assert "HAND WRITTEN" in (output / "sitemap.html").read_text("utf-8")
+    assert log.count("WARNING") == 1, log
+    assert f"{source}: already written to sitemap.html" in log
+    entries = sitemap(site)
+    assert ("sitemap.html" in entries) is listed
+    if listed:  # as the page it is, dated by its commit
+        assert entries["sitemap.html"].lastmod == "2024-05-05T12:00:00Z"
+    settings_file = site / "pelicanconf.py"
+    configured = settings_file.read_text("utf-8")
+    strict = configured.replace('{"html_page": True}', '{"html_page": True, "strict": True}')
+    for settings_text, args in ((strict, ()), (configured, ("--fatal", "warnings"))):
+        settings_file.write_text(settings_text, "utf-8")
+        failed = pelican_build(site, *args, check=False)
+        assert failed.returncode != 0, log_of(failed)
+        assert "HAND WRITTEN" in (output / "sitemap.html").read_text("utf-8")
