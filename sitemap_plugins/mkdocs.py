@@ -25,7 +25,7 @@ import posixpath
 from collections.abc import Iterator, Mapping
 from html import escape
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import BaseConfigOption, Config, ValidationError
@@ -71,6 +71,12 @@ log = logging.getLogger("mkdocs.plugins.sitemap")
 MKDOCS_DEFAULTS: Mapping[str, object] = {"gzip": "both"}
 """MkDocs has always written ``sitemap.xml`` and ``sitemap.xml.gz``; whatever reads either keeps
 working."""
+
+_SOURCES_FORMAT: Final = 1
+"""The format of what is kept of a source between builds (the "sources" memo of
+:mod:`~sitemap_plugins.core.file_memo`). It must change whenever a source would be kept or read
+back otherwise (:func:`_kept`, :func:`_last_rendered`, or the JSON form of metadata values in
+:mod:`~sitemap_plugins.core.json_values`): a source as it was would keep the old value."""
 
 
 class _CoreOption(BaseConfigOption[object]):
@@ -281,7 +287,10 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             self._folders = folders
         with collector_paused():
             sources = FileMemo(
-                self._builder.cache_dir, "sources", str(Path(config.docs_dir).absolute())
+                self._builder.cache_dir,
+                "sources",
+                str(Path(config.docs_dir).absolute()),
+                _SOURCES_FORMAT,
             )
             for key, (page, head) in self._rendered.items():
                 dest = page.file.abs_dest_path

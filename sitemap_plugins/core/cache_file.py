@@ -1,7 +1,13 @@
-"""The one way our caches reach the disk: JSON, replaced atomically, failures only ever a miss.
+"""The one way our caches reach the disk and come back: JSON, replaced atomically, each file
+headed by who wrote it, failures only ever a miss.
 
 A cache is read by the next build, maybe while this one is killed half-way through writing it;
-a reader must see the old file or the new one, never part of one.
+a reader must see the old file or the new one, never part of one. That next build may also run
+another version of this package: caches travel with the site (CI restores Material's ``.cache``
+with actions/cache, a Sphinx doctree folder, Pelican's ``cache/``), and what one version decided
+from a page, a source or the history need not be what another decides. So a cache is used only
+by the package version that wrote it, in the format it was written in (:func:`cache_header`,
+:func:`read_cache`).
 """
 
 from __future__ import annotations
@@ -13,13 +19,38 @@ import os
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Final, TextIO
+from typing import Any, Final, TextIO
 
-__all__ = ["write_json", "write_json_rows"]
+from sitemap_plugins import __version__
+
+__all__ = ["cache_header", "read_cache", "write_json", "write_json_rows"]
 
 _COMPACT: Final = (",", ":")
 _BATCH: Final = 1024
 """Rows converted to JSON text at once by :func:`write_json_rows`."""
+
+
+def cache_header(format_number: int) -> dict[str, object]:
+    """The keys every cache file starts with: its format and the package version that wrote it.
+
+    Both are needed: an install from git keeps one package version across commits, which only
+    the format number tells apart, and a release may change a decision without its writer
+    remembering to change a format number, which the package version catches.
+    """
+    return {"version": format_number, "package": __version__}
+
+
+def read_cache(path: Path, format_number: int) -> dict[str, Any]:
+    """The JSON object ``path`` holds, when :func:`cache_header` of ``format_number`` in this
+    package version headed it; else OSError or ValueError, which every reader takes as a miss,
+    as it takes a file that cannot be read."""
+    with open(path, encoding="utf-8") as stream:
+        data: object = json.load(stream)
+    if not isinstance(data, dict):
+        raise ValueError("no cache")
+    if (data.get("version"), data.get("package")) != (format_number, __version__):
+        raise ValueError("written in another format, or by another version of the package")
+    return data
 
 
 def write_json(path: Path, data: object) -> bool:

@@ -5,24 +5,28 @@ files, yet the sitemap needs something from every page: what its rendered head s
 ``noindex``, a redirect), and on MkDocs the front matter of sources MkDocs did not read this
 time. A file whose size and modification time are those of the last read says what it said
 then. Like the history cache, this is only ever an optimisation: a missing, stale or unreadable
-memo means every file is read.
+memo means every file is read, and so does one written by another version of the package, or in
+another format of the memo or of its kind's values (:func:`.cache_file.read_cache`): a file's
+size and time say it did not change, not that this version would read it as that one did.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import time
 from pathlib import Path
 from typing import Any, Final
 
-from sitemap_plugins.core.cache_file import write_json
+from sitemap_plugins.core.cache_file import cache_header, read_cache, write_json
 
 __all__ = ["FileMemo", "Stamp"]
 
-_VERSION: Final = 2  # 1: page reads only, in another layout
+_VERSION: Final = 3
+"""The memo's own layout (stamps and values per file, the scope). A kind's values have a format
+of their own, which the module that decides them keeps (``format_number``). 3: the file names
+the package version and its kind's format; 2 had neither; 1: page reads only, in another layout."""
 _RACY_NS: Final = 50_000_000
 """A file changed this recently (50 ms) may change again within the same tick of its file
 system's clock, unseen by its size and time: it is read again next time, never remembered."""
@@ -38,11 +42,13 @@ Stamp = tuple[int, int]
 
 class FileMemo:
     """One kind of read (``kind``: ``"pages"``, ``"sources"``) of the files under one folder
-    (``scope``), kept in ``directory``; None keeps nothing and every file is read."""
+    (``scope``), kept in ``directory``; None keeps nothing and every file is read.
+    ``format_number`` is the format of the kind's values: a memo of another is not used."""
 
-    def __init__(self, directory: Path | None, kind: str, scope: str) -> None:
+    def __init__(self, directory: Path | None, kind: str, scope: str, format_number: int) -> None:
         self._file: Path | None = None
         self._scope = scope
+        self._format = format_number
         self._old: dict[str, list[Any]] = {}
         self._new: dict[str, list[Any]] = {}
         # Older than this, a file may be remembered. Taken once, before any read: a file
@@ -54,8 +60,8 @@ class FileMemo:
         key = hashlib.sha256(scope.encode("utf-8", "surrogateescape")).hexdigest()[:20]
         self._file = directory / f"{kind}-{key}.json"
         with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
-            data = json.loads(self._file.read_text(encoding="utf-8"))
-            if data["version"] == _VERSION and data["scope"] == scope:
+            data = read_cache(self._file, _VERSION)
+            if (data["values"], data["scope"]) == (format_number, scope):
                 self._old = dict(data["files"])
 
     def recall(self, name: str) -> tuple[Stamp | None, list[Any] | None]:
@@ -101,4 +107,5 @@ class FileMemo:
         changed = len(self._new) + len(old) - 2 * recalled
         if changed * _REWRITE_SHARE < len(self._new) + len(old) or not changed:
             return
-        write_json(self._file, {"version": _VERSION, "scope": self._scope, "files": self._new})
+        header = {**cache_header(_VERSION), "values": self._format, "scope": self._scope}
+        write_json(self._file, {**header, "files": self._new})

@@ -12,16 +12,21 @@ commits behind them (read only when HEAD has moved), each naming the HEAD it bel
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
-from sitemap_plugins.core.cache_file import write_json, write_json_rows
+from sitemap_plugins.core.cache_file import cache_header, read_cache, write_json, write_json_rows
 from sitemap_plugins.core.git_history import Commit
 
 __all__ = ["HistoryCache", "StoredWalk"]
 
-_VERSION: Final = 4
+_VERSION: Final = 5
+"""The files' format. It must change whenever a pass would be answered differently: the log
+git runs or how its output is read (:mod:`.git_history`), or how the answers are drawn from the
+commits (:mod:`.git_dates`: last changes, cut and link paths). A file of another format, or
+written by another version of the package, is a miss (:func:`.cache_file.read_cache`).
+5: every file names the package version that wrote it; 4 kept answers of a pass that
+``log.follow = true`` in a user's git config had left without dates."""
 _ERRORS: Final = (OSError, ValueError, KeyError, TypeError, AttributeError)
 
 
@@ -106,7 +111,12 @@ class HistoryCache:
         files = self._files(top, date_format)
         if files is None:
             return
-        common = {"version": _VERSION, "top": str(top), "format": date_format, "head": walk.head}
+        common = {
+            **cache_header(_VERSION),
+            "top": str(top),
+            "format": date_format,
+            "head": walk.head,
+        }
         if walk.commits is not None:
             commits = (
                 [c.sha.decode(), [p.decode() for p in c.parents], c.date.decode(),
@@ -127,9 +137,8 @@ class HistoryCache:
 
 
 def _read(path: Path, top: Path, date_format: str) -> Any:
-    with open(path, encoding="utf-8") as stream:
-        data = json.load(stream)
-    if (data["version"], data["top"], data["format"]) != (_VERSION, str(top), date_format):
+    data = read_cache(path, _VERSION)
+    if (data["top"], data["format"]) != (str(top), date_format):
         raise ValueError("another pass")
     return data
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from sitemap_plugins.core.file_memo import FileMemo
 from sitemap_plugins.core.html import NOTHING_READ, PageRead, read_page
@@ -18,12 +18,19 @@ from sitemap_plugins.core.model import Reason, WrittenFile, WrittenText
 
 __all__ = ["PageReads"]
 
+_FORMAT: Final = 2
+"""The format of what is kept of a page. It must change whenever a page would be read to say
+something else (:func:`.html.read_page`: which robots values mean noindex, what is a redirect,
+the images, base and title), or kept otherwise (:func:`_page_read`): a page as it was would
+keep the old answer. 2: since robots ``none``, and a ``name`` written with character
+references (``&#114;obots``), mean noindex."""
+
 
 class PageReads:
     """The reads of one output folder's pages, kept in ``directory`` (None: nothing is kept)."""
 
     def __init__(self, directory: Path | None, output_dir: Path) -> None:
-        self._memo = FileMemo(directory, "pages", str(output_dir.absolute()))
+        self._memo = FileMemo(directory, "pages", str(output_dir.absolute()), _FORMAT)
 
     def read(
         self, page: str | WrittenText | os.PathLike[str], *, images: bool, title: bool = False

@@ -11,6 +11,7 @@ import pytest
 
 from sitemap_plugins.core import file_memo
 from sitemap_plugins.core.file_memo import FileMemo
+from tests.support.older_caches import as_an_older_release_wrote_it
 
 AN_HOUR_AGO = time.time_ns() - 3_600_000_000_000
 
@@ -23,9 +24,9 @@ def settled_file(tmp_path: Path, text: str = "text") -> str:
     return str(path)
 
 
-def build(tmp_path: Path) -> FileMemo:
-    """The memo as one build opens it."""
-    return FileMemo(tmp_path / "cache", "sources", str(tmp_path / "docs"))
+def build(tmp_path: Path, format_number: int = 1) -> FileMemo:
+    """The memo as one build opens it; ``format_number``: its kind's values' format."""
+    return FileMemo(tmp_path / "cache", "sources", str(tmp_path / "docs"), format_number)
 
 
 def kept_by_a_build(tmp_path: Path, value: list[str]) -> tuple[str, tuple[int, int]]:
@@ -73,4 +74,16 @@ def test_a_file_too_fresh_to_vouch_for_keeps_nothing(
     second.remember(name, stamp, ["new"])
     second.save()
     monkeypatch.undo()
+    assert build(tmp_path).recall(name) == (stamp, None)
+
+
+def test_a_memo_of_another_format_or_release_is_not_used(tmp_path: Path) -> None:
+    """What a kind keeps is decided by its module (how a page's head is read, what is kept of a
+    source): values kept in another format of the kind, or by another release of the package,
+    which may have decided otherwise for a file that is as it was, are read again."""
+    name, stamp = kept_by_a_build(tmp_path, ["listed"])
+    assert build(tmp_path).recall(name) == (stamp, ["listed"])
+    assert build(tmp_path, format_number=2).recall(name) == (stamp, None)
+    [memo] = (tmp_path / "cache").glob("sources-*.json")
+    as_an_older_release_wrote_it(memo, lambda data: None)
     assert build(tmp_path).recall(name) == (stamp, None)

@@ -23,6 +23,7 @@ from sitemap_plugins.core.git_dates import FileDates, Why
 from sitemap_plugins.core.report import CollectingReporter
 from tests.core.test_git_dates import D1, D2, D3, Recorder, iso, random_history
 from tests.support.gitrepo import GitRepo, have_git
+from tests.support.older_caches import as_an_older_release_wrote_it
 
 pytestmark = pytest.mark.skipif(not have_git(), reason="git is not installed")
 
@@ -410,7 +411,8 @@ def test_an_old_head_git_no_longer_has_means_one_full_pass(tmp_path: Path, old_g
 
 
 @pytest.mark.parametrize(
-    "damage", ["garbage", "truncated", "other version", "a date no text", "unwritable"]
+    "damage",
+    ["garbage", "truncated", "other version", "older release", "a date no text", "unwritable"],
 )
 def test_a_bad_or_unwritable_cache_only_costs_a_full_pass(
     tmp_path: Path, old_git: bool, damage: str
@@ -432,6 +434,8 @@ def test_a_bad_or_unwritable_cache_only_costs_a_full_pass(
             stored_version = f'"version":{json.loads(text)["version"]}'
             assert stored_version in text
             path.write_text(text.replace(stored_version, '"version":99'), encoding="utf-8")
+        elif damage == "older release":  # the same format number, another package version
+            as_an_older_release_wrote_it(path, lambda data: None)
         elif damage == "a date no text":
             data = json.loads(text)
             if "dates" in data:  # the answers; the commits stay as they are

@@ -38,6 +38,7 @@ from tests.mkdocs.helpers import (
 from tests.support.git_trace import GitTrace
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import mkdocs_build
+from tests.support.older_caches import as_an_older_release_wrote_it
 from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp
 
 pytestmark = pytest.mark.mkdocs
@@ -406,6 +407,76 @@ def test_a_first_dirty_build_recalls_the_heads_the_clean_build_read_in_memory(
     os.utime(about, ns=(info.st_atime_ns, info.st_mtime_ns + 1))
     mkdocs_build(root, "--dirty")
     assert BASE + "about/" not in sitemap(root / "site")  # read: noindex
+
+
+def test_a_history_cache_an_older_release_wrote_is_not_used(git_repo: GitRepo) -> None:
+    """CI restores .cache/ from a build that ran an older release, whose pass answered
+    otherwise: with ``log.follow = true`` in a user's git config, releases before that was
+    fixed found no page's last change, in the answers and in the commits the next pass adds
+    to. This release uses none of it, at the same HEAD or once HEAD moved: the sitemap is the
+    one a build without the cache writes."""
+    root = example_repo(git_repo)
+    cache = root / ".cache" / "sitemap-plugins"
+
+    def no_changes_found(data: dict[str, Any]) -> None:
+        if "dates" in data:
+            data["dates"] = {}
+        for commit in data.get("commits", ()):
+            commit[3] = {}  # the paths each commit changed
+
+    mkdocs_build(root)  # each build a fresh process, as CI runs them
+    for step in ("same HEAD", "HEAD moved"):
+        stored = sorted(cache.glob("git-history-*.json"))
+        assert len(stored) == 2  # the answers, and the commits behind them
+        for path in stored:
+            as_an_older_release_wrote_it(path, no_changes_found)
+        if step == "HEAD moved":
+            git_repo.write("README.md", "Read me.\n")
+            git_repo.commit("a readme, which no page shows", "2024-10-01T09:00:00+00:00")
+        mkdocs_build(root)
+        with_cache = sitemap(root / "site")
+        shutil.rmtree(cache)
+        mkdocs_build(root)
+        assert with_cache == sitemap(root / "site"), step
+        assert with_cache[BASE + "guide/install/"].lastmod == "2024-02-11T09:00:00Z"
+
+
+ABOUT_PAGE = ("about", "index.html")
+ROBOTS_NONE_HOOK = """
+def on_post_page(output, page, config):
+    # A theme's robots meta that search engines read as noindex, nofollow.
+    if page.file.src_uri == "about.md":
+        return output.replace("<head>", '<head><meta name="robots" content="none">', 1)
+    return output
+"""
+
+
+def test_a_page_memo_an_older_release_wrote_is_not_used(git_repo: GitRepo) -> None:
+    """.cache/ restored from a build that ran an older release, which read a robots meta of
+    ``none`` as no noindex: what it kept of the page's file, as the file still is, says the page
+    is listed. A --dirty build that does not write the page again reads it all the same, and
+    leaves it out, as a build without what was kept does."""
+    git_repo.write("hooks/slow_finish.py", SLOW_FINISH_HOOK)
+    git_repo.write("hooks/robots_none.py", ROBOTS_NONE_HOOK)
+    hooks = ["hooks/robots_none.py", "hooks/slow_finish.py"]
+    root = example_repo(git_repo, plugins=["sitemap"], hooks=hooks)
+    mkdocs_build(root)
+    [memo] = (root / ".cache" / "sitemap-plugins").glob("pages-*.json")
+
+    def listed(data: dict[str, Any]) -> None:
+        [about] = [name for name in data["files"] if Path(name).parts[-2:] == ABOUT_PAGE]
+        assert data["files"][about][4] == "NOINDEX"  # as this release read the page
+        data["files"][about][4] = None
+
+    as_an_older_release_wrote_it(memo, listed)
+    touch_later(git_repo.path("docs/index.md"))
+    mkdocs_build(root, "--dirty")
+    with_memo = (root / "site" / "sitemap.xml").read_bytes()
+    memo.unlink()
+    mkdocs_build(root, "--dirty")
+    assert with_memo == (root / "site" / "sitemap.xml").read_bytes()
+    assert BASE + "about/" not in sitemap(root / "site")
+    assert BASE + "guide/install/" in sitemap(root / "site")
 
 
 PLUGIN_META_HOOK = """

@@ -20,11 +20,13 @@ from tests.sphinx.helpers import (
 from tests.support.git_trace import GitTrace, git_command
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import sphinx_build
+from tests.support.older_caches import as_an_older_release_wrote_it
 from tests.support.sitemap_checks import parse_with_usp
 
 pytestmark = pytest.mark.sphinx
 
 EXAMPLE = PROJECT_ROOT / "example_sites" / "sphinx"
+HIDDEN_PAGE = ("hidden", "index.html")
 
 
 def test_example_site_lists_each_page_with_its_metadata_and_git_date(
@@ -319,6 +321,37 @@ def test_incremental_build_gives_the_same_sitemap_as_a_clean_build(
     assert set(after) == set(before)
     assert after[BASE_URL + "chapter04/"].lastmod == "2024-06-15T10:00:00Z"
     assert before[BASE_URL + "chapter04/"].lastmod == "2024-01-01T08:00:00Z"
+
+
+def test_a_page_memo_an_older_release_wrote_is_not_used(git_repo: GitRepo, tmp_path: Path) -> None:
+    """A doctree folder CI restored from a build that ran an older release, which read a robots
+    meta of ``none`` as no noindex: what it kept of the page's file, as the file still is, says
+    the page is listed. An incremental build, which does not write the page again, reads it all
+    the same, and leaves it out, as a build without what was kept does."""
+    hidden = ".. meta::\n   :robots: none\n\n" + page("Hidden")
+    srcdir = write_project(git_repo, {"hidden.rst": hidden, "guide.rst": page("Guide")})
+    git_repo.commit("project", "2024-01-01T08:00:00+00:00")
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir)
+    sphinx_build(srcdir, outdir)  # nothing to write: each page is read from its file, and kept
+    [memo] = (outdir / ".doctrees" / "sitemap-plugins").glob("pages-*.json")
+
+    def listed(data: dict[str, Any]) -> None:
+        [name] = [name for name in data["files"] if Path(name).parts[-2:] == HIDDEN_PAGE]
+        assert data["files"][name][4] == "NOINDEX"  # as this release read the page
+        data["files"][name][4] = None
+
+    as_an_older_release_wrote_it(memo, listed)
+    git_repo.write("docs/guide.rst", page("Guide", "Edited."))
+    git_repo.commit("edit the guide", "2024-02-01T08:00:00+00:00")
+    sphinx_build(srcdir, outdir)  # writes the guide again, not the hidden page
+    with_memo = (outdir / "sitemap.xml").read_bytes()
+    memo.unlink()
+    sphinx_build(srcdir, outdir)
+    assert with_memo == (outdir / "sitemap.xml").read_bytes()
+    entries = read_entries(outdir)
+    assert BASE_URL + "hidden/" not in entries
+    assert entries[BASE_URL + "guide/"].lastmod == "2024-02-01T08:00:00Z"
 
 
 def test_an_incremental_build_with_nothing_to_list_leaves_no_sitemap(
