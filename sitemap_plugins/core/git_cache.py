@@ -6,12 +6,15 @@ commits. The cache lives in the host's own cache place and is only ever an optim
 missing, stale, corrupt or unwritable file means one full pass, never a different answer.
 
 Two files per repository: the answers (small, all that a build at the same HEAD reads), and the
-commits behind them (read only when HEAD has moved), each naming the HEAD it belongs to.
+commits behind them (read only when HEAD has moved), each naming the HEAD it belongs to and the
+walk that wrote both: two builds sharing one cache folder (two configurations of one site) can
+interleave their writes, and commits diffed for one walk's paths know nothing of the other's.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
@@ -25,7 +28,7 @@ _VERSION: Final = 5
 git runs or how its output is read (:mod:`.git_history`), or how the answers are drawn from the
 commits (:mod:`.git_dates`: last changes, cut and link paths). A file of another format, or
 written by another version of the package, is a miss (:func:`.cache_file.read_cache`).
-5: every file names the package version that wrote it; 4 kept answers of a pass that
+5: every file names the package version and its walk; 4 kept answers of a pass that
 ``log.follow = true`` in a user's git config had left without dates."""
 _ERRORS: Final = (OSError, ValueError, KeyError, TypeError, AttributeError)
 
@@ -49,6 +52,8 @@ class StoredWalk(NamedTuple):
     first_parent_diffs: bool = True
     links: frozenset[str] = frozenset()
     """The wanted paths HEAD holds as symbolic links: their pages read the files they name."""
+    walk: str = ""
+    """The stored pass's own name, written in both its files; empty until stored."""
 
 
 class HistoryCache:
@@ -84,18 +89,20 @@ class HistoryCache:
                 commits=None,
                 first_parent_diffs=bool(data["first_parent_diffs"]),
                 links=frozenset(map(str, data["links"])),
+                walk=str(data["walk"]),
             )
         except _ERRORS:
             return None
 
-    def load_commits(self, top: Path, date_format: str, head: str) -> list[Commit] | None:
-        """The commits stored with the answers for ``head``, or None."""
+    def load_commits(self, top: Path, date_format: str, walk: StoredWalk) -> list[Commit] | None:
+        """The commits stored with the answers ``walk`` (from :meth:`load`), or None: commits
+        of another walk, even at the same HEAD, were diffed for other paths."""
         files = self._files(top, date_format)
         if files is None:
             return None
         try:
             data = _read(files[1], top, date_format)
-            if data["head"] != head:
+            if (data["head"], data["walk"]) != (walk.head, walk.walk):
                 return None
             ids: dict[bytes, bytes] = {}  # each id one object, as parse_log makes them
             return [_commit(item, ids) for item in data["commits"]]
@@ -116,6 +123,7 @@ class HistoryCache:
             "top": str(top),
             "format": date_format,
             "head": walk.head,
+            "walk": os.urandom(8).hex(),  # the same in both files: they belong together
         }
         if walk.commits is not None:
             commits = (

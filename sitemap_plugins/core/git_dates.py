@@ -881,7 +881,7 @@ class FileDates:
             self._first_parent_diffs &= walk.first_parent_diffs
             old = walk.commits
             if old is None:
-                old = self._cache.load_commits(top, self._format, walk.head)
+                old = self._cache.load_commits(top, self._format, walk)
             if old is not None and self._first_parent_diffs == walk.first_parent_diffs:
                 revisions = (head, f"^{walk.head}")
                 return _Plan(head, boundary, walk.paths, revisions, old, walk.first_parent_diffs)

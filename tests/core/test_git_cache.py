@@ -453,6 +453,34 @@ def test_a_bad_or_unwritable_cache_only_costs_a_full_pass(
     assert not incremental(recorder)
 
 
+def test_commits_another_walk_stored_are_not_added_to(tmp_path: Path) -> None:
+    """Two configurations of one site share a cache folder (``mkdocs.yml`` over ``docs/``,
+    ``mkdocs-b.yml`` over ``docs-b/``), and two builds at the same HEAD write it at once: B's
+    commits, A's commits, A's answers, B's answers leave B's answers beside A's commits, which
+    were diffed for ``docs/`` alone. Once HEAD moves, B's next pass does not start from them:
+    its dates are a full pass's, then and at every later HEAD."""
+    repo = GitRepo(tmp_path / "repo")
+    for name in ("docs/index.md", "docs/p.md", "docs-b/index.md", "docs-b/q.md"):
+        repo.write(name, name)
+    repo.commit("two sites", D1)
+    repo.write("docs-b/q.md", "q, edited")
+    repo.commit("edit q", D2)
+    site_a, site_b = ["docs/index.md", "docs/p.md"], ["docs-b/index.md", "docs-b/q.md"]
+    cache = tmp_path / "cache"
+    lookup_all(repo, cache, site_a, started=False)
+    [commits] = cache.glob("git-history-*.commits.json")
+    commits_of_a = commits.read_bytes()
+    for path in cache.iterdir():
+        path.unlink()
+    lookup_all(repo, cache, site_b, started=False)
+    commits.write_bytes(commits_of_a)  # the interleaving: A's commits last, B's answers last
+    for step, when in enumerate((D3, "2024-12-01T00:00:00+00:00")):
+        repo.write("docs/p.md", f"p, edited {step}")  # HEAD moves, by a page of A's only
+        repo.commit(f"edit p {step}", when)
+        answers, _ = lookup_all(repo, cache, site_b, started=False)
+        assert answers == {name: f"{repo.log_date(name)} git" for name in site_b}, step
+
+
 def test_deepening_a_shallow_clone_invalidates_its_stored_pass(
     tmp_path: Path, old_git: bool
 ) -> None:
