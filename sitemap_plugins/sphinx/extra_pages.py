@@ -40,6 +40,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
 from sitemap_plugins.core import LeftOut, Reason
+from sitemap_plugins.core.cache_file import write_json
 
 __all__ = ["ExtraPage", "ExtraPages"]
 
@@ -195,19 +196,19 @@ def _template_file(app: Sphinx, template: str) -> tuple[Path, ...]:
 
 
 def _save_record(path: Path, outdir: Path, pages: Mapping[str, str]) -> None:
-    """Keep what this build wrote, for a later build that writes nothing (see the module)."""
-    data = {"version": _RECORD_VERSION, "outdir": str(outdir.resolve()), "pages": pages}
-    text = json.dumps(data, sort_keys=True, indent=1)
+    """Keep what this build wrote, for a later build that writes nothing (see the module).
+
+    The record lives in the doctree folder, which CI restores from a cache: one that cannot be
+    read (damaged, not UTF-8) is simply replaced, atomically, as our caches are.
+    """
+    data = {"version": _RECORD_VERSION, "outdir": str(outdir.resolve()), "pages": dict(pages)}
     try:
-        if path.is_file() and path.read_text(encoding="utf-8") == text:
+        if json.loads(path.read_bytes()) == data:
             return
-        partial = path.with_name(path.name + ".tmp")
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(path)
-    except OSError as error:
-        logger.info(
-            "sitemap: could not record the pages outside the document list in %s: %s", path, error
-        )
+    except (OSError, ValueError):
+        pass  # none yet, or unreadable: written below
+    if not write_json(path, data):
+        logger.info("sitemap: could not record the pages outside the document list in %s", path)
 
 
 def _load_record(path: Path, outdir: Path) -> dict[str, str]:

@@ -10,6 +10,7 @@ its own, and every expected lastmod is derived from those dates.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 from pathlib import Path
 
@@ -200,6 +201,30 @@ def test_incremental_builds_keep_every_extra_page_and_drop_the_gone(
     _rebuild_equals_clean(srcdir, outdir, tmp_path / "clean4")
     assert (outdir / "landing.html").is_file()
     assert urls["landing"] not in read_entries(outdir)
+
+
+def test_a_damaged_record_is_written_again_by_the_next_build(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """The record lives in the doctree folder, which CI restores from a cache: one holding bytes
+    that are not UTF-8 is no record. The next build that writes pages goes on, lists what a
+    clean build lists, and replaces it whole, with no temporary file left beside it."""
+    srcdir = make_project(git_repo)
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir, "-W", builder="html")
+    record = outdir / ".doctrees" / "sitemap-pages-html.json"
+    record.write_bytes(b"\xff\xfe\x00 not a record")
+    edited = git_repo.write("src/pkg/mod2.py", module(2, " Edited again."))
+    git_repo.commit("edit mod2", "2024-05-05T05:05:00-04:00")
+    page_time = (outdir / "_modules" / "pkg" / "mod2.html").stat().st_mtime_ns
+    os.utime(edited, ns=(page_time + 10**9, page_time + 10**9))  # newer than its page, surely
+    _rebuild_equals_clean(srcdir, outdir, tmp_path / "clean")
+    assert "_modules/pkg/mod2" in json.loads(record.read_bytes())["pages"]
+    assert [path.name for path in record.parent.iterdir() if "sitemap-pages" in path.name] == [
+        record.name
+    ]
+    entries = read_entries(outdir)
+    assert entries[_urls("html")["_modules/pkg/mod2"]].lastmod == w3c("2024-05-05T05:05:00-04:00")
 
 
 def test_parallel_build_writes_the_same_bytes_with_extra_pages(
