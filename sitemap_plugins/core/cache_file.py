@@ -23,11 +23,21 @@ from typing import Any, Final, TextIO
 
 from sitemap_plugins import __version__
 
-__all__ = ["cache_header", "read_cache", "write_json", "write_json_rows"]
+__all__ = [
+    "KEPT_PER_KIND",
+    "cache_header",
+    "forget_oldest",
+    "read_cache",
+    "write_json",
+    "write_json_rows",
+]
 
 _COMPACT: Final = (",", ":")
 _BATCH: Final = 1024
 """Rows converted to JSON text at once by :func:`write_json_rows`."""
+KEPT_PER_KIND: Final = 16
+"""How many caches of one kind a folder keeps (see :func:`forget_oldest`): a project's own
+output folders and repositories, with room for a few it has left behind."""
 
 
 def cache_header(format_number: int) -> dict[str, object]:
@@ -78,6 +88,38 @@ def write_json_rows(
     if not isinstance(data, Mapping) or key in data:
         raise ValueError(f"data must be a mapping without {key!r}")
     return _replace(path, write)
+
+
+def forget_oldest(directory: Path, kind: str, keep: int = KEPT_PER_KIND) -> None:
+    """Remove all but the ``keep`` caches of ``kind`` (the start of their names) in ``directory``
+    written last, each with the files that share its stem (a history's answers and commits).
+
+    A cache is named by what it is about (an output folder, a repository's path), and some of
+    those are never seen again: ``mkdocs serve`` builds into a new temporary folder each time
+    it starts, and CI may restore a cache written at another checkout path. Without a bound
+    the folder would grow by a file for each of them, for good. Called after a cache is
+    written, which a build does only when what it keeps has changed; a cache removed here is
+    only ever a miss.
+    """
+    newest: dict[str, int] = {}
+    try:
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                if entry.name.startswith(f"{kind}-") and entry.name.endswith(".json"):
+                    stem = entry.name.split(".", 1)[0]
+                    with contextlib.suppress(OSError):
+                        written = entry.stat(follow_symlinks=False).st_mtime_ns
+                        newest[stem] = max(newest.get(stem, written), written)
+    except OSError:
+        return
+    if len(newest) <= keep:
+        return
+    old = set(sorted(newest, key=newest.__getitem__, reverse=True)[keep:])
+    with contextlib.suppress(OSError), os.scandir(directory) as entries:
+        for entry in entries:
+            if entry.name.split(".", 1)[0] in old:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)  # noqa: PTH108 - a DirEntry's path
 
 
 def _replace(path: Path, write: Callable[[TextIO], object]) -> bool:

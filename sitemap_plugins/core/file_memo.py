@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any, Final
 
-from sitemap_plugins.core.cache_file import cache_header, read_cache, write_json
+from sitemap_plugins.core.cache_file import cache_header, forget_oldest, read_cache, write_json
 
 __all__ = ["FileMemo", "Stamp"]
 
@@ -58,6 +58,7 @@ class FileMemo:
         if directory is None:
             return
         key = hashlib.sha256(scope.encode("utf-8", "surrogateescape")).hexdigest()[:20]
+        self._kind = kind
         self._file = directory / f"{kind}-{key}.json"
         with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
             data = read_cache(self._file, _VERSION)
@@ -108,4 +109,5 @@ class FileMemo:
         if changed * _REWRITE_SHARE < len(self._new) + len(old) or not changed:
             return
         header = {**cache_header(_VERSION), "values": self._format, "scope": self._scope}
-        write_json(self._file, {**header, "files": self._new})
+        if write_json(self._file, {**header, "files": self._new}):
+            forget_oldest(self._file.parent, self._kind)

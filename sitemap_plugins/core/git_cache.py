@@ -18,11 +18,19 @@ import os
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
-from sitemap_plugins.core.cache_file import cache_header, read_cache, write_json, write_json_rows
+from sitemap_plugins.core.cache_file import (
+    cache_header,
+    forget_oldest,
+    read_cache,
+    write_json,
+    write_json_rows,
+)
 from sitemap_plugins.core.git_history import Commit
 
 __all__ = ["HistoryCache", "StoredWalk"]
 
+_KIND: Final = "git-history"
+"""How the names of this cache's files start (see :func:`.cache_file.forget_oldest`)."""
 _VERSION: Final = 5
 """The files' format. It must change whenever a pass would be answered differently: the log
 git runs or how its output is read (:mod:`.git_history`), or how the answers are drawn from the
@@ -67,7 +75,7 @@ class HistoryCache:
         if self.directory is None:
             return None
         key = f"{top}\0{date_format}".encode("utf-8", "surrogateescape")
-        stem = "git-history-" + hashlib.sha256(key).hexdigest()[:20]
+        stem = f"{_KIND}-" + hashlib.sha256(key).hexdigest()[:20]
         return self.directory / f"{stem}.json", self.directory / f"{stem}.commits.json"
 
     def load(self, top: Path, date_format: str) -> StoredWalk | None:
@@ -141,7 +149,8 @@ class HistoryCache:
             "first_parent_diffs": walk.first_parent_diffs,
             "links": sorted(walk.links),
         }
-        write_json(files[0], {**common, **answers})
+        if write_json(files[0], {**common, **answers}):
+            forget_oldest(files[0].parent, _KIND)
 
 
 def _read(path: Path, top: Path, date_format: str) -> Any:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.core import file_memo
+from sitemap_plugins.core.cache_file import KEPT_PER_KIND
 from sitemap_plugins.core.file_memo import FileMemo
 from tests.support.older_caches import as_an_older_release_wrote_it
 
@@ -87,3 +88,28 @@ def test_a_memo_of_another_format_or_release_is_not_used(tmp_path: Path) -> None
     [memo] = (tmp_path / "cache").glob("sources-*.json")
     as_an_older_release_wrote_it(memo, lambda data: None)
     assert build(tmp_path).recall(name) == (stamp, None)
+
+
+def test_a_folder_keeps_the_memos_of_one_kind_written_last(tmp_path: Path) -> None:
+    """One memo per output folder, and `mkdocs serve` builds into a new temporary folder each
+    time it starts: the cache folder keeps the memos written last, not one for each of them."""
+    name = settled_file(tmp_path)
+    scopes = [str(tmp_path / f"site-{n}") for n in range(KEPT_PER_KIND + 3)]
+    other = FileMemo(tmp_path / "cache", "sources", str(tmp_path / "docs"), 1)
+    stamp, _ = other.recall(name)
+    assert stamp is not None
+    other.remember(name, stamp, ["another kind"])
+    other.save()
+    for n, scope in enumerate(scopes):
+        memo = FileMemo(tmp_path / "cache", "pages", scope, 1)
+        memo.recall(name)
+        memo.remember(name, stamp, [scope])
+        memo.save()
+        for written in (tmp_path / "cache").glob("pages-*.json"):  # older ones, in order
+            if written.stat().st_mtime_ns > AN_HOUR_AGO + n:
+                os.utime(written, ns=(AN_HOUR_AGO + n, AN_HOUR_AGO + n))
+    assert len(list((tmp_path / "cache").glob("pages-*.json"))) == KEPT_PER_KIND
+    for scope in scopes[-KEPT_PER_KIND:]:  # the last ones still answer
+        assert FileMemo(tmp_path / "cache", "pages", scope, 1).recall(name) == (stamp, [scope])
+    assert FileMemo(tmp_path / "cache", "pages", scopes[0], 1).recall(name)[1] is None
+    assert build(tmp_path).recall(name) == (stamp, ["another kind"])  # another kind stays

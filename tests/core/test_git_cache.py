@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from sitemap_plugins.core import git_dates, git_history
-from sitemap_plugins.core.cache_file import write_json, write_json_rows
+from sitemap_plugins.core.cache_file import KEPT_PER_KIND, write_json, write_json_rows
 from sitemap_plugins.core.git_dates import FileDates, Why
 from sitemap_plugins.core.report import CollectingReporter
 from tests.core.test_git_dates import D1, D2, D3, Recorder, iso, random_history
@@ -527,3 +527,25 @@ def test_rows_written_a_batch_at_a_time_are_the_same_json(tmp_path: Path, count:
     assert not write_json_rows(tmp_path / "rows.json", {"version": 4}, "commits", disk_fills_up())
     assert (tmp_path / "rows.json").read_bytes() == whole
     assert sorted(path.name for path in tmp_path.iterdir()) == ["rows.json", "whole.json"]
+
+
+def test_a_cache_folder_keeps_the_passes_of_the_clones_built_last(tmp_path: Path) -> None:
+    """A pass is stored per repository path, and CI may restore a cache written at another
+    checkout path: the folder keeps the passes written last, each whole (answers and commits),
+    not one for every path it ever saw."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("docs/a.md", "a")
+    repo.commit("add", D1)
+    cache = tmp_path / "cache"
+    clones = [repo.clone(tmp_path / f"checkout-{n}") for n in range(KEPT_PER_KIND + 2)]
+    for clone in clones:
+        assert build(clone, cache, old_git=False)[0] == truth(clone)
+    answers = sorted(cache.glob("git-history-*[0-9a-f].json"))
+    commits = sorted(cache.glob("git-history-*.commits.json"))
+    assert len(answers) == len(commits) == KEPT_PER_KIND
+    assert [path.name.split(".")[0] for path in answers] == [
+        path.name.split(".")[0] for path in commits
+    ]
+    again, recorder = build(clones[-1], cache, old_git=False)
+    assert again == truth(clones[-1])
+    assert recorder.count("log") == 0  # the clone built last still has its pass

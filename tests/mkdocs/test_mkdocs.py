@@ -18,6 +18,7 @@ from mkdocs.commands.build import build
 from mkdocs.exceptions import Abort
 
 from sitemap_plugins.core import OPTION_SPECS
+from sitemap_plugins.core.cache_file import KEPT_PER_KIND
 from sitemap_plugins.mkdocs import SitemapConfig
 from tests.mkdocs.helpers import (
     BASE,
@@ -337,6 +338,22 @@ def test_dirty_build_in_a_fresh_process_reads_unchanged_pages_back(git_repo: Git
     assert set(second) == set(first)
     assert second[BASE + "guide/install/"] == first[BASE + "guide/install/"]
     assert second[BASE + "reference/options/"] == first[BASE + "reference/options/"]
+
+
+def test_builds_into_new_folders_leave_a_bounded_cache(git_repo: GitRepo, tmp_path: Path) -> None:
+    """`mkdocs serve --dirty` builds into a new temporary folder each time it starts, and
+    what a --dirty build read of the pages it did not write is kept per folder: the cache keeps
+    the folders built last."""
+    root = example_repo(git_repo)
+    for n in range(KEPT_PER_KIND + 2):
+        folder = str(tmp_path / f"mkdocs_{n}")
+        build_site(root, site_dir=folder)
+        time.sleep(0.1)  # the pages just written settle: a file this fresh is never kept
+        assert len(sitemap(build_site(root, dirty=True, site_dir=folder))) == 6
+    cache = root / ".cache" / "sitemap-plugins"
+    assert len(list(cache.glob("pages-*.json"))) == KEPT_PER_KIND
+    assert len(list(cache.glob("sources-*.json"))) == 1
+    assert len(list(cache.glob("git-history-*.json"))) == 2  # the answers and the commits
 
 
 def test_dirty_builds_read_a_skipped_source_again_only_once_it_changed(git_repo: GitRepo) -> None:
