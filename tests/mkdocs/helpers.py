@@ -107,6 +107,16 @@ def summary_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
     ]
 
 
+MARK_POST_BUILD = """
+def on_post_build(config):
+    with open({log!r}, "a") as log:
+        log.write("post-build\\n")
+"""
+"""A hook (``.format(log=...)``) that writes ``post-build`` into a :class:`GitTrace`'s log when
+MkDocs' post_build begins, before the plugin's own: git commands after it ran once MkDocs was done
+rendering."""
+
+
 def touch_later(path: Path) -> None:
     """Make a source newer than its output, which is how MkDocs --dirty decides what to rebuild."""
     later = time.time() + 5

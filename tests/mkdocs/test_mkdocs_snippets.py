@@ -9,6 +9,7 @@ import pytest
 
 from tests.mkdocs.helpers import (
     BASE,
+    MARK_POST_BUILD,
     english_and_french,
     example_repo,
     i18n_version,
@@ -53,13 +54,6 @@ def site_with_a_snippet(repo: GitRepo) -> Path:
     repo.write("includes/detail.md", DETAIL.format(intro="In shorter words."))
     repo.commit("reword the intro", "2025-04-04T09:00:00+00:00")
     return root
-
-
-MARK_POST_BUILD = """
-def on_post_build(config):
-    with open({log!r}, "a") as log:
-        log.write("post-build\\n")
-"""
 
 
 def test_a_page_is_as_new_as_the_snippets_it_reads_in(git_repo: GitRepo, tmp_path: Path) -> None:
