@@ -46,12 +46,20 @@ RUFF = "ruff==0.17.5"
 MYPY = "mypy==2.4.1"
 HOSTS = ("mkdocs", "sphinx", "pelican")
 
+# mkdocs-include-markdown-plugin 4.0 is the first release to keep a list of the files it includes,
+# which pages are dated by; its 4.x releases install on Python < 3.12 only, 5.0 to 6.0.1 on < 3.13.
+INCLUDE_MARKDOWN_LOWEST = (
+    "mkdocs-include-markdown-plugin==4.0.0" if PY < (3, 12)
+    else "mkdocs-include-markdown-plugin==5.0.0" if PY < (3, 13)
+    else "mkdocs-include-markdown-plugin==6.0.2"
+)  # fmt: skip
 # Lowest: the oldest release of each supported line that installs on this Python.
 MKDOCS_VERSIONS = {
     # mkdocs-static-i18n 1.x needs MkDocs 1.5.2+: its test is skipped, with that reason, here.
-    "lowest": ["mkdocs==1.5.0", "mkdocs-redirects==1.2.1", "mkdocs-material==9.3.2"],
+    "lowest": ["mkdocs==1.5.0", "mkdocs-redirects==1.2.1", "mkdocs-material==9.3.2",
+               INCLUDE_MARKDOWN_LOWEST],
     "newest": ["mkdocs>=1.6,<2", "mkdocs-static-i18n>=1.3", "mkdocs-redirects>=1.2",
-               "mkdocs-material>=9.5"],
+               "mkdocs-material>=9.5", "mkdocs-include-markdown-plugin>=4.0.0"],
 }  # fmt: skip
 # Sphinx 7.0.x calls datetime.utcfromtimestamp() at import of sphinx.builders.gettext, which
 # Python 3.12+ deprecates; under pytest's filterwarnings=error that fails the session. 7.1.0 is
