@@ -60,6 +60,7 @@ from sitemap_plugins.core.html import head_of
 from sitemap_plugins.core.html_text import html_text
 from sitemap_plugins.core.json_values import CANNOT_KEEP, from_json, to_json
 from sitemap_plugins.core.urls import encode_path
+from sitemap_plugins.include_sources import IncludeSources
 from sitemap_plugins.snippet_sources import SnippetSources, snippets_enabled
 
 if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
@@ -143,8 +144,9 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._origins = ""  # what a page's origin starts with: the docs folder's name
         self._nav: Any = None
         self._snippet_sources = SnippetSources()
-        self._snippets: dict[tuple[str, str], tuple[str, ...]] = {}  # what each page read in
-        self._offered: set[str] = set()  # snippets this build's history pass was told of
+        self._include_sources: IncludeSources | None = None  # with mkdocs-include-markdown
+        self._read_in: dict[tuple[str, str], tuple[str, ...]] = {}  # what each page read in
+        self._offered: set[str] = set()  # files read in this build's history pass was told of
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         """Defined so that MkDocs keeps this instance across ``serve`` rebuilds (see module)."""
@@ -156,7 +158,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if snippets_enabled(extensions) and self._snippet_sources not in extensions:
             extensions.append(self._snippet_sources)  # last: after snippets has registered
         if self._nested_build():
-            return
+            return  # the same plugins: the includes' list is read on from where it was
+        self._include_sources = IncludeSources.of(config.plugins.values())
         self._i18n = _find_i18n(config)
         self._files = []
         self._outputs = {}
@@ -166,7 +169,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._offered = set()
         if self._dirs != (config.site_dir, config.docs_dir):
             self._seen = {}  # MkDocs keeps one instance per process, even across sites
-            self._snippets = {}
+            self._read_in = {}
         self._dirs = (config.site_dir, config.docs_dir)
         self._origins = posixpath.join(posixpath.basename(config.docs_dir), "")
         maps = getattr(config.plugins.get("redirects"), "config", {}).get("redirect_maps") or {}
@@ -253,13 +256,15 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self, html: str, /, *, page: MkDocsPage, config: MkDocsConfig, files: Files
     ) -> None:
         read = self._snippet_sources.take()
+        if self._include_sources is not None:  # included before rendering, snippets during
+            read = tuple(dict.fromkeys((*self._include_sources.take(), *read)))
         if not read:
-            self._snippets.pop(_key(page.file), None)
+            self._read_in.pop(_key(page.file), None)
             return
-        self._snippets[_key(page.file)] = read
+        self._read_in[_key(page.file)] = read
         fresh = [path for path in read if path not in self._offered]
         if fresh and self._builder is not None:
-            # A snippet beyond docs_dir joins the history pass begun in on_config now, while
+            # A file beyond docs_dir joins the history pass begun in on_config now, while
             # MkDocs renders, rather than in a second pass once it is done.
             self._offered.update(fresh)
             self._builder.widen(fresh)
@@ -295,7 +300,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             for key, (page, head) in self._rendered.items():
                 dest = page.file.abs_dest_path
                 html = WrittenFile(dest) if head is None else WrittenText(head, dest)
-                read_in = self._snippets.get(key, ())
+                read_in = self._read_in.get(key, ())
                 self._seen[key] = self._written(page.file, page.meta, html, page, read_in)
                 _keep_rendered(page.file, page.meta, read_in, sources)
             self._rendered = {}
@@ -398,7 +403,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         seen = self._seen.get(_key(file))
         if seen is None or isinstance(seen, LeftOut):
             # A --dirty build skipped this unchanged page: read it back from its output, with
-            # the metadata it was last rendered with and the snippets it read in then.
+            # the metadata it was last rendered with and the files it read in then.
             meta, read_in = _last_rendered(file, sources)
             seen = self._described(file, meta, WrittenFile(file.abs_dest_path), file.page, read_in)
             self._seen[_key(file)] = seen
@@ -507,10 +512,10 @@ def _key(file: File) -> tuple[str, str]:
 def _keep_rendered(
     file: File, meta: Mapping[str, Any], read_in: tuple[str, ...], memo: FileMemo
 ) -> None:
-    """Keep the ``sitemap`` metadata MkDocs rendered the page with, and the snippets it read in,
-    for a later ``--dirty`` build in a fresh process that does not render it again: what the
-    page's source says, plus what other plugins added (Material's ``.meta.yml`` files, hooks),
-    which its source alone does not tell."""
+    """Keep the ``sitemap`` metadata MkDocs rendered the page with, and the files it read in
+    (snippets, includes), for a later ``--dirty`` build in a fresh process that does not render
+    it again: what the page's source says, plus what other plugins added (Material's
+    ``.meta.yml`` files, hooks), which its source alone does not tell."""
     name = file.abs_src_path
     if not name:
         return
@@ -525,13 +530,14 @@ def _keep_rendered(
 
 
 def _last_rendered(file: File, memo: FileMemo) -> tuple[Mapping[str, Any], tuple[str, ...]]:
-    """The metadata of a page MkDocs did not render in this build, and the snippets it read
-    in: as it was last rendered while its source stays as it was then, else its source's front
-    matter, read as MkDocs reads it (without what plugins would add), and no snippets."""
+    """The metadata of a page MkDocs did not render in this build, and the files it read in
+    (snippets, includes): as it was last rendered while its source stays as it was then, else
+    its source's front matter, read as MkDocs reads it (without what plugins would add), and no
+    files read in."""
     name = file.abs_src_path or ""
     stamp, known = memo.recall(name)
     if known is not None and len(known) == 3 and known[0] == file.url:
-        if known[1] is None and not known[2]:  # most pages: no sitemap value, no snippets
+        if known[1] is None and not known[2]:  # most pages: no sitemap value, nothing read in
             return EMPTY, ()
         try:
             value = from_json(known[1])
@@ -553,7 +559,7 @@ def _last_rendered(file: File, memo: FileMemo) -> tuple[Mapping[str, Any], tuple
 
 def _kept(file: File, meta: Mapping[str, Any], read_in: tuple[str, ...]) -> list[Any] | None:
     """What is kept of a rendered page (its URL, as one source can be published under two with
-    mkdocs-static-i18n, its ``sitemap`` value, and the snippets it read in), or None when that
+    mkdocs-static-i18n, its ``sitemap`` value, and the files it read in), or None when that
     value would not come back as it is (see :mod:`~sitemap_plugins.core.json_values`)."""
     value = to_json(meta.get("sitemap"))
     return None if value is CANNOT_KEEP else [file.url, value, list(read_in)]
