@@ -85,7 +85,13 @@ class LastmodRules:
             elif source in ("git", "mtime") and not files_done:
                 files_done = True
                 dated, undated = self._from_files(page)
-                if dated is not None and not self._future(page, dated[0], dated[1]):
+                if dated is not None and self._future(page, dated[0], dated[1]):
+                    dated = None
+                if page.sources and (page.listed_dates or page.listed_sources):
+                    view = self._with_listed(page, dated, undated)
+                    if view is not None:
+                        return view
+                elif dated is not None:
                     return Decision(*dated)
             elif source == "build":
                 return Decision(self.now, "build time")
@@ -136,6 +142,26 @@ class LastmodRules:
         if not sources:
             return None, None
         return None, undated.get(sources[0], _NOT_LOOKED_UP)
+
+    def _with_listed(
+        self, page: Page, dated: FileDate | None, undated: Undated | None
+    ) -> Decision | None:
+        """A page of its own that also lists others (a Material blog's front page, with its
+        ``index.md`` and its newest posts): it changes when its source does and when what it
+        lists does, so it is as new as the newest of both. An item a shallow clone cannot date
+        may be the newest: no lastmod then; and the page's own source, undated there, must be
+        no newer than what the items say."""
+        listed = self._listed(page)
+        if listed is None:
+            return None if dated is None else Decision(*dated)
+        if listed.value is None:
+            return listed  # an item may be newer than anything known
+        if dated is not None:
+            newer = sort_key(listed.value) > sort_key(dated[0])
+            return listed if newer else Decision(*dated)
+        if undated is None or _no_newer(listed.value, [undated]):
+            return listed
+        return None
 
     def _listed(self, page: Page) -> Decision | None:
         """A listing is as new as its newest item, whichever step dated it. An item dated in

@@ -220,6 +220,35 @@ def test_shallow_clone_dates_pages_changed_inside_it_and_says_once_what_is_undat
     assert summary.lastmod_from == {"git": 2, "none": 2}
 
 
+def test_a_page_that_also_lists_others_is_as_new_as_the_newest_of_both(
+    site: GitRepo, tmp_path: Path
+) -> None:
+    """A blog's front page has a source and shows its newest posts: as new as the newer of the
+    two; in a shallow clone its undated source may be newer than what it lists, unless what it
+    lists is newer than the boundary that bounds the source."""
+
+    def front(root: GitRepo, *listed: str) -> Page:
+        return Page(
+            path="", origin="index", sources=(root.path("docs/index.md"),), listed_dates=listed
+        )
+
+    build(tmp_path / "older", [front(site, "2024-01-01")])
+    build(tmp_path / "newer", [front(site, "2024-02-01")])
+    assert [e.lastmod for e in read_sitemap(tmp_path / "older/sitemap.xml")] == [
+        "2024-01-10T09:00:00Z"  # docs/index.md's commit
+    ]
+    assert [e.lastmod for e in read_sitemap(tmp_path / "newer/sitemap.xml")] == ["2024-02-01"]
+    site.write("docs/guide/café.md", "# café\n\nedited after the boundary\n")
+    site.commit("edit café", "2024-05-02T23:30:00-05:00")
+    clone = site.clone(tmp_path / "ci", depth=2)  # index.md undated, bounded by March
+    build(tmp_path / "shallow-after", [front(clone, "2024-06-01")])
+    build(tmp_path / "shallow-before", [front(clone, "2024-02-01")])
+    assert [e.lastmod for e in read_sitemap(tmp_path / "shallow-after/sitemap.xml")] == [
+        "2024-06-01"
+    ]
+    assert [e.lastmod for e in read_sitemap(tmp_path / "shallow-before/sitemap.xml")] == [None]
+
+
 def test_a_listing_in_a_shallow_clone_is_not_dated_older_than_an_item_it_cannot_date(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:

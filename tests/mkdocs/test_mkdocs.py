@@ -760,6 +760,36 @@ def test_material_blog_post_dates_count_as_explicit(git_repo: GitRepo) -> None:
     assert by_path["blog/archive/2023/"] == "2023-03-07"  # its newest post
 
 
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+def test_a_blog_front_page_is_as_new_as_its_newest_post(git_repo: GitRepo) -> None:
+    """The blog's own page shows its newest posts: a new post changes it, though its source
+    (blog/index.md) stays as it was; a later edit of that source counts as well."""
+    git_repo.write("docs/index.md", "# Home\n\nHome.\n")
+    git_repo.write("docs/blog/index.md", "# Blog\n")
+    git_repo.write("docs/blog/posts/old.md", "---\ndate: 2023-03-07\n---\n\n# Old\n\nText.\n")
+    git_repo.commit("blog", "2024-01-10T10:00:00+00:00")
+    write_config(
+        git_repo,
+        theme={"name": "material"},
+        plugins=["sitemap", {"blog": {"categories": False}}],
+    )
+    by_path = blog_dates(git_repo)
+    assert by_path["blog/"] == "2024-01-10T10:00:00Z"  # its source: newer than the post
+    git_repo.write("docs/blog/posts/new.md", "---\ndate: 2024-07-01\n---\n\n# New\n\nNews.\n")
+    git_repo.commit("a new post", "2024-07-01T12:00:00+00:00", "docs/blog/posts/new.md")
+    by_path = blog_dates(git_repo)
+    assert by_path["blog/2024/07/01/new/"] == "2024-07-01"
+    assert by_path["blog/"] == "2024-07-01"  # as new as the post it now shows
+    git_repo.write("docs/blog/index.md", "# Blog\n\nAll our news.\n")
+    git_repo.commit("intro", "2024-08-02T08:00:00+00:00", "docs/blog/index.md")
+    assert blog_dates(git_repo)["blog/"] == "2024-08-02T08:00:00Z"
+
+
+def blog_dates(git_repo: GitRepo) -> dict[str, str | None]:
+    entries = sitemap(build_site(git_repo.root))
+    return {loc.removeprefix(BASE): entry.lastmod for loc, entry in entries.items()}
+
+
 def test_example_site_builds_from_its_folder_with_the_cli(tmp_path: Path) -> None:
     site = tmp_path / "example"
     shutil.copytree(EXAMPLE, site, ignore=shutil.ignore_patterns("site"))
