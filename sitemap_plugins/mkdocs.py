@@ -301,7 +301,12 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                 dest = page.file.abs_dest_path
                 html = WrittenFile(dest) if head is None else WrittenText(head, dest)
                 read_in = self._read_in.get(key, ())
-                self._seen[key] = self._written(page.file, page.meta, html, page, read_in)
+                left_out = self._left_out(page.file)
+                self._seen[key] = (
+                    left_out
+                    if left_out is not None
+                    else self._described(page.file, page.meta, html, page, read_in)
+                )
                 _keep_rendered(page.file, page.meta, read_in, sources)
             self._rendered = {}
             written = [self._seen_or_read(file, sources) for file in self._files]
@@ -426,19 +431,6 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
     def _origin(self, file: File) -> str:
         return self._origins + file.src_uri
 
-    def _written(
-        self,
-        file: File,
-        meta: Mapping[str, Any],
-        html: WrittenText | WrittenFile,
-        page: MkDocsPage | None,
-        read_in: tuple[str, ...] = (),
-    ) -> Page | LeftOut:
-        left_out = self._left_out(file)
-        if left_out is not None:
-            return left_out
-        return self._described(file, meta, html, page, read_in)
-
     def _described(
         self,
         file: File,
@@ -447,8 +439,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         page: MkDocsPage | None,
         read_in: tuple[str, ...] = (),
     ) -> Page | LeftOut:
-        """:meth:`_written` of a file the configuration is known to keep in, as
-        :meth:`_seen_or_read` knows each page of a ``--dirty`` build, which asks no second time."""
+        """What the core needs of a page the configuration keeps in (the callers have asked
+        :meth:`_left_out` first), or why it is left out all the same."""
         origin = self._origins + file.src_uri
         path = self._url(self._built_in.get(_key(file), ""), file.url)
         if path is None:  # its language's site_url is elsewhere (warned once, above)
