@@ -53,13 +53,17 @@ INCLUDE_MARKDOWN_LOWEST = (
     else "mkdocs-include-markdown-plugin==5.0.0" if PY < (3, 13)
     else "mkdocs-include-markdown-plugin==6.0.2"
 )  # fmt: skip
+# mkdocs-macros-plugin 1.0.1 is the oldest release that runs where setuptools is not installed
+# (0.x imports pkg_resources without asking for it); its includes date pages.
+MACROS_LOWEST = "mkdocs-macros-plugin==1.0.1"
 # Lowest: the oldest release of each supported line that installs on this Python.
 MKDOCS_VERSIONS = {
     # mkdocs-static-i18n 1.x needs MkDocs 1.5.2+: its test is skipped, with that reason, here.
     "lowest": ["mkdocs==1.5.0", "mkdocs-redirects==1.2.1", "mkdocs-material==9.3.2",
-               INCLUDE_MARKDOWN_LOWEST],
+               INCLUDE_MARKDOWN_LOWEST, MACROS_LOWEST],
     "newest": ["mkdocs>=1.6,<2", "mkdocs-static-i18n>=1.3", "mkdocs-redirects>=1.2",
-               "mkdocs-material>=9.5", "mkdocs-include-markdown-plugin>=4.0.0"],
+               "mkdocs-material>=9.5", "mkdocs-include-markdown-plugin>=4.0.0",
+               "mkdocs-macros-plugin>=1.0.1"],
 }  # fmt: skip
 # Sphinx 7.0.x calls datetime.utcfromtimestamp() at import of sphinx.builders.gettext, which
 # Python 3.12+ deprecates; under pytest's filterwarnings=error that fails the session. 7.1.0 is
