@@ -61,6 +61,7 @@ from sitemap_plugins.core.html_text import html_text
 from sitemap_plugins.core.json_values import CANNOT_KEEP, from_json, to_json
 from sitemap_plugins.core.urls import encode_path
 from sitemap_plugins.include_sources import IncludeSources
+from sitemap_plugins.macros_sources import MacrosSources
 from sitemap_plugins.snippet_sources import SnippetSources, snippets_enabled
 
 if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
@@ -145,6 +146,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._nav: Any = None
         self._snippet_sources = SnippetSources()
         self._include_sources: IncludeSources | None = None  # with mkdocs-include-markdown
+        self._macros_sources: MacrosSources | None = None  # with mkdocs-macros-plugin
+        self._macros_read: tuple[str, ...] = ()  # what macros includes in the page it renders
         self._read_in: dict[tuple[str, str], tuple[str, ...]] = {}  # what each page read in
         self._offered: set[str] = set()  # files read in this build's history pass was told of
 
@@ -160,6 +163,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if self._nested_build():
             return  # the same plugins: the includes' list is read on from where it was
         self._include_sources = IncludeSources.of(config.plugins.values())
+        self._macros_sources = MacrosSources.of(config.plugins.values())
         self._i18n = _find_i18n(config)
         self._files = []
         self._outputs = {}
@@ -245,19 +249,27 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             origin = self._origin(file) if source.startswith(docs) or not source else source
             yield dest[len(site) :].replace(os.sep, "/"), origin
 
-    @event_priority(-1000)  # the last handler before MkDocs renders the page
+    # After mkdocs-include-markdown-plugin (100), whose includes may hold macros' own, and before
+    # mkdocs-macros-plugin (0), which replaces its includes with what they hold.
+    @event_priority(50)
     def on_page_markdown(
         self, markdown: str, /, *, page: MkDocsPage, config: MkDocsConfig, files: Files
     ) -> None:
         self._snippet_sources.take()  # whatever was read outside a page's rendering
+        self._macros_read = (
+            ()
+            if self._macros_sources is None
+            else self._macros_sources.included(markdown, page.meta, page.file.src_path)
+        )
 
     @event_priority(1000)  # the first handler once MkDocs has rendered the page
     def on_page_content(
         self, html: str, /, *, page: MkDocsPage, config: MkDocsConfig, files: Files
     ) -> None:
-        read = self._snippet_sources.take()
-        if self._include_sources is not None:  # included before rendering, snippets during
-            read = tuple(dict.fromkeys((*self._include_sources.take(), *read)))
+        # Included before rendering (mkdocs-include-markdown-plugin, then macros), snippets during.
+        included = () if self._include_sources is None else self._include_sources.take()
+        macros, self._macros_read = self._macros_read, ()
+        read = tuple(dict.fromkeys((*included, *macros, *self._snippet_sources.take())))
         if not read:
             self._read_in.pop(_key(page.file), None)
             return
