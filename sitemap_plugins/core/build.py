@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from sitemap_plugins.core.alternates import LeftOutURLs
+from sitemap_plugins.core.built_sources import BuildWindow
 from sitemap_plugins.core.collector import collector_paused
 from sitemap_plugins.core.git_dates import DateLookup, FileDates, Undated, Why
-from sitemap_plugins.core.lastmod import LastmodRules, say_why_undated
+from sitemap_plugins.core.lastmod import CLOCK_SKEW, LastmodRules, say_why_undated
 from sitemap_plugins.core.model import EMPTY, Entry, FilePath, LeftOut, News, Page, Reason
 from sitemap_plugins.core.options import Options, shown
 from sitemap_plugins.core.page_reads import PageReads
@@ -151,13 +152,30 @@ class SitemapBuilder:
         self.base_url_setting = base_url_setting
         self.naive_tz = naive_tz
         self._clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
+        self._began: dt.datetime | None = None
 
-    def start(self, source_dir: Path) -> None:
+    def start(self, source_dir: Path, *, began: dt.datetime | None = None) -> None:
         """Call when the host has read its configuration: the history pass of the sources'
-        repository then runs while the host renders, instead of after it. Optional, and never a
-        different answer: :meth:`build` uses the pass when it fits and runs its own otherwise."""
+        repository then runs while the host renders, instead of after it, and the build is
+        known to have begun at ``began`` (now, if not given), the earliest moment the adapter
+        knows of: a source file whose time is that or later was written by the build (a
+        plugin's generated page) and gets no date from it (see :mod:`.built_sources`).
+
+        Several calls before one :meth:`build` (a Pelican i18n subsite starting its run inside
+        the main site's) keep the earliest; a build that never reaches :meth:`build` (it
+        failed) is still going on for the next one, which then leaves undated rather than
+        dates a file changed since. Without a call, a file's time dates it as before.
+        """
+        self.begin(began)
         if "git" in self.options.lastmod_sources:
             self.file_dates.start(source_dir)
+
+    def begin(self, began: dt.datetime | None = None) -> None:
+        """:meth:`start` without the history pass: for a host that builds again in the same
+        process without starting anew (a Sphinx application built twice)."""
+        began = began or self._clock()
+        if self._began is None or began < self._began:
+            self._began = began
 
     def exported(
         self, folder: Path, repository: Path, revision: str, *, within: bool = False
@@ -223,6 +241,7 @@ class SitemapBuilder:
         finally:
             summary.warnings = self.reporter.count
             self.reporter.count = 0
+            self._began = None  # the next build begins at its own start
         return summary
 
     def _check_strict(self, *, written: bool = False) -> None:
@@ -274,7 +293,7 @@ class SitemapBuilder:
         scope = directory_url(join_url(output_url, self.options.filename, encoded=False))
         now = self._clock()
         rules = LastmodRules(
-            self.options, self.reporter, self._file_dates(pages), now, self.naive_tz
+            self.options, self.reporter, self._file_dates(pages, now), now, self.naive_tz
         )
         reads = PageReads(None if self.rewrites_pages else self.cache_dir, output_dir)
         resolver = Resolver(
@@ -362,11 +381,12 @@ class SitemapBuilder:
         )
         return False
 
-    def _file_dates(self, pages: list[Page]) -> DateLookup:
+    def _file_dates(self, pages: list[Page], now: dt.datetime) -> DateLookup:
         """The dates of every file that can date a page, in one lookup for the whole build.
 
         A page's own source (and a listing's items) decides which repositories count: a
-        dependency anywhere else never dates a page.
+        dependency anywhere else never dates a page. A file time from :meth:`start` to ``now``
+        (with the clock skew any date is allowed) is the build's own, and dates nothing.
         """
         sources = self.options.lastmod_sources
         if "git" not in sources and "mtime" not in sources:
@@ -374,8 +394,13 @@ class SitemapBuilder:
         files = {path for page in pages for path in (*page.sources, *page.listed_sources)}
         own = {page.sources[0] for page in pages if page.sources}
         own.update(path for page in pages for path in page.listed_sources)
+        built = None if self._began is None else BuildWindow(self._began, now + CLOCK_SKEW)
         return self.file_dates.lookup(
-            files, within=own, use_git="git" in sources, use_mtime="mtime" in sources
+            files,
+            within=own,
+            use_git="git" in sources,
+            use_mtime="mtime" in sources,
+            built=built,
         )
 
     def _deduplicate(self, resolved: list[Resolved]) -> list[Resolved]:

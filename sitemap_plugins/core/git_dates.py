@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Final, NamedTuple
 
+from sitemap_plugins.core.built_sources import BuildWindow, BuiltSources
 from sitemap_plugins.core.git_background import BackgroundGit, detached_work_tree, git_env
 from sitemap_plugins.core.git_cache import HistoryCache, StoredWalk
 from sitemap_plugins.core.git_history import Commit, last_changes, log_args, parse_log, reachable
@@ -99,6 +100,9 @@ class Why(str, enum.Enum):
     TREELESS = "treeless clone"
     OUTSIDE = "outside the sources' repositories"
     UNCOMMITTED = "uncommitted change"
+    WRITTEN_BY_BUILD = "written by the build"
+    """An untracked or changed file whose time is one a build gave it (see
+    :mod:`.built_sources`): the host or a plugin wrote it into the sources."""
     NOT_LOOKED_UP = "not looked up"
     """A page's file the lookup was not asked about: the lookup never gives it, the page's
     lastmod does (:class:`~.lastmod.LastmodRules`), so that a caller that dates only some files
@@ -159,8 +163,9 @@ class FileDates:
 
     What counts as a date is what a history proves: the last commit that touched the file. A file
     time means something only for a change git shows in the working tree (an uncommitted edit, an
-    untracked file); everywhere else it records a checkout, a copy or an unpack, so a file that
-    git cannot date is *undated*, with the reason, never given its file time. In a shallow clone
+    untracked file), and not even there when a build gave it (:mod:`.built_sources`); everywhere
+    else it records a checkout, a copy or an unpack, so a file that git cannot date is
+    *undated*, with the reason, never given its file time. In a shallow clone
     the files whose last change lies inside the clone's history are exact; the others are traced
     to a boundary commit, whose parents are missing, and are undated.
 
@@ -191,6 +196,7 @@ class FileDates:
         # traces them too.
         self._start_git = starter or (BackgroundGit if runner is None else None)
         self._cache = HistoryCache(cache_dir)
+        self._built = BuiltSources(cache_dir)
         self._walks: dict[Path, StoredWalk] = {}
         self._started: dict[Path, tuple[_Plan, BackgroundGit]] = {}
         self._early: dict[Path, tuple[_Probe, BackgroundGit]] = {}  # probe and status, by top
@@ -443,6 +449,7 @@ class FileDates:
         within: Iterable[FilePath] | None = None,
         use_git: bool = True,
         use_mtime: bool = True,
+        built: BuildWindow | None = None,
     ) -> DateLookup:
         """Date each existing file, or say why it has no date; missing files are left out.
 
@@ -459,6 +466,10 @@ class FileDates:
         lookup, names every tracked file that changed or went missing since its commit, and
         those are the files whose time or absence matters. That spares a ``stat`` per page on
         every build (a third of the lookup's time); every other file is still checked.
+
+        ``built`` is the span of the build that asks: a file that would be dated by its time
+        gets none when that time is one a build gave it (see :mod:`.built_sources`). Without
+        it (``generate``, which runs after the build) every such file takes its time.
         """
         located: dict[FilePath, _File] = {}
         folders: dict[str, str] = {}
@@ -531,13 +542,21 @@ class FileDates:
             info = on_disk.regular(file)
             if info is None:
                 continue
-            if use_mtime:
+            if built is not None and self._built.wrote(
+                os.path.join(*file),  # noqa: PTH118
+                info.st_mtime_ns,
+                built,
+            ):
+                result.undated[path] = Undated(Why.WRITTEN_BY_BUILD, roots.get(file[0]))
+            elif use_mtime:
                 mtime = info.st_mtime
                 seconds = int(mtime) if epoch is None else min(int(mtime), epoch)  # clamp, as
                 # reproducible-build tools do; git dates are history, never clamped
                 result.dates[path] = (dt.datetime.fromtimestamp(seconds, dt.timezone.utc), "mtime")
             else:
                 result.undated[path] = Undated(Why.UNCOMMITTED, roots.get(file[0]))
+        if built is not None:
+            self._built.save()
         return result
 
     # -- per repository -----------------------------------------------------------------------

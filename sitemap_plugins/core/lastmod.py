@@ -269,6 +269,13 @@ def say_why_undated(undated: Iterable[Undated | None], reporter: Reporter) -> No
                 pages=text, roots=where, is_a="is a" if one else "are", s="" if one else "s"
             )
             reporter.warning(Code.GIT, message)
+        elif why is Why.WRITTEN_BY_BUILD:
+            reporter.info(
+                f"sitemap: {text} no lastmod: their sources were written into the source "
+                "folder by the build itself (the host or a plugin made them), so their file "
+                "time is the build's, not a change; commit those files (git status lists them), "
+                "set lastmod in their metadata, or have the generator write outside the sources"
+            )
         elif why is Why.NOT_TRACKED:
             reporter.info(
                 f"sitemap: {text} no lastmod: their sources are not tracked by git, and a "

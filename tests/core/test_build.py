@@ -24,6 +24,7 @@ from sitemap_plugins.core import (
     Summary,
     WrittenFile,
 )
+from sitemap_plugins.core.git_dates import Why
 from tests.support.gitrepo import GitRepo
 from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp, read_sitemap
 
@@ -344,6 +345,53 @@ def test_sources_outside_git_get_no_file_time_and_one_info_line(tmp_path: Path) 
     build(tmp_path / "asked", pages, lastmod_sources=["metadata", "mtime"])
     [written] = [e.lastmod for e in read_sitemap(tmp_path / "asked/sitemap.xml")]
     assert written is not None  # file times only when asked for without git
+
+
+def test_pages_the_build_wrote_get_no_lastmod_and_one_info_line(
+    site: GitRepo, tmp_path: Path
+) -> None:
+    """Sources written after the build began (a plugin's generated pages) are the build's:
+    no lastmod, one info line for all of them with what to do, counted by cause; an edit saved
+    before the build began keeps its file time. The next build begins at its own start."""
+    edited = site.write("docs/index.md", "# index\n\nunsaved work\n")
+    saved = dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=1)
+    os.utime(edited, (saved.timestamp(), saved.timestamp()))
+    reporter = CollectingReporter()
+    builder = SitemapBuilder(
+        Options.from_mapping({"base_url": BASE}), reporter, cache_dir=tmp_path / "cache"
+    )
+    builder.start(site.path("docs"))
+    for name in ("one.md", "two.md"):
+        site.write(f"docs/generated/{name}", f"# {name}\n")
+    pages = [
+        page(site, "", "index.md"),
+        page(site, "guide/install/", "guide/install.md"),
+        page(site, "generated/one/", "generated/one.md"),
+        page(site, "generated/two/", "generated/two.md"),
+    ]
+    summary = builder.build(pages, tmp_path / "out")
+    entries = {e.loc: e.lastmod for e in read_sitemap(tmp_path / "out/sitemap.xml")}
+    assert entries == {
+        BASE: saved.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        BASE + "generated/one/": None,
+        BASE + "generated/two/": None,
+        BASE + "guide/install/": "2024-03-15T18:30:00+02:00",
+    }
+    assert summary.undated == {Why.WRITTEN_BY_BUILD: 2}
+    assert reporter.warnings == []
+    [info] = [line for line in reporter.infos if "no lastmod" in line]
+    assert info.startswith("sitemap: 2 pages have no lastmod: ")
+    assert "written into the source folder by the build itself" in info
+    assert "commit those files" in info
+    # Edited by hand between the builds: the next build, begun after, dates it by its time.
+    rewritten = site.write("docs/generated/two.md", "# two, by hand\n")
+    by_hand = dt.datetime.now(dt.timezone.utc) - dt.timedelta(seconds=1)
+    os.utime(rewritten, (by_hand.timestamp(), by_hand.timestamp()))
+    builder.start(site.path("docs"))
+    builder.build(pages, tmp_path / "out")
+    again = {e.loc: e.lastmod for e in read_sitemap(tmp_path / "out/sitemap.xml")}
+    assert again[BASE + "generated/one/"] is None  # as the first build left it
+    assert again[BASE + "generated/two/"] == by_hand.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def test_a_dependency_outside_the_repository_never_dates_a_page(
