@@ -150,9 +150,15 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._macros_read: tuple[str, ...] = ()  # what macros includes in the page it renders
         self._read_in: dict[tuple[str, str], tuple[str, ...]] = {}  # what each page read in
         self._offered: set[str] = set()  # files read in this build's history pass was told of
+        self._started_at: dt.datetime | None = None  # see on_startup
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
-        """Defined so that MkDocs keeps this instance across ``serve`` rebuilds (see module)."""
+        """Defined so that MkDocs keeps this instance across ``serve`` rebuilds (see module).
+
+        The first build of the command begins here: before any plugin's ``on_config``, where a
+        plugin listed before this one may already write a page into ``docs_dir``. Each later
+        ``serve`` rebuild begins at its ``on_config``."""
+        self._started_at = dt.datetime.now(dt.timezone.utc)
 
     def on_config(self, config: MkDocsConfig) -> None:
         # MkDocs' own sitemap template would be written with the build date as lastmod.
@@ -201,7 +207,9 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                 source_folders=[docs_dir],
             )
             self._builder_docs_dir = docs_dir
-        self._builder.start(docs_dir)
+        # The first build after on_startup began there; a serve rebuild begins now.
+        began, self._started_at = self._started_at, None
+        self._builder.start(docs_dir, began=began)
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> None:
         # No longer a template, the theme's sitemap.xml would be copied as a static file.

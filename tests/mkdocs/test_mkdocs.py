@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import gzip
 import importlib.metadata
 import logging
@@ -788,6 +789,86 @@ def test_a_blog_front_page_is_as_new_as_its_newest_post(git_repo: GitRepo) -> No
 def blog_dates(git_repo: GitRepo) -> dict[str, str | None]:
     entries = sitemap(build_site(git_repo.root))
     return {loc.removeprefix(BASE): entry.lastmod for loc, entry in entries.items()}
+
+
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+def test_a_blog_index_material_writes_during_the_build_has_no_lastmod(git_repo: GitRepo) -> None:
+    """Material's blog writes ``docs/blog/index.md`` when the site has none (its docs allow
+    that): untracked, its file time is the build's, on every CI build. The page gets no
+    lastmod, this build or the next, with one line that says why; a page edited (not
+    committed) before the build is still dated by its file time."""
+    git_repo.write("docs/index.md", "# Home\n\nHome.\n")
+    git_repo.write("docs/blog/posts/plain.md", "---\ndate: 2023-03-07\n---\n\n# Plain\n\nText.\n")
+    git_repo.write(".gitignore", "site/\n.cache/\n")
+    write_config(
+        git_repo,
+        theme={"name": "material"},
+        plugins=[{"blog": {"categories": False}}, "sitemap"],
+    )
+    git_repo.commit("blog without an index", "2024-03-01T00:00:00+00:00")
+    edited = git_repo.write("docs/index.md", "# Home\n\nHome, edited.\n")
+    edited_at = dt.datetime.fromtimestamp(int(edited.stat().st_mtime), dt.timezone.utc)
+    for run in ("first build", "next build"):
+        result = mkdocs_build(git_repo.root)
+        assert "?? docs/blog/index.md" in git_repo.git("status", "--short"), run  # Material's
+        entries = sitemap(git_repo.root / "site")
+        by_path = {loc.removeprefix(BASE): entry.lastmod for loc, entry in entries.items()}
+        assert by_path["blog/"] is None, run
+        assert by_path[""] == edited_at.strftime("%Y-%m-%dT%H:%M:%SZ"), run
+        assert by_path["blog/2023/03/07/plain/"] == "2023-03-07", run
+        why = [line for line in result.stderr.splitlines() if "by the build itself" in line]
+        assert len(why) == 1, result.stderr
+        assert "1 page has no lastmod" in why[0]
+        assert "commit those files" in why[0]
+        assert not [
+            line for line in result.stderr.splitlines() if "WARNING" in line and "sitemap" in line
+        ]
+    # Committed, the index is dated by its commit like any page.
+    git_repo.commit("keep the blog index", "2024-04-01T00:00:00+00:00", "docs/blog/index.md")
+    mkdocs_build(git_repo.root)
+    assert sitemap(git_repo.root / "site")[BASE + "blog/"].lastmod == "2024-04-01T00:00:00Z"
+
+
+GENERATOR_HOOK = """\
+import pathlib
+import time
+
+from mkdocs.plugins import event_priority
+
+
+@event_priority(100)  # before every plugin's on_config, the sitemap's too
+def on_config(config):
+    page = pathlib.Path(config.docs_dir, "generated.md")
+    if not page.is_file():
+        page.write_text("# Generated\\n\\nWritten by the build.\\n")
+    time.sleep(0.2)  # the rest of its work
+"""
+"""A hook that writes a page into ``docs_dir`` when it has none, before the sitemap hears of
+the build."""
+
+
+def test_serve_rebuilds_each_begin_with_themselves(git_repo: GitRepo) -> None:
+    """As ``mkdocs serve`` runs: ``on_startup`` once, then a build per change, each with its
+    config read again. The page a hook wrote before the sitemap's ``on_config`` of the first
+    build has no lastmod, in that build and the next; a page edited between the builds is
+    dated by its file time in the next one, which began after it."""
+    root = example_repo(git_repo, hooks=["hooks.py"])
+    git_repo.write("hooks.py", GENERATOR_HOOK)
+    git_repo.commit("hook", "2024-10-01T09:00:00+00:00", "hooks.py")
+    config = load(root)
+    config.plugins.on_startup(command="serve", dirty=False)
+    build(config)
+    first = sitemap(Path(config.site_dir))
+    assert first[BASE + "generated/"].lastmod is None
+    assert first[BASE + "guide/configure/"].lastmod == "2024-03-12T09:00:00Z"
+    edited = git_repo.write("docs/guide/configure.md", "# Configure\n\nEdited.\n")
+    time.sleep(0.1)  # saved before the rebuild begins, as the watcher sees it
+    config = load(root)
+    build(config)
+    second = sitemap(Path(config.site_dir))
+    assert second[BASE + "generated/"].lastmod is None
+    edited_at = dt.datetime.fromtimestamp(int(edited.stat().st_mtime), dt.timezone.utc)
+    assert second[BASE + "guide/configure/"].lastmod == edited_at.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def test_example_site_builds_from_its_folder_with_the_cli(tmp_path: Path) -> None:
