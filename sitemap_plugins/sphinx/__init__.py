@@ -13,6 +13,7 @@ The adapter says which pages exist, their URLs as Sphinx links them, their files
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -89,6 +90,10 @@ class _Site:
     """
 
     def __init__(self, source_language: str) -> None:
+        self.began = dt.datetime.now(dt.timezone.utc)
+        """When the build began, as far as the extension can know: made in ``setup``, before
+        any event, where an extension listed earlier (sphinx-autoapi, at ``builder-inited``)
+        may write pages into the source folder (see :meth:`.SitemapBuilder.start`)."""
         self.source_language = source_language
         self.reporter = _Reporter()
         self.options: Options | None = None
@@ -139,7 +144,15 @@ class _Site:
             copy = version_copy(app.config, Path(app.confdir), srcdir)
             if copy is not None:
                 builder.exported(copy.folder, copy.repository, copy.commit, within=copy.within)
-            builder.start(srcdir)
+            builder.start(srcdir, began=self.began)
+
+    def env_before_read_docs(self, app: Sphinx, env: BuildEnvironment, docnames: Any) -> None:
+        """Every build of the application reads (or finds nothing to read) here: a second build
+        of the same application, which has no ``builder-inited``, begins here; the first one
+        began earlier, in ``setup``, which the builder keeps."""
+        builder = self._core_builder(app)
+        if builder is not None:
+            builder.begin()
 
     def env_updated(self, app: Sphinx, env: BuildEnvironment) -> None:
         """Every document is read: the files beyond the source folder they depend on (autodoc's
@@ -603,6 +616,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # {version} is read.
     app.connect("config-inited", site.config_inited, priority=800)
     app.connect("builder-inited", site.builder_inited)
+    app.connect("env-before-read-docs", site.env_before_read_docs)
     app.connect("env-updated", site.env_updated)
     site.extra.connect(app)
     app.connect("build-finished", site.build_finished)

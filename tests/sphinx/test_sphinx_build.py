@@ -611,6 +611,84 @@ def test_pages_git_does_not_track_leave_the_one_pass_alone(
     }
 
 
+GENERATOR = """
+import pathlib
+import time
+
+def setup(app):
+    def generate(app):
+        source = pathlib.Path(app.srcdir, "generated.rst")
+        text = "Generated\\n=========\\n\\nWritten by the build.\\n"
+        if not source.is_file() or source.read_text() != text:  # else left as it is
+            source.write_text(text)
+        time.sleep(0.2)  # the rest of its work (autoapi parses the code it documents)
+    app.connect("builder-inited", generate, priority=100)  # before the sitemap's handler
+"""
+"""A local extension that writes a page into the source folder, as sphinx-autoapi with
+``autoapi_keep_files`` does: anew when its text changes, else left as it is. It runs before
+the sitemap's own ``builder-inited``, and goes on working after writing the page."""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_page_the_build_writes_into_the_source_folder_has_no_lastmod(
+    git_repo: GitRepo, tmp_path: Path, jobs: str
+) -> None:
+    """Untracked, the generated page's file time is the build's: no lastmod, this build or the
+    next one that finds it as the build left it, and one line (not a warning: ``-W`` passes)
+    saying why and what to do. A page edited before the build, not committed, keeps its file
+    time; committed, the generated page is dated by its commit."""
+    pages = {"guide.rst": page("Guide"), "other.rst": page("Other")}
+    srcdir = write_project(git_repo, pages, conf_extra=GENERATOR)
+    git_repo.commit("site", "2024-01-10T09:00:00+00:00")
+    edited = git_repo.write("docs/guide.rst", page("Guide", "Edited, not committed."))
+    edited_at = dt.datetime.fromtimestamp(int(edited.stat().st_mtime), dt.timezone.utc)
+    outdir = tmp_path / "html"
+    for run in ("first build", "incremental build"):
+        result = sphinx_build(srcdir, outdir, "-W", "-j", jobs, builder="html")
+        assert "?? docs/generated.rst" in git_repo.git("status", "--short"), run
+        entries = read_entries(outdir)
+        assert entries[BASE_URL + "generated.html"].lastmod is None, run
+        assert entries[BASE_URL + "guide.html"].lastmod == edited_at.strftime(
+            "%Y-%m-%dT%H:%M:%SZ"
+        ), run
+        assert entries[BASE_URL + "other.html"].lastmod == "2024-01-10T09:00:00Z", run
+        why = [line for line in result.stdout.splitlines() if "by the build itself" in line]
+        assert len(why) == 1, result.stdout
+        assert why[0].startswith("sitemap: 1 page has no lastmod"), why
+    git_repo.commit("keep the generated page", "2024-02-01T00:00:00+00:00", "docs/generated.rst")
+    sphinx_build(srcdir, outdir, "-W", "-j", jobs, builder="html")
+    assert read_entries(outdir)[BASE_URL + "generated.html"].lastmod == "2024-02-01T00:00:00Z"
+
+
+def test_a_second_build_of_one_application_begins_when_it_reads(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """An application built twice in one process (a tool driving Sphinx's API) has no second
+    ``builder-inited``: the second build begins when it reads, and a page an extension writes
+    then (here, at every read) is the build's, not a change."""
+    from sphinx.application import Sphinx
+
+    rewrite = (
+        "\nimport pathlib\n\ndef setup(app):\n"
+        "    def generate(app, env, docnames):\n"
+        "        text = 'Generated\\n=========\\n\\nWritten at every read.\\n'\n"
+        "        pathlib.Path(app.srcdir, 'generated.rst').write_text(text)\n"
+        "    app.connect('env-before-read-docs', generate)\n"
+    )
+    srcdir = write_project(git_repo, {"guide.rst": page("Guide")}, conf_extra=rewrite)
+    git_repo.commit("site", "2024-01-10T09:00:00+00:00")
+    outdir = tmp_path / "out"
+    app = Sphinx(
+        str(srcdir), str(srcdir), str(outdir), str(tmp_path / "doctrees"), "html",
+        status=None, warning=None,
+    )  # fmt: skip
+    app.build()  # writes generated.rst after Sphinx looked for sources: not a page yet
+    app.build()  # reads it, and writes it again
+    entries = read_entries(outdir)
+    assert entries[BASE_URL + "guide.html"].lastmod == "2024-01-10T09:00:00Z"
+    assert entries[BASE_URL + "generated.html"].lastmod is None
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_files_beyond_the_source_folder_join_the_pass_before_sphinx_writes(
     git_repo: GitRepo, tmp_path: Path, jobs: str
