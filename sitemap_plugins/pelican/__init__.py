@@ -9,7 +9,8 @@ all to the core at ``finalized``. URLs are rebuilt as Pelican's templates link t
 (:mod:`.urls`); dates are the author's, never ``DEFAULT_DATE``'s (:mod:`.dates`).
 
 State: Pelican may import a plugin module more than once and ``--autoreload`` runs many builds in
-one process, so the handlers are plain module-level functions and keep nothing in the module. A
+one process, so the handlers are plain module-level functions and keep nothing in the module
+but the time of the last registration (:data:`_registered_at`). A
 :class:`_Site` lives in the settings of its Pelican instance (each run's context is a shallow copy
 of them, which is how ``content_written`` finds it): the builder, and so the git walk, lasts as
 long as the instance, and the files seen are reset at the start of every run. Pelican pickles
@@ -99,8 +100,17 @@ class _NoTraceback(logging.Filter):
         return True
 
 
+_registered_at: dt.datetime | None = None
+"""When Pelican last registered this plugin, for the instance it is making: it registers every
+plugin before any hears ``initialized``, where a plugin may write articles into the content
+folder, so the first run of that instance began here (see :meth:`_Site.start_run`). The one
+value the module keeps: the instance it is for does not exist yet."""
+
+
 def register() -> None:
     """Pelican's plugin entry point."""
+    global _registered_at  # see _registered_at
+    _registered_at = dt.datetime.now(dt.timezone.utc)
     main_logger = logging.getLogger("pelican")  # where pelican's main() logs what ended a build
     if not any(isinstance(f, _NoTraceback) for f in main_logger.filters):
         main_logger.addFilter(_NoTraceback())
@@ -185,6 +195,9 @@ class _Site:
             rewrites_pages=True,
             source_folders=[self.content_path],
         )
+        self.first_began = _registered_at
+        """When the first run began: when Pelican registered the plugins, before it made this
+        instance. Later runs (``--autoreload``) begin with themselves."""
         self.contexts: list[tuple[str, Mapping[str, Any]]] = []
         """Each file this run wrote, with the context Pelican wrote it with, in order."""
         self.done = False
@@ -202,7 +215,10 @@ class _Site:
         return f"<sitemap_plugins.pelican site writing to {self.output_path}>"
 
     def start_run(self) -> None:
-        self.builder.start(self.content_path)
+        # A second call in one run (another copy of the module's handler) begins it at most
+        # as early as the first: the builder keeps the earliest.
+        began, self.first_began = self.first_began, None
+        self.builder.start(self.content_path, began=began)
         self.contexts = []
         self.done = False
         self.page_writer = None

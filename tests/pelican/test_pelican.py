@@ -7,12 +7,14 @@ Pelican itself runs several builds in one process.
 
 from __future__ import annotations
 
+import datetime as dt
 import gzip
 import importlib.util
 import logging
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -282,6 +284,89 @@ def test_uncommitted_page_takes_its_mtime(git_repo: GitRepo) -> None:
     os.utime(edited, (1_700_000_000, 1_700_000_000))  # 2023-11-14 UTC
     pelican_build(site)
     assert sitemap(site)["pages/a.html"].lastmod == "2023-11-14T22:13:20Z"
+
+
+GENERATOR_PLUGIN = """\
+import pathlib
+import time
+
+from pelican import signals
+
+TEXT = "Title: Generated\\nCategory: News\\n\\nWritten by a plugin.\\n"
+
+
+def write(pelican):
+    article = pathlib.Path(pelican.settings["PATH"], "generated.md")
+    if not article.is_file() or article.read_text() != TEXT:  # else left as it is
+        article.write_text(TEXT)
+    time.sleep(0.2)  # the rest of its start-up work
+
+
+def register():
+    signals.initialized.connect(write)
+"""
+"""A plugin that writes an article into the content folder when Pelican starts (listed before
+the sitemap, so it hears ``initialized`` first): anew when its text changes."""
+GENERATED_SETTINGS = """\
+PLUGIN_PATHS = ["plugins"]
+PLUGINS = ["generator", "sitemap_plugins.pelican"]
+DEFAULT_DATE = "fs"
+"""
+"""The generated article has no ``Date``: Pelican dates it by its file time, which is not the
+author's, so it is dated as any article without a date."""
+
+
+def test_an_article_a_plugin_writes_at_start_up_has_no_lastmod(git_repo: GitRepo) -> None:
+    """Untracked, the generated article's file time is the build's: no lastmod, this build or
+    the next one that finds it as the plugin left it, and one info line saying why. A page
+    edited before the build, not committed, keeps its file time."""
+    files = {"plugins/generator.py": GENERATOR_PLUGIN, "content/pages/about.md": page("About")}
+    site = plain_repo(git_repo, files, GENERATED_SETTINGS, date="2024-01-10T09:00:00Z")
+    edited = git_repo.write("content/pages/about.md", page("About", Summary="edited"))
+    edited_at = dt.datetime.fromtimestamp(int(edited.stat().st_mtime), dt.timezone.utc)
+    for run in ("first build", "next build"):
+        proc = pelican_build(site, "-v")  # info lines shown
+        assert "?? content/generated.md" in git_repo.git("status", "--short"), run
+        entries = sitemap(site)
+        assert entries["generated.html"].lastmod is None, run
+        assert entries["pages/about.html"].lastmod == edited_at.strftime("%Y-%m-%dT%H:%M:%SZ")
+        log = log_of(proc)
+        assert log.count("by the build itself") == 1, log
+        assert "sitemap: 1 page has no lastmod" in log, log
+        assert "WARNING" not in log, log
+    git_repo.commit("keep the article", "2024-02-01T00:00:00Z", "content/generated.md")
+    pelican_build(site)
+    assert sitemap(site)["generated.html"].lastmod == "2024-02-01T00:00:00Z"
+
+
+def test_autoreload_runs_each_begin_with_themselves(git_repo: GitRepo) -> None:
+    """``pelican --autoreload``: the plugin writes its article once, when Pelican starts, and
+    the next run still gives it no date; a page edited between the runs is dated by its file
+    time in the next one, which began after it (not when Pelican started)."""
+    from pelican import Pelican
+    from pelican.settings import read_settings
+
+    files = {"plugins/generator.py": GENERATOR_PLUGIN, "content/pages/about.md": page("About")}
+    site = plain_repo(git_repo, files, GENERATED_SETTINGS, date="2024-01-10T09:00:00Z")
+    settings = read_settings(
+        str(site / "pelicanconf.py"),
+        override={
+            "PATH": str(site / "content"),
+            "OUTPUT_PATH": str(site / "output"),
+            "PLUGIN_PATHS": [str(site / "plugins")],
+        },
+    )
+    instance = Pelican(settings)
+    instance.run()
+    assert sitemap(site)["generated.html"].lastmod is None
+    assert sitemap(site)["pages/about.html"].lastmod == "2024-01-10T09:00:00Z"
+    edited = git_repo.write("content/pages/about.md", page("About", Summary="edited"))
+    time.sleep(0.1)  # saved before the next run begins, as the watcher sees it
+    instance.run()
+    entries = sitemap(site)
+    assert entries["generated.html"].lastmod is None
+    edited_at = dt.datetime.fromtimestamp(int(edited.stat().st_mtime), dt.timezone.utc)
+    assert entries["pages/about.html"].lastmod == edited_at.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 # -- left out ------------------------------------------------------------------------------------
