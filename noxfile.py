@@ -74,11 +74,15 @@ SPHINX_7_LOWEST = "sphinx==7.0.1" if PY < (3, 12) else "sphinx==7.1.0"
 # out (and its test skips, saying so).
 SMV = "sphinx-multiversion==0.2.4"
 POLYVERSION = "sphinx-polyversion==3.0.0"
+# sphinx-notfound-page writes the 404 page under a name its users may choose (notfound_pagename):
+# its first 1.x release with the lowest Sphinx 7, the newest with the others.
 SPHINX_VERSIONS = {
-    "7": ([SPHINX_7_LOWEST, "myst-parser==2.0.0", SMV, POLYVERSION], (3, 10)),
-    "8": (["sphinx>=8,<9", "myst-parser>=4,<5", SMV, POLYVERSION], (3, 10)),
-    "9": (["sphinx>=9,<10", "myst-parser>=5", POLYVERSION], (3, 11)),
-}
+    "7": ([SPHINX_7_LOWEST, "myst-parser==2.0.0", SMV, POLYVERSION,
+           "sphinx-notfound-page==1.0.0"], (3, 10)),
+    "8": (["sphinx>=8,<9", "myst-parser>=4,<5", SMV, POLYVERSION,
+           "sphinx-notfound-page>=1.0"], (3, 10)),
+    "9": (["sphinx>=9,<10", "myst-parser>=5", POLYVERSION, "sphinx-notfound-page>=1.0"], (3, 11)),
+}  # fmt: skip
 # `generate` runs after other tools' builds. The newest Zensical that installs here: its 0.1
 # releases need a zensical-ui the package index may not carry, and the resolver then takes 0.0.x.
 ZENSICAL = "zensical>=0.0.60"
