@@ -45,7 +45,7 @@ from sitemap_plugins.core import (
     StrictError,
     WrittenFile,
 )
-from sitemap_plugins.sphinx.extra_pages import HUMAN_PAGE_MARK, ExtraPages
+from sitemap_plugins.sphinx.extra_pages import HUMAN_PAGE_MARK, ExtraPages, not_found_pages
 from sitemap_plugins.sphinx.forked_writers import ForkedWriters
 from sitemap_plugins.sphinx.versions import version_copy
 
@@ -285,8 +285,9 @@ class _Site:
         else:
             encoded = _links_are_encoded(builder)
             target_uri = _target_uris(builder)
+            not_found = not_found_pages(app)
             for docname in sorted(env.found_docs):
-                if docname == "404":
+                if docname in not_found:
                     yield LeftOut(Reason.NOT_FOUND_PAGE, str(env.doc2path(docname, False)))
                     continue
                 own = sources_of.own(docname)

@@ -42,11 +42,13 @@ from sphinx.util import logging
 from sitemap_plugins.core import LeftOut, Reason
 from sitemap_plugins.core.cache_file import write_json
 
-__all__ = ["ExtraPage", "ExtraPages"]
+__all__ = ["ExtraPage", "ExtraPages", "not_found_pages"]
 
 logger = logging.getLogger(__name__)
 
 _VIEWCODE: Final = "sphinx.ext.viewcode"
+_NOTFOUND: Final = "notfound.extension"  # sphinx-notfound-page
+_NOTFOUND_PAGENAME: Final = "notfound_pagename"
 _MODULES: Final = "_modules/"  # viewcode's output folder, where a module's page is _modules/a/b
 _MODULES_INDEX: Final = "_modules/index"
 _ENV_VIEWCODE: Final = "sitemap_plugins_viewcode"
@@ -112,8 +114,9 @@ class ExtraPages:
         pages: list[ExtraPage | LeftOut] = []
         modules: set[Path] = set()
         index = False  # viewcode's list of modules: a listing, dated by them, so last
+        not_found = not_found_pages(app)
         for pagename in sorted(found):
-            reason = _reason(pagename, found[pagename])
+            reason = _reason(pagename, found[pagename], not_found)
             if reason is None and not Path(builder.get_outfilename(pagename)).is_file():
                 reason = Reason.NOT_A_PAGE  # written elsewhere (OpenSearch), or no longer there
             if reason is not None:
@@ -134,9 +137,22 @@ class ExtraPages:
         return pages
 
 
-def _reason(pagename: str, template: str) -> Reason | None:
+def not_found_pages(app: Sphinx) -> frozenset[str]:
+    """The page names a 404 page has: ``404``, and the one sphinx-notfound-page writes it under.
+
+    That extension lets its users name the page (``notfound_pagename``) and takes a document of
+    that name, where there is one, as the page instead of writing its own. The option is read
+    only when the extension is loaded, as it is the one that registers it.
+    """
+    names = {"404"}
+    if _NOTFOUND in app.extensions and _NOTFOUND_PAGENAME in app.config:
+        names.add(str(app.config[_NOTFOUND_PAGENAME]))
+    return frozenset(names)
+
+
+def _reason(pagename: str, template: str, not_found: frozenset[str]) -> Reason | None:
     """Why a page outside the document list stays out of the sitemap, if it does."""
-    if pagename == "404":
+    if pagename in not_found:
         return Reason.NOT_FOUND_PAGE
     if pagename == "search":
         return Reason.SEARCH_PAGE

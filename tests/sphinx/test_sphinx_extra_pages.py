@@ -10,6 +10,7 @@ its own, and every expected lastmod is derived from those dates.
 from __future__ import annotations
 
 import datetime as dt
+import importlib.util
 import json
 import os
 from pathlib import Path
@@ -261,3 +262,30 @@ def test_exclude_patterns_match_extra_pages_by_path(git_repo: GitRepo, tmp_path:
     assert not any("/_modules/" in loc for loc in entries)
     assert _urls("html")["landing"] in entries
     assert f"{MODULES + 1} excluded by config" in result.stdout
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("notfound") is None, reason="sphinx-notfound-page is not installed"
+)
+@pytest.mark.parametrize("builder", ["html", "dirhtml"])
+@pytest.mark.parametrize("own_document", [False, True], ids=["its-page", "a-document"])
+def test_the_404_page_of_sphinx_notfound_page_is_left_out_under_the_name_it_is_given(
+    git_repo: GitRepo, tmp_path: Path, builder: str, own_document: bool
+) -> None:
+    """sphinx-notfound-page writes its 404 page as ``notfound_pagename``, or takes the document
+    of that name as the page where there is one: under any name, it is written and not listed."""
+    pages = {"guide.rst": page("Guide")}
+    if own_document:
+        pages["not-found.rst"] = page("Not found", "Nothing here.")
+    conf = 'extensions.insert(0, "notfound.extension")\nnotfound_pagename = "not-found"\n'
+    srcdir = write_project(git_repo, pages, conf_extra=conf)
+    git_repo.commit("project", FIRST)
+    outdir = tmp_path / "out"
+    result = sphinx_build(srcdir, outdir, "-W", builder=builder)
+
+    entries = read_entries(outdir)
+    written = outdir / ("not-found/index.html" if builder == "dirhtml" else "not-found.html")
+    assert written.is_file()
+    assert set(entries) == {_link("index", builder), _link("guide", builder)}
+    summary = next(line for line in result.stdout.splitlines() if line.startswith("sitemap: "))
+    assert "1 404 page" in summary
