@@ -56,14 +56,19 @@ INCLUDE_MARKDOWN_LOWEST = (
 # mkdocs-macros-plugin 1.0.1 is the oldest release that runs where setuptools is not installed
 # (0.x imports pkg_resources without asking for it); its includes date pages.
 MACROS_LOWEST = "mkdocs-macros-plugin==1.0.1"
+# mkdocs-monorepo-plugin builds from a temporary copy of the docs folders, which pages are dated
+# through; its 1.0.x releases copy with distutils, which Python 3.12 removed.
+MONOREPO_LOWEST = (
+    "mkdocs-monorepo-plugin==1.0.0" if PY < (3, 12) else "mkdocs-monorepo-plugin==1.1.0"
+)
 # Lowest: the oldest release of each supported line that installs on this Python.
 MKDOCS_VERSIONS = {
     # mkdocs-static-i18n 1.x needs MkDocs 1.5.2+: its test is skipped, with that reason, here.
     "lowest": ["mkdocs==1.5.0", "mkdocs-redirects==1.2.1", "mkdocs-material==9.3.2",
-               INCLUDE_MARKDOWN_LOWEST, MACROS_LOWEST],
+               INCLUDE_MARKDOWN_LOWEST, MACROS_LOWEST, MONOREPO_LOWEST],
     "newest": ["mkdocs>=1.6,<2", "mkdocs-static-i18n>=1.3", "mkdocs-redirects>=1.2",
                "mkdocs-material>=9.5", "mkdocs-include-markdown-plugin>=4.0.0",
-               "mkdocs-macros-plugin>=1.0.1"],
+               "mkdocs-macros-plugin>=1.0.1", "mkdocs-monorepo-plugin>=1.0"],
 }  # fmt: skip
 # Sphinx 7.0.x calls datetime.utcfromtimestamp() at import of sphinx.builders.gettext, which
 # Python 3.12+ deprecates; under pytest's filterwarnings=error that fails the session. 7.1.0 is
