@@ -62,6 +62,7 @@ from sitemap_plugins.core.json_values import CANNOT_KEEP, from_json, to_json
 from sitemap_plugins.core.urls import encode_path
 from sitemap_plugins.include_sources import IncludeSources
 from sitemap_plugins.macros_sources import MacrosSources
+from sitemap_plugins.monorepo_sources import MonorepoSources
 from sitemap_plugins.snippet_sources import SnippetSources, snippets_enabled
 
 if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
@@ -148,6 +149,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._include_sources: IncludeSources | None = None  # with mkdocs-include-markdown
         self._macros_sources: MacrosSources | None = None  # with mkdocs-macros-plugin
         self._macros_read: tuple[str, ...] = ()  # what macros includes in the page it renders
+        self._monorepo: MonorepoSources | None = None  # with mkdocs-monorepo-plugin
         self._read_in: dict[tuple[str, str], tuple[str, ...]] = {}  # what each page read in
         self._offered: set[str] = set()  # files read in this build's history pass was told of
         self._started_at: dt.datetime | None = None  # see on_startup
@@ -170,6 +172,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             return  # the same plugins: the includes' list is read on from where it was
         self._include_sources = IncludeSources.of(config.plugins.values())
         self._macros_sources = MacrosSources.of(config.plugins.values())
+        self._monorepo = MonorepoSources.of(config.plugins.values())
         self._i18n = _find_i18n(config)
         self._files = []
         self._outputs = {}
@@ -310,12 +313,14 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if folders != self._folders:
             self._seen = {}  # pages described with other languages' URLs
             self._folders = folders
+        # mkdocs-monorepo-plugin builds from a new temporary folder in each process: what is
+        # kept of the sources is kept for the docs folder the configuration names.
+        docs_dir = config.docs_dir
+        if self._monorepo is not None:
+            docs_dir = self._monorepo.docs_dir(docs_dir)
         with collector_paused():
             sources = FileMemo(
-                self._builder.cache_dir,
-                "sources",
-                str(Path(config.docs_dir).absolute()),
-                _SOURCES_FORMAT,
+                self._builder.cache_dir, "sources", str(Path(docs_dir).absolute()), _SOURCES_FORMAT
             )
             for key, (page, head) in self._rendered.items():
                 dest = page.file.abs_dest_path
@@ -429,7 +434,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if seen is None or isinstance(seen, LeftOut):
             # A --dirty build skipped this unchanged page: read it back from its output, with
             # the metadata it was last rendered with and the files it read in then.
-            meta, read_in = _last_rendered(file, sources)
+            meta, read_in = _last_rendered(file, self._source(file), sources)
             seen = self._described(file, meta, WrittenFile(file.abs_dest_path), file.page, read_in)
             self._seen[_key(file)] = seen
         return seen
@@ -450,6 +455,13 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
 
     def _origin(self, file: File) -> str:
         return self._origins + file.src_uri
+
+    def _source(self, file: File) -> str:
+        """The file a page is rendered from: its own, or with mkdocs-monorepo-plugin the one
+        copied to it, which MkDocs is told of only for the pages it renders (see
+        :mod:`~sitemap_plugins.monorepo_sources`)."""
+        path = file.abs_src_path or ""
+        return self._monorepo.original(path) if self._monorepo is not None and path else path
 
     def _described(
         self,
@@ -473,7 +485,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         return Page(
             path=path,
             origin=origin,
-            sources=() if generated else (file.abs_src_path or "", *read_in),
+            sources=() if generated else (self._source(file), *read_in),
             sitemap=meta.get("sitemap"),
             updated=_post_date(page),
             translations=self._translations(file),
@@ -541,12 +553,13 @@ def _keep_rendered(
         memo.remember(name, stamp, kept)
 
 
-def _last_rendered(file: File, memo: FileMemo) -> tuple[Mapping[str, Any], tuple[str, ...]]:
-    """The metadata of a page MkDocs did not render in this build, and the files it read in
-    (snippets, includes): as it was last rendered while its source stays as it was then, else
-    its source's front matter, read as MkDocs reads it (without what plugins would add), and no
-    files read in."""
-    name = file.abs_src_path or ""
+def _last_rendered(
+    file: File, name: str, memo: FileMemo
+) -> tuple[Mapping[str, Any], tuple[str, ...]]:
+    """The metadata of a page MkDocs did not render in this build from its source ``name``, and
+    the files it read in (snippets, includes): as it was last rendered while its source stays as
+    it was then, else its source's front matter, read as MkDocs reads it (without what plugins
+    would add), and no files read in."""
     stamp, known = memo.recall(name)
     if known is not None and len(known) == 3 and known[0] == file.url:
         if known[1] is None and not known[2]:  # most pages: no sitemap value, nothing read in
