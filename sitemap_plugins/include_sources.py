@@ -22,6 +22,8 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import Final
 
+from sitemap_plugins.other_plugins import loaded
+
 __all__ = ["INCLUDE_MARKDOWN", "IncludeSources"]
 
 INCLUDE_MARKDOWN: Final = "mkdocs_include_markdown_plugin"
@@ -44,10 +46,8 @@ class IncludeSources:
     def of(cls, plugins: Iterable[object]) -> IncludeSources | None:
         """For the first mkdocs-include-markdown-plugin among MkDocs' ``plugins``; None
         without one (nothing is imported or looked up then)."""
-        for plugin in plugins:
-            if type(plugin).__module__.partition(".")[0] == INCLUDE_MARKDOWN:
-                return cls(plugin)
-        return None
+        plugin = loaded(plugins, INCLUDE_MARKDOWN)
+        return None if plugin is None else cls(plugin)
 
     def take(self) -> tuple[str, ...]:
         """The files included since the last call, absolute, in the order first included.

@@ -28,6 +28,8 @@ from typing import Any, Final
 import jinja2
 import jinja2.meta
 
+from sitemap_plugins.other_plugins import loaded
+
 __all__ = ["MACROS", "MacrosSources"]
 
 MACROS: Final = "mkdocs_macros"
@@ -44,10 +46,8 @@ class MacrosSources:
     def of(cls, plugins: Iterable[object]) -> MacrosSources | None:
         """For the first mkdocs-macros-plugin among MkDocs' ``plugins``; None without one
         (nothing is imported or looked up then)."""
-        for plugin in plugins:
-            if type(plugin).__module__.partition(".")[0] == MACROS:
-                return cls(plugin)
-        return None
+        plugin = loaded(plugins, MACROS)
+        return None if plugin is None else cls(plugin)
 
     def included(self, markdown: str, meta: Mapping[str, Any], src_path: str) -> tuple[str, ...]:
         """The files ``markdown``, the page at ``src_path`` (from the docs folder) with front

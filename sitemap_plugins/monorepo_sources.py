@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Final
 
+from sitemap_plugins.other_plugins import loaded
+
 __all__ = ["MONOREPO", "MonorepoSources"]
 
 MONOREPO: Final = "mkdocs_monorepo_plugin"
@@ -32,10 +34,8 @@ class MonorepoSources:
     @classmethod
     def of(cls, plugins: Iterable[object]) -> MonorepoSources | None:
         """For the first mkdocs-monorepo-plugin among MkDocs' ``plugins``; None without one."""
-        for plugin in plugins:
-            if type(plugin).__module__.partition(".")[0] == MONOREPO:
-                return cls(plugin)
-        return None
+        plugin = loaded(plugins, MONOREPO)
+        return None if plugin is None else cls(plugin)
 
     def original(self, path: str) -> str:
         """The file the plugin copied to ``path``, or ``path`` itself where it copied none (a
