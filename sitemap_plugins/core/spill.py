@@ -8,11 +8,16 @@ batch per run). A site that fits in one chunk never touches the disk.
 
 The runs are pickled: they are this process's own temporary files, written and read back by the
 same code, and removed when the spill is closed (also when the build fails or is interrupted).
+A process killed outright cannot remove them: their folder names the process, and the next spill
+that goes to disk removes the folders of processes that are gone (:func:`_remove_left_behind`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import pickle
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +32,7 @@ _FAN_IN: Final = 32
 so a merge never holds more than this many files open (and one record of each)."""
 _BATCH: Final = 100
 """Items per pickle record in a run: a merge holds one record of each run it reads."""
+_PREFIX: Final = "sitemap-plugins-sort-"
 
 T = TypeVar("T")
 
@@ -83,8 +89,9 @@ class SortedSpill(Generic[T]):
 
     def _write_run(self, level: int, pairs: Iterator[tuple[Any, T]]) -> None:
         if self._tempdir is None:
+            _remove_left_behind(Path(self._directory or tempfile.gettempdir()))
             self._tempdir = tempfile.TemporaryDirectory(
-                prefix="sitemap-plugins-sort-", dir=self._directory
+                prefix=f"{_PREFIX}{os.getpid()}-", dir=self._directory
             )
         self._written += 1
         path = Path(self._tempdir.name) / f"run-{self._written}.pickle"
@@ -136,3 +143,32 @@ def _read_run(path: Path) -> Iterator[tuple[Any, Any]]:
                 return
             yield from batch
             del batch
+
+
+def _remove_left_behind(directory: Path) -> None:
+    """Remove the run folders in ``directory`` of processes that are gone (a build killed while
+    it sorted), which nothing else would remove before the system's next clean-up: tens of
+    megabytes each. Only on POSIX, where asking after a process is harmless, and only folders
+    of this user; a folder whose process number is alive again stays, as one in use does."""
+    if os.name != "posix":
+        return
+    with contextlib.suppress(OSError), os.scandir(directory) as entries:
+        for entry in entries:
+            pid = entry.name[len(_PREFIX) :].partition("-")[0]
+            if not entry.name.startswith(_PREFIX) or not pid.isdigit():
+                continue
+            with contextlib.suppress(OSError):
+                if entry.stat(follow_symlinks=False).st_uid != os.getuid() or _alive(int(pid)):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process holds that number
+    return True

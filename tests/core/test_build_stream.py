@@ -7,7 +7,11 @@ of a few items forces many) and must come out byte for byte as ``build`` writes 
 from __future__ import annotations
 
 import datetime as dt
+import os
 import random
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,6 +46,41 @@ def test_sorted_spill_gives_every_item_back_in_order_across_runs(tmp_path: Path)
         assert list(spill.merged()) == sorted(key * 10 for key in keys)
         assert list(tmp_path.iterdir())  # the runs are on disk while the spill is open
     assert not list(tmp_path.iterdir())  # and gone once it is closed
+
+
+KILLED_WHILE_SORTING = """\
+import os, signal, sys
+from pathlib import Path
+from sitemap_plugins.core.spill import SortedSpill
+
+spill = SortedSpill(chunk=2, directory=Path(sys.argv[1]))
+for key in range(5):
+    spill.add(key, key)
+os.kill(os.getpid(), signal.SIGKILL)  # as a build killed while it sorts: nothing cleans up
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a process is killed outright only on POSIX")
+def test_the_runs_of_a_killed_process_are_removed_by_the_next_spill(tmp_path: Path) -> None:
+    """A build killed while it sorts leaves its runs in the temporary folder; the next spill
+    that writes runs removes them, and never the folder of a process still running."""
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_WHILE_SORTING, str(tmp_path)],
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+        check=False,
+    )
+    assert killed.returncode == -signal.SIGKILL
+    [left] = tmp_path.iterdir()
+    assert list(left.iterdir())  # its runs, which the process did not get to remove
+    running = tmp_path / f"sitemap-plugins-sort-{os.getppid()}-inuse"
+    running.mkdir()  # a folder of a process still alive stays
+    with SortedSpill[int](chunk=2, directory=tmp_path) as spill:
+        for key in range(5):
+            spill.add(key, key)
+        assert not left.exists()
+        assert running.exists()
+        assert list(spill.merged()) == list(range(5))
+    assert list(tmp_path.iterdir()) == [running]
 
 
 def test_sorted_spill_rejects_an_empty_chunk() -> None:
