@@ -430,6 +430,7 @@ class SitemapBuilder:
         html_page: Callable[[Listing], str] | None = None,
         replaces: Sequence[str] = (),
         in_place_of_host: Sequence[str] = (),
+        host_files: Mapping[str, str] = EMPTY,
     ) -> Summary:
         """:meth:`build` for more pages than memory should hold: the same rules, streamed.
 
@@ -451,6 +452,8 @@ class SitemapBuilder:
         overwriting them (``generate --gzip on`` after MkDocs' ``sitemap.xml``), removed once
         the set is in place (see :func:`~.writer.write_sitemaps`); ``in_place_of_host`` names
         files of the set written because the host wrote its own of that name, so recorded.
+        ``host_files`` are as for :meth:`build`: a file there at the page for humans' path is
+        the site's own, and ``html_page`` is then not written over it.
         """
         summary = Summary()
         try:
@@ -465,6 +468,7 @@ class SitemapBuilder:
                 html_page,
                 replaces,
                 in_place_of_host,
+                host_files,
             )
             self._check_strict(written=summary.top is not None)
         finally:
@@ -484,6 +488,7 @@ class SitemapBuilder:
         html_page: Callable[[Listing], str] | None = None,
         replaces: Sequence[str] = (),
         in_place_of_host: Sequence[str] = (),
+        host_files: Mapping[str, str] = EMPTY,
     ) -> None:
         base_url = self._base_url(host_base_urls)
         if base_url is None:
@@ -526,7 +531,8 @@ class SitemapBuilder:
                 left_out.urls.difference_update(item[0].loc for item in spill.merged())
             if "xhtml" in used and not with_alternates.any_kept(left_out):
                 used.discard("xhtml")  # every alternate named a page left out
-            listed: list[Listed] | None = [] if self.options.html_page else None
+            free = self.options.html_page and self._page_for_humans_free(host_files)
+            listed: list[Listed] | None = [] if free else None
             page_for_humans = None
             if listed is not None and html_page is not None:
                 page_for_humans = self._page_for_humans(listed, scope, html_page, summary)

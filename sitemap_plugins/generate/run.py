@@ -123,9 +123,16 @@ def generate_site(
     tracked = _tracked(site_dir) if "git" in wanted else set()
 
     # The page for humans an earlier run wrote is ours, never a page of the site: while the
-    # option is on (it is replaced), and after (the record knows it; it is removed).
+    # option is on (it is replaced), and after (the record knows it; it is removed). One no
+    # record names is the site's own: listed like any page, and never written over.
     page_for_humans = html_page_relpath(options.filename)
-    skip = options.html_page or is_ours(site_dir, page_for_humans)
+    skip = is_ours(site_dir, page_for_humans)
+    own_page = site_dir / page_for_humans
+    site_files = (
+        {page_for_humans: display(own_page)}
+        if options.html_page and not skip and own_page.is_file()
+        else {}
+    )
 
     def files(*, first: bool = False) -> Iterator[BuiltFile]:
         # What cannot be read is said once, in the first walk.
@@ -167,6 +174,7 @@ def generate_site(
         html_page=_plain_page(lang),
         replaces=host_files.replaces,
         in_place_of_host=host_files.in_place_of_host,
+        host_files=site_files,
     )
     if "git" in options.lastmod_sources:
         _say_unsourced(summary.undated[Why.NOT_LOOKED_UP], reader, builder.reporter)

@@ -97,6 +97,32 @@ def test_an_earlier_runs_page_is_never_listed_and_goes_with_the_option(git_repo:
         assert "Site map" in (root / "sitemap.html").read_text("utf-8")
 
 
+def test_the_sites_own_page_of_that_name_is_kept_and_listed_with_a_warning(
+    git_repo: GitRepo,
+) -> None:
+    """With ``--html-page`` on, a ``sitemap.html`` no earlier run wrote is the site's own
+    page (a page the host built, a copied file): writing over it would lose it, and leave the
+    sitemap listing a page no longer there. It is kept and listed, the conflict is said, and
+    ``--strict`` fails before anything is written."""
+    root = git_repo.root
+    git_repo.write("index.html", page("Home"))
+    git_repo.write("sitemap.html", page("Our own map"))
+    git_repo.commit("start", JAN)
+    before = (root / "sitemap.html").read_bytes()
+    strict = run("generate", ".", "--base-url", BASE, "--html-page", "--strict", cwd=root)
+    assert strict.returncode == 1, strict.stdout + strict.stderr
+    assert not (root / "sitemap.xml").exists()
+    for _ in range(2):
+        done = run("generate", ".", "--base-url", BASE, "--html-page", cwd=root)
+        assert done.returncode == 0, done.stderr
+        assert "sitemap.html: already written to sitemap.html" in done.stderr
+        assert "html_page left it as it is" in done.stderr
+        assert (root / "sitemap.html").read_bytes() == before
+        listed = {entry.loc for entry in check_sitemap_file(root / "sitemap.xml")}
+        assert listed == {BASE, BASE + "sitemap.html"}
+        assert "sitemap.html" not in recorded_files(root)
+
+
 GENERATE = """
 import sys
 from tests.support.steps import install_from_environment
