@@ -62,6 +62,7 @@ from sitemap_plugins.core.json_values import CANNOT_KEEP, from_json, to_json
 from sitemap_plugins.core.urls import encode_path
 from sitemap_plugins.include_sources import IncludeSources
 from sitemap_plugins.macros_sources import MacrosSources
+from sitemap_plugins.mkdocstrings_sources import MkdocstringsSources
 from sitemap_plugins.monorepo_sources import MonorepoSources
 from sitemap_plugins.snippet_sources import SnippetSources, snippets_enabled
 
@@ -149,6 +150,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._include_sources: IncludeSources | None = None  # with mkdocs-include-markdown
         self._macros_sources: MacrosSources | None = None  # with mkdocs-macros-plugin
         self._macros_read: tuple[str, ...] = ()  # what macros includes in the page it renders
+        self._mkdocstrings: MkdocstringsSources | None = None  # with mkdocstrings
         self._monorepo: MonorepoSources | None = None  # with mkdocs-monorepo-plugin
         self._read_in: dict[tuple[str, str], tuple[str, ...]] = {}  # what each page read in
         self._offered: set[str] = set()  # files read in this build's history pass was told of
@@ -168,6 +170,11 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         extensions = config.markdown_extensions
         if snippets_enabled(extensions) and self._snippet_sources not in extensions:
             extensions.append(self._snippet_sources)  # last: after snippets has registered
+        if not self._nested_build():
+            config_dir = Path(config.config_file_path or ".").parent
+            self._mkdocstrings = MkdocstringsSources.of(config.plugins.values(), config_dir)
+        if self._mkdocstrings is not None and self._mkdocstrings not in extensions:
+            extensions.append(self._mkdocstrings)
         if self._nested_build():
             return  # the same plugins: the includes' list is read on from where it was
         self._include_sources = IncludeSources.of(config.plugins.values())
@@ -267,6 +274,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self, markdown: str, /, *, page: MkDocsPage, config: MkDocsConfig, files: Files
     ) -> None:
         self._snippet_sources.take()  # whatever was read outside a page's rendering
+        if self._mkdocstrings is not None:
+            self._mkdocstrings.take()
         self._macros_read = (
             ()
             if self._macros_sources is None
@@ -280,7 +289,10 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         # Included before rendering (mkdocs-include-markdown-plugin, then macros), snippets during.
         included = () if self._include_sources is None else self._include_sources.take()
         macros, self._macros_read = self._macros_read, ()
-        read = tuple(dict.fromkeys((*included, *macros, *self._snippet_sources.take())))
+        documented = () if self._mkdocstrings is None else self._mkdocstrings.take()
+        read = tuple(
+            dict.fromkeys((*included, *macros, *self._snippet_sources.take(), *documented))
+        )
         if not read:
             self._read_in.pop(_key(page.file), None)
             return
