@@ -97,6 +97,10 @@ class Why(str, enum.Enum):
     NO_GIT = "git not found"
     GIT_FAILED = "git failed"
     NOT_TRACKED = "not tracked by git"
+    IGNORED = "ignored by git"
+    """A file in a work tree that git neither tracks nor lists as untracked: one its ignore
+    rules name, most often one a generator writes (sphinx-gallery's examples, autoapi's pages),
+    which building from a clone, the fix for :attr:`NOT_TRACKED`, does not date."""
     TREELESS = "treeless clone"
     OUTSIDE = "outside the sources' repositories"
     UNCOMMITTED = "uncommitted change"
@@ -639,7 +643,7 @@ class FileDates:
                 elif name in untracked:
                     repo.outcome[file] = None
                 else:
-                    repo.outcome[file] = Undated(Why.NOT_TRACKED, top)
+                    repo.outcome[file] = Undated(Why.IGNORED, top)
         return repo.outcome
 
     def _ready(self, root: Path, probe: _Probe | None) -> tuple[Path, frozenset[bytes]] | Undated:

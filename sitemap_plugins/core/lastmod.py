@@ -276,6 +276,13 @@ def say_why_undated(undated: Iterable[Undated | None], reporter: Reporter) -> No
                 "time is the build's, not a change; commit those files (git status lists them), "
                 "set lastmod in their metadata, or have the generator write outside the sources"
             )
+        elif why is Why.IGNORED:
+            reporter.info(
+                f"sitemap: {text} no lastmod: their sources in {where} are ignored by git "
+                "(a file a generator writes, such as sphinx-gallery's or sphinx-autoapi's, or one "
+                ".gitignore names), so no commit dates them and their file time says when they "
+                "were written, not changed; set lastmod in their metadata, or commit them"
+            )
         elif why is Why.NOT_TRACKED:
             reporter.info(
                 f"sitemap: {text} no lastmod: their sources are not tracked by git, and a "

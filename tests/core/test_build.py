@@ -347,6 +347,27 @@ def test_sources_outside_git_get_no_file_time_and_one_info_line(tmp_path: Path) 
     assert written is not None  # file times only when asked for without git
 
 
+def test_sources_git_ignores_get_one_info_line_without_clone_advice(
+    site: GitRepo, tmp_path: Path
+) -> None:
+    """Pages a generator writes into an ignored folder (sphinx-gallery, autoapi) are built
+    from a clone already: the line says git ignores them and what helps, not to clone."""
+    site.write(".gitignore", "docs/generated/\n")
+    site.commit("ignore generated pages", "2024-05-01T10:00:00+00:00")
+    site.write("docs/generated/api.md", "# api\n")
+    pages = [page(site, "", "index.md"), page(site, "generated/api/", "generated/api.md")]
+    summary, reporter = build(tmp_path / "out", pages)
+    entries = {e.loc: e.lastmod for e in read_sitemap(tmp_path / "out/sitemap.xml")}
+    assert entries[BASE + "generated/api/"] is None
+    assert entries[BASE] is not None
+    assert summary.undated == {Why.IGNORED: 1}
+    assert reporter.warnings == []
+    [info] = [line for line in reporter.infos if "no lastmod" in line]
+    assert info.startswith("sitemap: 1 page has no lastmod: their sources in ")
+    assert "ignored by git" in info
+    assert "clone" not in info
+
+
 def test_pages_the_build_wrote_get_no_lastmod_and_one_info_line(
     site: GitRepo, tmp_path: Path
 ) -> None:

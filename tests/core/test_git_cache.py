@@ -235,7 +235,7 @@ def test_files_git_does_not_track_cost_no_new_pass(tmp_path: Path, started: bool
     assert answers["docs/a.md"] == f"{D1} git"
     for name in ("docs/b.md", "docs/untracked.md", "docs/staged.md"):
         assert answers[name].endswith(" mtime")
-    assert answers["docs/generated/api.md"] == Why.NOT_TRACKED.name
+    assert answers["docs/generated/api.md"] == Why.IGNORED.name
     # Committed, the new pages are history: the next build's pass covers them.
     repo.commit("add the new pages", D2)
     answers, recorder = lookup_all(repo, cache, tracked + new, started=started)
@@ -243,7 +243,7 @@ def test_files_git_does_not_track_cost_no_new_pass(tmp_path: Path, started: bool
     assert {name: answers[name] for name in tracked + new[::2]} == {
         name: f"{repo.log_date(name)} git" for name in tracked + new[::2]
     }
-    assert answers["docs/generated/api.md"] == Why.NOT_TRACKED.name
+    assert answers["docs/generated/api.md"] == Why.IGNORED.name
 
 
 def code_beside_docs(tmp_path: Path) -> GitRepo:

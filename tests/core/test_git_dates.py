@@ -857,7 +857,7 @@ def test_working_tree_changes_take_their_mtime_and_ignored_files_no_date(
         assert (when, source) == (dt.datetime.fromtimestamp(expected, dt.timezone.utc), "mtime")
         assert when.tzinfo == dt.timezone.utc
     assert repo.path("ignored.md") not in got
-    assert found.undated[repo.path("ignored.md")].reason is Why.NOT_TRACKED
+    assert found.undated[repo.path("ignored.md")].reason is Why.IGNORED
     assert reporter.warnings == []
 
 
@@ -1056,7 +1056,7 @@ def test_repository_without_commits_dates_its_untracked_files_by_mtime(
     dates, reporter, recorder = make()
     found = dates.lookup([repo.path("page.md"), repo.path("out.md")])
     assert found.dates[repo.path("page.md")][1] == "mtime"
-    assert found.undated[repo.path("out.md")].reason is Why.NOT_TRACKED
+    assert found.undated[repo.path("out.md")].reason is Why.IGNORED
     assert reporter.warnings == []
     assert recorder.count("log") == 0
 
@@ -1104,7 +1104,7 @@ def test_dependencies_outside_the_sources_repositories_never_date(
         [repo.path("docs/page.md"), *dependencies], within=[repo.path("docs/page.md")]
     )
     assert set(found.dates) == {repo.path("docs/page.md"), repo.path("src/module.py")}
-    assert found.undated[repo.path(".venv/lib/installed.py")].reason is Why.NOT_TRACKED
+    assert found.undated[repo.path(".venv/lib/installed.py")].reason is Why.IGNORED
     for outside in (other.path("shared.rst"), stdlib, loose):
         assert found.undated[outside].reason is Why.OUTSIDE, outside
 
