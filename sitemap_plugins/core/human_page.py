@@ -40,6 +40,7 @@ __all__ = [
     "Listed",
     "Listing",
     "Section",
+    "holds_a_listing",
     "html_page_relpath",
     "listing",
     "write_html_page",
@@ -190,6 +191,16 @@ def _is_index(relative: str, folder: str) -> bool:
 
 def _ordered(members: list[tuple[str, Listed]], folder: str) -> tuple[tuple[str, Listed], ...]:
     return tuple(sorted(members, key=lambda item: (not _is_index(item[0], folder), item[0])))
+
+
+def holds_a_listing(path: Path) -> bool:
+    """Whether the file at ``path`` is a page for humans this package wrote (themed or plain:
+    both hold the listing's container), for a run that finds one no record names: a run killed
+    after publishing it and before recording it left it so, and it is still ours to replace."""
+    try:
+        return f'<div id="{CONTAINER_ID}" '.encode() in path.read_bytes()
+    except OSError:
+        return False
 
 
 def write_html_page(output_dir: Path, relpath: str, text: str) -> Path:

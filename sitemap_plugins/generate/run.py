@@ -18,7 +18,7 @@ from typing import IO, BinaryIO, Final
 from sitemap_plugins.core import LeftOut, Page, Reporter, SitemapBuilder, Summary
 from sitemap_plugins.core.git_dates import DateLookup, Undated, Why, run_git
 from sitemap_plugins.core.html import head_of, html_lang
-from sitemap_plugins.core.human_page import Listing, html_page_relpath
+from sitemap_plugins.core.human_page import Listing, holds_a_listing, html_page_relpath
 from sitemap_plugins.core.publish import is_ours
 from sitemap_plugins.core.report import Code
 from sitemap_plugins.core.spill import DEFAULT_CHUNK
@@ -124,10 +124,11 @@ def generate_site(
 
     # The page for humans an earlier run wrote is ours, never a page of the site: while the
     # option is on (it is replaced), and after (the record knows it; it is removed). One no
-    # record names is the site's own: listed like any page, and never written over.
+    # record names is the site's own, listed like any page and never written over, unless it
+    # holds our listing: a run killed before recording the page it published left it so.
     page_for_humans = html_page_relpath(options.filename)
-    skip = is_ours(site_dir, page_for_humans)
     own_page = site_dir / page_for_humans
+    skip = is_ours(site_dir, page_for_humans) or (options.html_page and holds_a_listing(own_page))
     site_files = (
         {page_for_humans: display(own_page)}
         if options.html_page and not skip and own_page.is_file()
