@@ -145,6 +145,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._default_locale: str | None = None  # mkdocs-static-i18n's, for x-default
         self._dirs = ("", "")
         self._origins = ""  # what a page's origin starts with: the docs folder's name
+        self._project_dir = ""  # the folder of mkdocs.yml, which names a monorepo's pages
         self._nav: Any = None
         self._snippet_sources = SnippetSources()
         self._include_sources: IncludeSources | None = None  # with mkdocs-include-markdown
@@ -191,7 +192,12 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             self._seen = {}  # MkDocs keeps one instance per process, even across sites
             self._read_in = {}
         self._dirs = (config.site_dir, config.docs_dir)
-        self._origins = posixpath.join(posixpath.basename(config.docs_dir), "")
+        docs_dir_named = (
+            config.docs_dir if self._monorepo is None else self._monorepo.docs_dir(config.docs_dir)
+        )
+        self._origins = posixpath.join(posixpath.basename(docs_dir_named), "")
+        config_file = os.path.abspath(config.config_file_path or "mkdocs.yml")  # noqa: PTH100
+        self._project_dir = os.path.dirname(config_file)  # noqa: PTH120 - a str is kept
         maps = getattr(config.plugins.get("redirects"), "config", {}).get("redirect_maps") or {}
         self._redirected = frozenset(str(key).replace("\\", "/") for key in maps)
         values = dict(self.config)
@@ -466,6 +472,12 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         return None
 
     def _origin(self, file: File) -> str:
+        if self._monorepo is not None and file.abs_src_path:
+            # Not the temporary folder the plugin merged the docs into: the file a user edits.
+            source = os.path.abspath(self._source(file))  # noqa: PTH100 - a str is kept
+            inside = os.path.commonpath((source, self._project_dir)) == self._project_dir
+            if inside:
+                return os.path.relpath(source, self._project_dir).replace(os.sep, "/")
         return self._origins + file.src_uri
 
     def _source(self, file: File) -> str:
@@ -485,7 +497,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
     ) -> Page | LeftOut:
         """What the core needs of a page the configuration keeps in (the callers have asked
         :meth:`_left_out` first), or why it is left out all the same."""
-        origin = self._origins + file.src_uri
+        origin = self._origin(file)
         path = self._url(self._built_in.get(_key(file), ""), file.url)
         if path is None:  # its language's site_url is elsewhere (warned once, above)
             return LeftOut(Reason.CANONICAL_ELSEWHERE, origin)

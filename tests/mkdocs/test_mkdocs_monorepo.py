@@ -92,3 +92,22 @@ def test_fresh_dirty_builds_date_skipped_pages_by_the_files_monorepo_copied(
     dates = {loc: entry.lastmod for loc, entry in sitemap(site).items()}
     assert dates == {**expected, BASE + "guide/": "2024-07-01T09:00:00Z"}
     assert "no lastmod" not in output(result)
+
+
+@pytest.mark.parametrize(
+    "plugins", [["monorepo", "sitemap"], ["sitemap", "monorepo"]], ids=["monorepo-first", "last"]
+)
+def test_messages_name_the_files_a_user_edits(git_repo: GitRepo, plugins: list[str]) -> None:
+    """A warning about a page names the file it was copied from, never the temporary folder
+    the plugin merged the docs into, which is gone once the build ends."""
+    root = monorepo_site(git_repo, plugins)
+    git_repo.write("projects/a/docs/usage.md", "---\nsitemap:\n  priority: 7\n---\n# Usage\n")
+    git_repo.write("docs/guide.md", "---\nsitemap:\n  changefreq: often\n---\n# Guide\n")
+    git_repo.commit("bad values", "2024-07-01T09:00:00+00:00")
+    log = output(mkdocs_build(root))
+    warned = sorted(
+        line.split("sitemap: ", 1)[1].split(":", 1)[0]
+        for line in log.splitlines()
+        if line.startswith("WARNING") or line.lstrip().startswith("warning")
+    )
+    assert warned == ["docs/guide.md", "projects/a/docs/usage.md"], log
