@@ -65,7 +65,13 @@ MONOREPO_LOWEST = (
 # renders with the pymdown-extensions MkDocs 1.5's Material resolves to (0.26 passes Highlight
 # settings it no longer takes); its Python handler is pinned beside it. The newest needs 3.11+,
 # and the resolver takes the newest that installs on 3.10.
-MKDOCSTRINGS_LOWEST = ["mkdocstrings==0.28.0", "mkdocstrings-python==1.16.1"]
+# mkdocs-gen-files writes its recipe's API reference pages; its pages are marked as generated
+# from MkDocs 1.6 on, so with the lowest MkDocs its test skips, saying so.
+MKDOCSTRINGS_LOWEST = [
+    "mkdocstrings==0.28.0",
+    "mkdocstrings-python==1.16.1",
+    "mkdocs-gen-files==0.5.0",
+]
 # Lowest: the oldest release of each supported line that installs on this Python.
 MKDOCS_VERSIONS = {
     # mkdocs-static-i18n 1.x needs MkDocs 1.5.2+: its test is skipped, with that reason, here.
@@ -74,7 +80,7 @@ MKDOCS_VERSIONS = {
     "newest": ["mkdocs>=1.6,<2", "mkdocs-static-i18n>=1.3", "mkdocs-redirects>=1.2",
                "mkdocs-material>=9.5", "mkdocs-include-markdown-plugin>=4.0.0",
                "mkdocs-macros-plugin>=1.0.1", "mkdocs-monorepo-plugin>=1.0",
-               "mkdocstrings[python]>=0.28"],
+               "mkdocstrings[python]>=0.28", "mkdocs-gen-files>=0.5"],
 }  # fmt: skip
 # Sphinx 7.0.x calls datetime.utcfromtimestamp() at import of sphinx.builders.gettext, which
 # Python 3.12+ deprecates; under pytest's filterwarnings=error that fails the session. 7.1.0 is

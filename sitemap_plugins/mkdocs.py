@@ -22,7 +22,7 @@ import datetime as dt
 import logging
 import os
 import posixpath
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -64,6 +64,7 @@ from sitemap_plugins.include_sources import IncludeSources
 from sitemap_plugins.macros_sources import MacrosSources
 from sitemap_plugins.mkdocstrings_sources import MkdocstringsSources
 from sitemap_plugins.monorepo_sources import MonorepoSources
+from sitemap_plugins.other_plugins import loaded
 from sitemap_plugins.snippet_sources import SnippetSources, snippets_enabled
 
 if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
@@ -153,6 +154,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._macros_read: tuple[str, ...] = ()  # what macros includes in the page it renders
         self._mkdocstrings: MkdocstringsSources | None = None  # with mkdocstrings
         self._monorepo: MonorepoSources | None = None  # with mkdocs-monorepo-plugin
+        self._generators: tuple[str, ...] = ()  # the scripts mkdocs-gen-files runs
         self._read_in: dict[tuple[str, str], tuple[str, ...]] = {}  # what each page read in
         self._offered: set[str] = set()  # files read in this build's history pass was told of
         self._started_at: dt.datetime | None = None  # see on_startup
@@ -181,6 +183,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._include_sources = IncludeSources.of(config.plugins.values())
         self._macros_sources = MacrosSources.of(config.plugins.values())
         self._monorepo = MonorepoSources.of(config.plugins.values())
+        self._generators = _generator_scripts(config.plugins.values())
         self._i18n = _find_i18n(config)
         self._files = []
         self._outputs = {}
@@ -509,7 +512,9 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         return Page(
             path=path,
             origin=origin,
-            sources=() if generated else (self._source(file), *read_in),
+            sources=self._generated_sources(file, read_in)
+            if generated
+            else (self._source(file), *read_in),
             sitemap=meta.get("sitemap"),
             updated=_post_date(page),
             translations=self._translations(file),
@@ -519,6 +524,15 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             article=self._article(file, page) if options and options.news is not None else None,
             title=_title(page) if options and options.html_page else None,
         )
+
+    def _generated_sources(self, file: File, read_in: tuple[str, ...]) -> tuple[str, ...]:
+        """A page mkdocs-gen-files writes has no source of its own, and what its scripts read
+        is unknown: undated. One that shows files it reads in (the modules of mkdocstrings'
+        ``::: mypkg.models``, the usual API reference pages) is made of them and of the lines
+        the scripts wrote: it is as new as the newest of those files and scripts."""
+        if not read_in or not self._generators or getattr(file, "generated_by", None) != _GEN_FILES:
+            return ()
+        return (*self._generators, *read_in)
 
     def _article(self, file: File, page: MkDocsPage | None) -> Article | None:
         """A Material blog post, for the news sitemap: its ``date.created``, its title, and its
@@ -541,6 +555,21 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         # language's locale: the plugin's own links say which URL each language has.
         urls.setdefault(str(locale), self._url(self._built_in.get(_key(file), ""), file.url))
         return {lang: url for lang, url in urls.items() if url is not None}
+
+
+_GEN_FILES: Final = "mkdocs-gen-files"
+"""What mkdocs-gen-files sets a file's ``generated_by`` to."""
+
+
+def _generator_scripts(plugins: Iterable[object]) -> tuple[str, ...]:
+    """The scripts of the first mkdocs-gen-files among MkDocs' ``plugins``, absolute (its
+    ``scripts`` setting, which MkDocs checked exist); none without it."""
+    plugin = loaded(plugins, "mkdocs_gen_files")
+    settings = getattr(plugin, "config", None)
+    scripts = settings.get("scripts") if isinstance(settings, Mapping) else None
+    if not isinstance(scripts, list):
+        return ()
+    return tuple(os.path.abspath(str(script)) for script in scripts)  # noqa: PTH100
 
 
 def _find_i18n(config: MkDocsConfig) -> Any:

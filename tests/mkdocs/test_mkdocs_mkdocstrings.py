@@ -149,3 +149,51 @@ def test_fresh_dirty_builds_keep_the_modules_a_page_documents(git_repo: GitRepo)
         mkdocs_build(root, "--dirty")
         assert "Help thrice." not in (root / "site/funcs/index.html").read_text("utf-8")
         assert dates(root / "site") == {**EXPECTED, FUNCS: "2025-05-05T09:00:00Z"}
+
+
+GEN_REF = """import mkdocs_gen_files
+
+for name in ("_models", "funcs"):
+    with mkdocs_gen_files.open(f"reference/{name}.md", "w") as page:
+        page.write(f"# {name}\\n\\n::: mypkg.{name}\\n")
+with mkdocs_gen_files.open("reference/index.md", "w") as page:
+    page.write("# Reference\\n\\nEvery module.\\n")
+"""
+
+
+def test_pages_gen_files_writes_are_dated_by_their_modules_and_its_scripts(
+    git_repo: GitRepo,
+) -> None:
+    """mkdocstrings' recipe for API reference pages: a mkdocs-gen-files script writes a page per
+    module. Such a page has no source of its own; it is made of the script's lines and the
+    module's docstrings, so it is as new as the newer of the two. A generated page that reads
+    nothing in (the reference's index) stays undated: what its script read is unknown."""
+    pytest.importorskip("mkdocs_gen_files", reason="mkdocs-gen-files is not installed")
+    from mkdocs.structure.files import File
+
+    if not hasattr(File, "generated_by"):
+        pytest.skip("MkDocs marks generated pages from 1.6 on")
+    root = site_with_api_docs(git_repo, paths=["src"])
+    git_repo.write("scripts/gen_ref.py", GEN_REF)
+    write_config(
+        git_repo,
+        plugins=[
+            "sitemap",
+            {"gen-files": {"scripts": ["scripts/gen_ref.py"]}},
+            {"mkdocstrings": {"handlers": {"python": {"paths": ["src"]}}}},
+        ],
+    )
+    git_repo.commit("reference pages", "2024-04-04T09:00:00+00:00")
+    mkdocs_build(root, "--strict")
+    site = root / "site"
+    assert "Help twice." in (site / "reference/funcs/index.html").read_text("utf-8")
+    got = dates(site)
+    assert got[BASE + "reference/_models/"] == "2024-04-04T09:00:00Z"  # the script is newer
+    assert got[BASE + "reference/funcs/"] == z(JUN)  # the module is newer
+    assert got[BASE + "reference/"] is None
+    git_repo.write("scripts/gen_ref.py", GEN_REF.replace("# {name}", "# Module {name}"))
+    git_repo.commit("titles", "2024-12-12T09:00:00+00:00")
+    mkdocs_build(root, "--strict")
+    got = dates(site)
+    assert got[BASE + "reference/_models/"] == "2024-12-12T09:00:00Z"
+    assert got[BASE + "reference/funcs/"] == "2024-12-12T09:00:00Z"
