@@ -411,6 +411,8 @@ class _Site:
                 kind = "articles" if "article" in context else "pages"
                 return self._content(rel, content, kind, url, found)
         origin = self._origin(self.output_path / rel)  # not a content: named by its file
+        if self.urls.is_search(rel, context):
+            return LeftOut(Reason.SEARCH_PAGE, origin)
         path = clean(self.urls.of(rel, context))
         if self.legacy.excluded(path):
             return LeftOut(Reason.BY_CONFIG, origin)

@@ -20,14 +20,20 @@ _INDEX_FILE: Final = re.compile(r"(^|/)index\.html?$")
 
 
 class SiteUrls:
-    """URL rules read once from the settings: the direct templates' ``{NAME}_URL``."""
+    """URL rules read once from the settings: the direct templates' ``{NAME}_URL``, and where
+    the ``search`` one is saved."""
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
         self.direct: dict[str, str] = {}
+        self.search: str | None = None
+        """Where the direct template ``search`` is saved: a theme's search page (Tipue Search,
+        Flex), a form that shows nothing until a visitor searches, left out as on every host."""
         for name in settings.get("DIRECT_TEMPLATES") or ():
             save_as = settings.get(f"{name.upper()}_SAVE_AS", f"{name}.html")
             if save_as:
                 self.direct[str(save_as)] = str(settings.get(f"{name.upper()}_URL", f"{name}.html"))
+                if name == "search":
+                    self.search = str(save_as)
 
     def of(self, rel: str, context: Mapping[str, Any]) -> str:
         """Pelican's own URL for a file that is no article or page, as its templates link it."""
@@ -46,6 +52,14 @@ class SiteUrls:
             return self.direct[rel]
         period = _period_url(rel, context)
         return rel if period is None else period
+
+    def is_search(self, rel: str, context: Mapping[str, Any]) -> bool:
+        """Whether the file at ``rel`` is the search page, or a later page of it where
+        ``PAGINATED_TEMPLATES`` paginates it (each page knows the file of the first)."""
+        if self.search is None:
+            return False
+        listing = context.get("articles_page")
+        return rel == self.search or getattr(listing, "full_name", None) == self.search
 
     def lists_articles(self, rel: str, context: Mapping[str, Any]) -> list[Any] | None:
         """The articles a listing shows, or None for a page whose content we cannot know."""

@@ -430,6 +430,56 @@ def test_drafts_hidden_private_noindex_redirects_and_404_are_left_out(git_repo: 
     }
 
 
+SEARCH_TEMPLATE = """\
+{% extends "base.html" %}
+{% block content %}
+<form action="{{ SITEURL }}/search.html"><input name="q"></form>
+<div id="tipue_search_content"></div>
+{% endblock %}
+"""
+
+
+@pytest.mark.parametrize(
+    ("settings", "written"),
+    [
+        ("", ["search.html"]),
+        (
+            # Saved elsewhere, and paginated: every page of it is the search page.
+            'SEARCH_SAVE_AS = "find/index.html"\n'
+            'SEARCH_URL = "find/"\n'
+            'PAGINATED_TEMPLATES = {"index": None, "tag": None, "category": None,'
+            ' "author": None, "search": 1}\n',
+            ["find/index.html", "find/index2.html"],
+        ),
+    ],
+)
+def test_a_themes_search_page_is_left_out(
+    git_repo: GitRepo, settings: str, written: list[str]
+) -> None:
+    """``DIRECT_TEMPLATES`` with ``search`` and a ``search.html`` template, as Tipue Search and
+    the Flex theme set it up: a form with no content of its own, left out as Sphinx's search
+    page is, and counted; the other direct templates stay listed."""
+    files = {
+        "content/a.md": post("A", "2024-01-01"),
+        "content/b.md": post("B", "2024-01-02"),
+        "templates/search.html": SEARCH_TEMPLATE,
+    }
+    site = plain_repo(
+        git_repo,
+        files,
+        'THEME_TEMPLATES_OVERRIDES = ["templates"]\n'
+        'DIRECT_TEMPLATES = ["index", "tags", "archives", "search"]\n' + settings,
+    )
+    proc = pelican_build(site, "-v")
+    assert all((site / "output" / rel).is_file() for rel in written)
+    paths = set(sitemap(site))
+    assert {"", "a.html", "b.html", "tags.html", "archives.html"} <= paths
+    assert not {path for path in paths if path.startswith(("search", "find"))}
+    read = summary(proc)
+    assert read.urls == len(paths)
+    assert read.left_out == {"search page": len(written)}
+
+
 # -- pelican-sitemap's settings ------------------------------------------------------------------
 
 
