@@ -170,7 +170,8 @@ class _Site:
         self.siteurl = str(settings.get("SITEURL") or "")
         self.output_path = Path(pelican.output_path).absolute()
         self.content_path = Path(settings.get("PATH") or ".").absolute()
-        self.project_prefix = _prefix(self.content_path.parent)  # where origins are named from
+        self.project = _project_folder(self.content_path, self.output_path)
+        self.project_prefix = _prefix(self.project)  # where origins are named from
         self.output_prefix = _prefix(self.output_path)  # where written files are
         self.default_lang = str(settings.get("DEFAULT_LANG") or "")
         self.template_pages = {
@@ -190,7 +191,7 @@ class _Site:
             options,
             LoggingReporter(logger),
             base_url_setting="SITEURL in the Pelican settings",
-            cache_dir=_cache_dir(settings, self.content_path),
+            cache_dir=_cache_dir(settings, self.project),
             naive_tz=_timezone(settings),
             rewrites_pages=True,
             source_folders=[self.content_path],
@@ -522,7 +523,7 @@ class _Site:
         inside = _under(path, self.project_prefix)
         if inside is not None:
             return inside
-        return Path(os.path.relpath(path, self.content_path.parent)).as_posix()
+        return Path(os.path.relpath(path, self.project)).as_posix()
 
 
 def _under(path: str | Path, prefix: str) -> str | None:
@@ -571,13 +572,30 @@ def _served_path(content: Any) -> str:
     return clean(served(str(content.url), str(getattr(content, "save_as", "") or "")))
 
 
-def _cache_dir(settings: Mapping[str, Any], content_path: Path) -> Path:
+def _project_folder(content_path: Path, output_path: Path) -> Path:
+    """The project's folder, where the cache goes and from which messages name files.
+
+    Usually the folder holding the content folder (``content/`` beside ``pelicanconf.py``).
+    With ``PATH = "."`` (which Pelican reads from the settings file's folder) or ``PATH`` unset
+    (the folder Pelican runs in) the content folder is the project's own: its parent is a
+    folder of other projects, outside the checkout. Pelican keeps no record of the settings
+    file, so the content folder counts as the project's when Pelican runs in it or writes its
+    output inside it, as it does with either setting run from the project's folder or with
+    ``OUTPUT_PATH`` set beside ``PATH = "."``.
+    """
+    content = content_path.resolve()
+    if content == Path.cwd().resolve() or output_path.resolve().is_relative_to(content):
+        return content_path
+    return content_path.parent
+
+
+def _cache_dir(settings: Mapping[str, Any], project: Path) -> Path:
     """Pelican's ``CACHE_PATH`` when the site uses Pelican's own caches; otherwise ``.cache``
-    beside the content folder, as for MkDocs, rather than a ``cache`` folder the user never
+    in the project's folder, as for MkDocs, rather than a ``cache`` folder the user never
     asked for."""
     if settings.get("CACHE_CONTENT") or settings.get("LOAD_CONTENT_CACHE"):
         return Path(settings.get("CACHE_PATH") or "cache").absolute() / "sitemap-plugins"
-    return content_path.parent / ".cache" / "sitemap-plugins"
+    return project / ".cache" / "sitemap-plugins"
 
 
 def _timezone(settings: Mapping[str, Any]) -> dt.tzinfo:

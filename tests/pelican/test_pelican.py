@@ -33,7 +33,7 @@ from tests.pelican.helpers import (
 )
 from tests.support.git_trace import GitTrace
 from tests.support.gitrepo import GitRepo
-from tests.support.hosts import output, pelican_build
+from tests.support.hosts import output, pelican_build, run_python
 from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp, read_index
 
 pytestmark = pytest.mark.pelican
@@ -790,3 +790,53 @@ def test_the_history_pass_starts_with_the_build_and_is_the_only_one(
     pelican_build(site, env=trace.env)
     assert sitemap(site) == first
     assert (trace.count("log"), trace.count("status")) == (0, 1), trace.commands()
+    # Kept beside the content folder, in the project, where it always was.
+    assert (site / ".cache" / "sitemap-plugins").is_dir()
+    assert not (site.parent / ".cache").exists()
+
+
+# -- the project's folder ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path_setting", "run_in", "args", "built"),
+    [
+        pytest.param("", "repo", [], "repo", id="PATH unset"),
+        pytest.param('PATH = "."\n', "repo", [], "repo", id="PATH ."),
+        # Run from the folder above: "." is still the settings file's, which holds the output.
+        pytest.param(
+            'PATH = "."\nOUTPUT_PATH = "output"\n', ".", [], "repo", id="PATH . run from above"
+        ),
+        # Run in it, the output written to a folder beside it.
+        pytest.param("", "repo", ["-o", "../deploy/output"], "deploy", id="output beside"),
+    ],
+)
+def test_content_in_the_project_folder_keeps_the_cache_and_the_names_in_it(
+    git_repo: GitRepo, tmp_path: Path, path_setting: str, run_in: str, args: list[str], built: str
+) -> None:
+    """With ``PATH`` unset (the folder Pelican runs in) or ``"."`` (the settings file's
+    folder), the content folder is the project's own: the cache is kept in it, not in the
+    folder above, shared with whatever lies beside the project, and messages name files from
+    it (``posts/a.md``, not ``repo/posts/a.md``)."""
+    settings = PLAIN_SETTINGS.replace('PATH = "content"\n', path_setting)
+    assert 'PATH = "content"' not in settings
+    settings += 'ARTICLE_PATHS = ["posts"]\nPAGE_PATHS = ["pages"]\n'
+    git_repo.write("pelicanconf.py", settings)
+    git_repo.write("posts/a.md", post("A", "2024-03-01", Sitemap='{"priority": 7}'))
+    git_repo.write("pages/about.md", page("About"))
+    git_repo.write(".gitignore", "output/\n__pycache__/\n")
+    git_repo.commit("site", "2024-05-01T10:00:00+00:00")
+    cwd = tmp_path / run_in
+    conf = os.path.relpath(git_repo.root / "pelicanconf.py", cwd)
+    proc = run_python(
+        *("-m", "pelican", "-s", conf, *args),
+        cwd=cwd,
+        env={"COLUMNS": "400", "PYTHONWARNINGS": "ignore"},  # one line per message
+    )
+    assert not (tmp_path / ".cache").exists()
+    assert any((git_repo.root / ".cache" / "sitemap-plugins").iterdir())
+    log = log_of(proc)
+    assert "sitemap: posts/a.md: priority 7 is not allowed" in log, log
+    entries = sitemap(tmp_path / built)
+    assert {"", "a.html", "pages/about.html"} <= set(entries)
+    assert entries["pages/about.html"].lastmod == "2024-05-01T10:00:00Z"
