@@ -2,7 +2,8 @@
 
 A Sphinx build writes a general index (``genindex``, split into ``genindex-A``... with
 ``html_split_index``), domain indexes (``py-modindex``) and a search page; a Pelican build
-writes its drafts to ``drafts/``. None of them carries a ``noindex``, so the built HTML alone
+writes its drafts to ``drafts/``, and a theme's search page where ``DIRECT_TEMPLATES`` names
+``search``. None of them carries a ``noindex``, so the built HTML alone
 would list them, where the plugins leave them out (the Sphinx extension by page name, the
 Pelican plugin by status). ``generate`` runs after the build and sees files only: it knows the
 generator by what the build leaves (Sphinx's ``_static/documentation_options.js`` and
@@ -57,8 +58,16 @@ def generator_pages(site_dir: Path, project_dirs: tuple[Path, ...]) -> Generator
     config = next((path for path in found if path.is_file()), None)
     if config is None and not _PELICAN_GENERATOR.search(head_of(site_dir / "index.html") or ""):
         return None
-    drafts = _pelican_drafts(config)
-    return lambda relpath: Reason.DRAFT if drafts.fullmatch(relpath) else None
+    settings = _pelican_settings(config)
+    drafts = _pelican_drafts(settings)
+    search = _pelican_search(settings)
+
+    def pelican_page(relpath: str) -> Reason | None:
+        if search is not None and search.fullmatch(relpath):
+            return Reason.SEARCH_PAGE
+        return Reason.DRAFT if drafts.fullmatch(relpath) else None
+
+    return pelican_page
 
 
 def sphinx_builder(site_dir: Path) -> str | None:
@@ -90,24 +99,52 @@ def _sphinx_page(relpath: str) -> Reason | None:
     return None
 
 
-def _pelican_drafts(config: Path | None) -> re.Pattern[str]:
-    """The paths Pelican saves drafts at: its ``DRAFT_*SAVE_AS`` settings where ``config``
-    sets them to a plain string, else their defaults (the file is read, never run)."""
-    patterns = dict(_PELICAN_DRAFTS)
-    if config is not None:
+def _pelican_settings(config: Path | None) -> dict[str, object]:
+    """The settings ``config`` assigns a literal to (a string, a list of strings...): read,
+    never run; none where it cannot be read."""
+    if config is None:
+        return {}
+    try:
+        tree = ast.parse(config.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    found: dict[str, object] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.Assign):
+            continue
         try:
-            tree = ast.parse(config.read_bytes())
-        except (OSError, SyntaxError, ValueError):
-            tree = None
-        for node in tree.body if tree is not None else ():
-            if (
-                isinstance(node, ast.Assign)
-                and isinstance(node.value, ast.Constant)
-                and isinstance(node.value.value, str)
-            ):
-                for target in node.targets:
-                    if isinstance(target, ast.Name) and target.id in patterns:
-                        patterns[target.id] = node.value.value
+            value = ast.literal_eval(node.value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                found[target.id] = value
+    return found
+
+
+def _pelican_search(settings: dict[str, object]) -> re.Pattern[str] | None:
+    """Where Pelican saves a theme's search page (``SEARCH_SAVE_AS``) and, paginated, its
+    later pages (``index2.html``, as Pelican's default ``PAGINATION_PATTERNS`` name them),
+    where ``DIRECT_TEMPLATES`` names ``search`` (Tipue Search, Flex): the plugin leaves them
+    out."""
+    templates = settings.get("DIRECT_TEMPLATES")
+    if not isinstance(templates, (list, tuple)) or "search" not in templates:
+        return None
+    saved = settings.get("SEARCH_SAVE_AS", "search.html")
+    if not isinstance(saved, str) or not saved.strip("/"):
+        return None
+    stem, extension = posixpath.splitext(saved.lstrip("/"))
+    return re.compile(re.escape(stem) + r"(?:[2-9]|[1-9]\d+)?" + re.escape(extension))
+
+
+def _pelican_drafts(settings: dict[str, object]) -> re.Pattern[str]:
+    """The paths Pelican saves drafts at: its ``DRAFT_*SAVE_AS`` settings where the config
+    sets them to a plain string, else their defaults."""
+    patterns = dict(_PELICAN_DRAFTS)
+    for name in patterns:
+        value = settings.get(name)
+        if isinstance(value, str):
+            patterns[name] = value
     alternatives = [
         "".join(
             ".+?" if _FIELD.fullmatch(piece) else re.escape(piece)

@@ -56,3 +56,52 @@ def test_generate_leaves_out_the_drafts_pelican_wrote(
     entries = check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
     assert {entry.loc.removeprefix(BASE) for entry in entries} == set(plugin)
     assert "2 draft" in done.stdout + done.stderr
+
+
+SEARCH = """\
+{% extends "base.html" %}
+{% block content %}<form action="{{ SITEURL }}/search.html"><input name="q"></form>{% endblock %}
+"""
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        "",
+        'SEARCH_SAVE_AS = "find/index.html"\nSEARCH_URL = "find/"\n'
+        'PAGINATED_TEMPLATES = {"index": None, "tag": None, "category": None,'
+        ' "author": None, "search": 1}\n',
+    ],
+    ids=["search.html", "paginated-elsewhere"],
+)
+def test_generate_leaves_out_the_search_page_as_the_plugin_does(
+    git_repo: GitRepo, settings: str
+) -> None:
+    """A theme's search page (``DIRECT_TEMPLATES`` with ``search``, as Tipue Search and Flex
+    set it up) is a form, which the plugin leaves out: ``generate`` reads where
+    ``pelicanconf.py`` saves it and leaves out the same files."""
+    files = {
+        **SITE,
+        "content/b.md": post("B", "2024-01-04"),
+        "templates/search.html": SEARCH,
+    }
+    root = plain_repo(
+        git_repo,
+        files,
+        'THEME_TEMPLATES_OVERRIDES = ["templates"]\n'
+        'DIRECT_TEMPLATES = ["index", "tags", "archives", "search"]\n' + settings,
+    )
+    pelican_build(root)
+    plugin = sitemap(root)
+    searched = [
+        p
+        for p in ("search.html", "find/index.html", "find/index2.html")
+        if (root / "output" / p).is_file()
+    ]
+    assert searched  # what the site holds, so that leaving it out is about something
+    done = run("generate", root / "output", "--base-url", BASE, "--exclude", HIDDEN, cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    entries = check_sitemap_file(root / "output/sitemap.xml", BASE + "sitemap.xml")
+    assert {entry.loc.removeprefix(BASE) for entry in entries} == set(plugin)
+    assert not set(searched) & set(plugin)
+    assert f"{len(searched)} search page" in done.stdout + done.stderr
