@@ -227,6 +227,19 @@ class SourceFinder:
         found = self.find(relpath)
         return None if found is None else self._post_dates.get(found)
 
+    def blog_index(self, source: Path) -> bool:
+        """Whether ``source`` (a file :meth:`find` gave) is a blog's own page: the
+        ``index.md`` beside the blog's ``posts`` folder, as Material and Zensical lay a blog
+        out (``blog/index.md``, ``blog/posts/``). It shows the blog's newest posts, so the
+        MkDocs plugin dates it by them too."""
+        if self.layout not in ("mkdocs", "zensical") or source.name.lower() != "index.md":
+            return False
+        try:
+            folder = source.parent.relative_to(self.source_dir).as_posix()
+        except ValueError:
+            return False
+        return self._listing("" if folder == "." else folder).get("posts") == ("posts", True)
+
     def _builds(self, source: str, relpath: str) -> bool:
         """Whether MkDocs or Zensical builds ``source`` (a candidate of :func:`_mkdocs`) to
         ``relpath``: a folder's ``index.md`` or ``README.md`` always to its ``index.html``;

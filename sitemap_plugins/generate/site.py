@@ -230,6 +230,8 @@ class SiteReader:
             self._report(found, problems)
             if self.folder_sitemap is not None:
                 sitemap = self.folder_sitemap(found, sitemap)
+            if self.finder is not None and self.finder.blog_index(found):
+                listed = self._listed_posts(file)  # the blog's own page: its newest posts too
         elif self.finder is not None and self.finder.layout in ("mkdocs", "zensical"):
             listed = self._listed_posts(file)  # a blog's archive or category page
         in_head = _declared(scan.modified)
@@ -238,7 +240,9 @@ class SiteReader:
         return Page(
             path=path,
             origin=origin,
-            sources=() if listed else self.sources(found, is_built),  # a view: its newest post
+            # A view without a source is as new as its newest post; the blog's own page, as
+            # the newer of its source and its newest post, as the core dates such a page.
+            sources=() if is_built and listed else self.sources(found, is_built),
             listed_dates=listed,
             sitemap=sitemap,
             updated=in_head if in_head is not None else _declared(declared),
@@ -263,8 +267,8 @@ class SiteReader:
             self.warn_unreadable(f"{where}: cannot read it ({why}); left out")
 
     def _listed_posts(self, file: BuiltFile) -> tuple[object, ...]:
-        """The dates of the posts of the Material or Zensical blog view that the page without
-        a source belongs to (an archive's or a category's page, the index's later pages): the
+        """The dates of the posts of the Material or Zensical blog view that the page belongs
+        to (the blog's own page and its later pages, an archive's or a category's page): the
         post excerpts of all the view's pages, as the MkDocs plugin dates each page of a view
         by the newest post of the whole view. Each view's pages are read once, when the first
         of them is met."""

@@ -98,6 +98,26 @@ def test_generate_after_mkdocs_lists_what_the_plugin_lists(git_repo: GitRepo) ->
     assert BASE + "internal/" not in plugin
 
 
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+def test_generate_dates_the_blogs_own_page_by_its_newest_post_as_the_plugin_does(
+    git_repo: GitRepo,
+) -> None:
+    """The blog's own page (``blog/index.md``) shows the newest posts: a post published after
+    its source last changed makes it as new as that post, for the plugin and for ``generate``
+    alike; a later edit of the source counts as well."""
+    example_repo(git_repo)
+    git_repo.write("docs/blog/index.md", "# Blog\n")
+    git_repo.write("docs/blog/posts/plain.md", "---\ndate: 2023-03-07\n---\n\n# Plain\n\nText.\n")
+    git_repo.commit("blog", "2024-10-01T00:00:00+00:00")
+    git_repo.write("docs/blog/posts/new.md", "---\ndate: 2024-11-05\n---\n\n# New\n\nNews.\n")
+    git_repo.commit("a new post", "2024-11-05T12:00:00+00:00", "docs/blog/posts/new.md")
+    blog = {"blog": {"categories": False}}
+    assert built_both_ways(git_repo, blog)[BASE + "blog/"].lastmod == "2024-11-05"  # the post
+    git_repo.write("docs/blog/index.md", "# Blog\n\nAll our news.\n")
+    git_repo.commit("intro", "2024-12-02T08:00:00+00:00", "docs/blog/index.md")
+    assert built_both_ways(git_repo, blog)[BASE + "blog/"].lastmod == "2024-12-02T08:00:00Z"
+
+
 WATCH = """---
 sitemap:
   priority: 0.6
