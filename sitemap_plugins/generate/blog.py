@@ -19,6 +19,11 @@ over pages of its own: ``<view>/index.html``, then ``<view>/page/2/index.html``.
 ``pagination_url_format``, ``page/{page}``), or ``<view>.html`` then ``<view>/page/2.html``
 without directory URLs. The MkDocs plugin dates every page of a view by the newest post of the
 whole view, so :class:`View` names them all, from any one of them.
+
+Material's blog writes ``<blog>/index.md`` into the source folder during the build when the site
+has none (``# Blog`` and a blank line). Untracked, its time is the build's, on every CI build:
+the MkDocs plugin tells that from when the build began; ``generate``, running after the build,
+cannot, and knows the file by its text instead (:func:`written_by_material`).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from typing import Final, NamedTuple
 
 from sitemap_plugins.generate.front_matter import FrontMatter, parse_front_matter
 
-__all__ = ["View", "post_paths", "slugify_ascii", "slugify_unicode"]
+__all__ = ["View", "post_paths", "slugify_ascii", "slugify_unicode", "written_by_material"]
 
 _HEADING: Final = re.compile(r"^#[ \t]+(?P<title>.+?)[ \t#]*$", re.M)
 _DAY: Final = re.compile(r"(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})")
@@ -42,6 +47,8 @@ _LATER_PAGE: Final = re.compile(
     r"^(?:(?P<view>.+)/)?page/[1-9][0-9]*(?P<suffix>/index\.html|\.html)$", re.IGNORECASE
 )
 _INDEX: Final = "/index.html"
+_MATERIAL_INDEX: Final = b"# Blog\n\n"
+"""What Material's blog writes as the blog's ``index.md`` when a site has none (9.x)."""
 
 
 def _inside(folder: str, name: str) -> str:
@@ -133,3 +140,16 @@ def slugify_ascii(text: str) -> str:
     value = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     value = re.sub(r"[^\w\s-]", "", value).strip().lower()
     return re.sub(r"[-\s]+", "-", value)
+
+
+def written_by_material(path: Path) -> bool:
+    """Whether the blog index at ``path`` holds what Material's blog writes there when a site
+    has none (with Windows line ends too, as Python writes text there): then the build wrote it,
+    and its file time says when the build ran, not when the page changed. A page the author
+    wrote says more than that, and keeps its file time until it is committed."""
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(2 * len(_MATERIAL_INDEX) + 1)
+    except OSError:
+        return False
+    return data.replace(b"\r\n", b"\n") == _MATERIAL_INDEX

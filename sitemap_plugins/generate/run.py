@@ -22,6 +22,7 @@ from sitemap_plugins.core.human_page import Listing, holds_a_listing, html_page_
 from sitemap_plugins.core.publish import is_ours
 from sitemap_plugins.core.report import Code
 from sitemap_plugins.core.spill import DEFAULT_CHUNK
+from sitemap_plugins.generate.blog import written_by_material
 from sitemap_plugins.generate.errors import InputError
 from sitemap_plugins.generate.folder_meta import FolderMeta
 from sitemap_plugins.generate.generator_pages import generator_pages, sphinx_builder
@@ -144,6 +145,7 @@ def generate_site(
 
     sources: set[Path] = set()
     committed: set[Path] = set()
+    by_build: set[Path] = set()  # sources the build wrote itself
     held: dict[str, Page | LeftOut] = {}
     total = 0
     for file in files(first=True):
@@ -160,10 +162,12 @@ def generate_site(
             if fresh:  # a snippet beyond the source folder joins the pass now, not after the walk
                 sources.update(fresh)
                 builder.widen(fresh)
+            if finder is not None and finder.blog_index(found) and written_by_material(found):
+                by_build.add(found)
         elif file.relpath in tracked:
             committed.add(path)
     del tracked
-    dates = _dates(builder, sources, committed)
+    dates = _dates(builder, sources, committed, by_build)
     described = held.values() if len(held) == total else _read_again(reader, files(), held)
     pages = _pages(reader, described, total, builder.reporter, progress)
     lang = _site_language(site_dir) if options.html_page else "en"
@@ -252,9 +256,12 @@ def _site_language(site_dir: Path) -> str:
     return html_lang(head_of(site_dir / "index.html")) or "en"
 
 
-def _dates(builder: SitemapBuilder, sources: set[Path], committed: set[Path]) -> DateLookup:
+def _dates(
+    builder: SitemapBuilder, sources: set[Path], committed: set[Path], by_build: set[Path]
+) -> DateLookup:
     """Every file's date in one lookup: the sources by git (and a working-tree change by its
-    time), the committed built files by git only."""
+    time, but not one of ``by_build``, which the build wrote), the committed built files by git
+    only."""
     wanted = builder.options.lastmod_sources
     use_git, use_mtime = "git" in wanted, "mtime" in wanted
     files = sources | committed
@@ -266,6 +273,12 @@ def _dates(builder: SitemapBuilder, sources: set[Path], committed: set[Path]) ->
         if path in dates.dates and dates.dates[path][1] == "mtime":
             del dates.dates[path]
             dates.undated[path] = Undated(Why.UNCOMMITTED)
+    for path in by_build:
+        # Its time is the build's (on CI, every build's), as the plugins find it for a source
+        # written after the build began: no date, and the page is as new as what it lists.
+        if path in dates.dates and dates.dates[path][1] == "mtime":
+            del dates.dates[path]
+            dates.undated[path] = Undated(Why.WRITTEN_BY_BUILD)
     return dates
 
 

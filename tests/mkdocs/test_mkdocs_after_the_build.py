@@ -10,10 +10,12 @@ changefreq and priority, the blog's archive (dated by its newest post) included.
 
 from __future__ import annotations
 
+import datetime as dt
 import gzip
 import importlib.metadata
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -38,6 +40,7 @@ def built_both_ways(
     *plugins: object,
     generate: tuple[str, ...] = (),
     options: dict[str, list[object]] | None = None,
+    written_by_build: tuple[str, ...] = (),
     **settings: object,
 ) -> dict[str, UrlEntry]:
     """The site built with Material, ``plugins`` and the mkdocs.yml ``settings`` twice: with
@@ -45,16 +48,24 @@ def built_both_ways(
     it (``site/``; with the arguments ``generate``, by default none). Both sitemaps must list
     the same URLs with the same lastmod, changefreq and priority; returns the plugin's.
     ``options`` are given to both: the plugin's in mkdocs.yml, ``generate``'s in
-    ``sitemap-plugins.toml`` (each value a list, written as TOML's JSON-like arrays)."""
+    ``sitemap-plugins.toml`` (each value a list, written as TOML's JSON-like arrays).
+    ``written_by_build`` are sources a build writes when they are missing (Material's blog
+    index): removed before each build, so that each build writes them anew, as on CI."""
     root = repo.root
     sitemap_plugin: object = {"sitemap": options} if options else "sitemap"
     write_config(repo, theme={"name": "material"}, plugins=[sitemap_plugin, *plugins], **settings)
+    for relpath in written_by_build:
+        (root / relpath).unlink(missing_ok=True)
     mkdocs_build(root, "--site-dir", "with-plugin")
     if options:
         toml = "".join(f"{key} = {_toml(value)}\n" for key, value in options.items())
         repo.write("sitemap-plugins.toml", toml)
     write_config(repo, theme={"name": "material"}, plugins=[*plugins], **settings)
+    for relpath in written_by_build:
+        (root / relpath).unlink(missing_ok=True)
     mkdocs_build(root, "--site-dir", "site")
+    for relpath in written_by_build:
+        assert (root / relpath).is_file(), relpath  # the build wrote it
     done = run("generate", *generate, cwd=root)  # by default all from mkdocs.yml
     assert done.returncode == 0, done.stdout + done.stderr
     plugin_entries = sitemap(root / "with-plugin")
@@ -116,6 +127,40 @@ def test_generate_dates_the_blogs_own_page_by_its_newest_post_as_the_plugin_does
     git_repo.write("docs/blog/index.md", "# Blog\n\nAll our news.\n")
     git_repo.commit("intro", "2024-12-02T08:00:00+00:00", "docs/blog/index.md")
     assert built_both_ways(git_repo, blog)[BASE + "blog/"].lastmod == "2024-12-02T08:00:00Z"
+
+
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+@pytest.mark.parametrize("depth", [None, 1], ids=["full-clone", "shallow-clone"])
+def test_generate_dates_the_blog_index_material_writes_as_the_plugin_does(
+    git_repo: GitRepo, tmp_path: Path, depth: int | None
+) -> None:
+    """Material's blog writes ``docs/blog/index.md`` during the build when the site has none:
+    untracked, its file time is the build's, on every CI build. ``generate``, after the build,
+    dates the blog's page by the newest post it shows, as the plugin does, never by that time,
+    also in a shallow clone (the posts have dates of their own). A page edited and not
+    committed keeps its file time, and so does a blog index its author wrote."""
+    example_repo(git_repo)
+    git_repo.write(".gitignore", "site/\nwith-plugin/\n.cache/\n")
+    git_repo.write("docs/blog/posts/updated.md", UPDATED_POST)
+    git_repo.write("docs/blog/posts/plain.md", "---\ndate: 2023-03-07\n---\n\n# Plain\n\nText.\n")
+    git_repo.commit("a blog without an index", "2024-10-01T00:00:00+00:00")
+    repo = git_repo if depth is None else git_repo.clone(tmp_path / "clone", depth=depth)
+    edited = repo.write("docs/guide/configure.md", "# Configure\n\nEdited, not committed.\n")
+    blog = {"blog": {"categories": False}}
+    index = "docs/blog/index.md"
+    plugin = built_both_ways(repo, blog, written_by_build=(index,))
+    assert f"?? {index}" in repo.git("status", "--short")  # Material's, as on every CI build
+    assert plugin[BASE + "blog/"].lastmod == "2023-03-07"  # the newest post, not the build
+    assert plugin[BASE + "guide/configure/"].lastmod == _file_time(edited)
+    own = repo.write(index, "# Blog\n\nOur news.\n")  # the author's own, not committed
+    plugin = built_both_ways(repo, blog)
+    assert plugin[BASE + "blog/"].lastmod == _file_time(own)
+
+
+def _file_time(path: Path) -> str:
+    """The lastmod a file's modification time gives, as written by default."""
+    moment = dt.datetime.fromtimestamp(int(path.stat().st_mtime), dt.timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 WATCH = """---
