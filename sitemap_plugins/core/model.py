@@ -125,6 +125,8 @@ class Page:
     none and instead carries ``listed_dates``: the dates (raw, as the host holds them) of the items
     it lists; the page then takes the newest. A listed item without a date of its own is given by
     its source files in ``listed_sources`` instead, which the core dates as it dates any source.
+    A page with sources of its own may list items too (a blog's front page, which shows the newest
+    posts): it is then as new as the newer of the two.
 
     ``sitemap`` is the page's own ``sitemap`` metadata as the author wrote it: a mapping with
     ``priority``, ``changefreq``, ``lastmod``, ``exclude``; ``False`` to leave the page out;
