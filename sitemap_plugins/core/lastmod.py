@@ -5,7 +5,8 @@ the host's own modified field), the git history of the page's files, a working-t
 time, and the build time only when asked for. A page without a source of its own (a listing) is
 as new as what it lists. A date in the future is no modification date, and a page nothing can
 date gets none: the reason (a shallow clone, no git) is said once per build with its fix, never
-once per page.
+once per page. Nor is a page dated by some of its files (or items) while another, which git
+cannot date, may have changed after them: that date would be older than the page's last change.
 """
 
 from __future__ import annotations
@@ -33,6 +34,15 @@ _AHEAD_OF_UTC: Final = dt.timedelta(hours=14)
 one on Earth has reached that day yet."""
 _DECLARED: Final = frozenset({"metadata", "listed pages"})
 _NOT_LOOKED_UP: Final = Undated(Why.NOT_LOOKED_UP)
+_MAY_BE_NEWER: Final = frozenset(
+    {Why.SHALLOW, Why.TREELESS, Why.NO_GIT, Why.GIT_FAILED, Why.NOT_TRACKED, Why.UNCOMMITTED}
+)
+"""Why a file may have changed after every date known of a page's other files or items: it has
+a history git could not read (a shallow or treeless clone, no git, git failing), or changes no
+commit records (a copy with no repository, an ignored file, an edit whose file time is not
+wanted). Another undated file tells nothing of the page's changes: one outside the sources'
+repositories never dates a page, one the build wrote is made of what the build reads, and one
+not looked up was left out by the caller (``lastmod_sources`` without files)."""
 
 
 class Decision(NamedTuple):
@@ -100,7 +110,7 @@ class LastmodRules:
                 if listed is not None:
                     if listed.value is not None:
                         return listed
-                    undated = listed.undated  # a shallow clone's: said with the others
+                    undated = listed.undated  # why an item may be newer: said with the others
         return Decision(None, "none", undated)
 
     def _explicit(self, page: Page, meta: Mapping[str, Any]) -> Lastmod | None:
@@ -119,7 +129,8 @@ class LastmodRules:
         return None
 
     def _from_files(self, page: Page) -> tuple[FileDate | None, Undated | None]:
-        """The newest date of the page's files, unless a file git cannot date may be newer.
+        """The newest date of the page's files, unless a file git cannot date may be newer
+        (see :data:`_MAY_BE_NEWER`): an include git ignores, say.
 
         In a shallow clone, a file traced to a boundary commit changed at the latest then; if
         another file of the page changed after that, the page's date is still exact.
@@ -134,8 +145,10 @@ class LastmodRules:
         missing = [undated[path] for path in sources if path in undated]
         if known:
             date, origin = max(known, key=lambda item: sort_key(item[0]))
-            if _no_newer(date, missing):
+            newer = _may_be_newer(date, missing)
+            if newer is None:
                 return (date, origin), None
+            return None, newer
         shallow = [item for item in missing if item.reason is Why.SHALLOW]
         if shallow:
             return None, shallow[0]
@@ -148,18 +161,21 @@ class LastmodRules:
     ) -> Decision | None:
         """A page of its own that also lists others (a Material blog's front page, with its
         ``index.md`` and its newest posts): it changes when its source does and when what it
-        lists does, so it is as new as the newest of both. An item a shallow clone cannot date
-        may be the newest: no lastmod then; and the page's own source, undated there, must be
-        no newer than what the items say."""
+        lists does, so it is as new as the newest of both. An item git cannot date may be the
+        newest: no lastmod then; and the page's own source, undated, must be no newer than what
+        the items say (a source the build wrote, made of what it lists, is not)."""
         listed = self._listed(page)
         if listed is None:
-            return None if dated is None else Decision(*dated)
+            if dated is None:
+                return None
+            newer = self._newer_item(page, dated[0])
+            return Decision(*dated) if newer is None else Decision(None, "none", newer)
         if listed.value is None:
             return listed  # an item may be newer than anything known
         if dated is not None:
-            newer = sort_key(listed.value) > sort_key(dated[0])
-            return listed if newer else Decision(*dated)
-        if undated is None or _no_newer(listed.value, [undated]):
+            newer_items = sort_key(listed.value) > sort_key(dated[0])
+            return listed if newer_items else Decision(*dated)
+        if undated is None or _may_be_newer(listed.value, [undated]) is None:
             return listed
         return None
 
@@ -172,7 +188,7 @@ class LastmodRules:
                 listed.append((parse_lastmod(raw, naive_tz=self.naive_tz), "listed pages"))
             except ValueError:
                 continue  # the item's own page says what is wrong with it
-        dates, undated = self.files.dates, self.files.undated
+        dates = self.files.dates
         listed += [dates[path] for path in page.listed_sources if path in dates]
         if not listed:
             return None
@@ -182,12 +198,19 @@ class LastmodRules:
             if not listed:
                 return None
             newest = max(listed, key=lambda item: sort_key(item[0]))
-        if undated:  # a shallow clone: an item it cannot date may be the newest
-            missing = [undated[path] for path in page.listed_sources if path in undated]
-            if not _no_newer(newest[0], missing):
-                shallow = next(item for item in missing if item.reason is Why.SHALLOW)
-                return Decision(None, "none", shallow)
+        newer = self._newer_item(page, newest[0])
+        if newer is not None:  # an item git cannot date may be the newest
+            return Decision(None, "none", newer)
         return Decision(*newest)
+
+    def _newer_item(self, page: Page, date: Lastmod) -> Undated | None:
+        """Why an item the page lists may have changed after ``date``, or None if none may."""
+        undated = self.files.undated
+        if not undated:  # most builds: git dated every file
+            return None
+        return _may_be_newer(
+            date, [undated[path] for path in page.listed_sources if path in undated]
+        )
 
     def _future(self, page: Page, value: Lastmod, origin: str) -> bool:
         if isinstance(value, dt.datetime):
@@ -203,16 +226,17 @@ class LastmodRules:
         return True
 
 
-def _no_newer(date: Lastmod, missing: list[Undated]) -> bool:
-    """Whether no file a shallow clone cannot date may have changed after ``date``: each one's
-    last change is bounded by its boundary commit, and ``date`` is no older than any bound. A
-    file without a bound (author dates) may be newer than anything; files undated for another
-    reason (not committed, no git) decide nothing here."""
-    shallow = [item for item in missing if item.reason is Why.SHALLOW]
-    if not shallow:
-        return True
-    bounds = [item.bound for item in shallow if item.bound is not None]
-    return len(bounds) == len(shallow) and sort_key(date) >= max(bounds)
+def _may_be_newer(date: Lastmod, missing: list[Undated]) -> Undated | None:
+    """The first file of ``missing`` that may have changed after ``date`` (see
+    :data:`_MAY_BE_NEWER`), or None. A file a shallow clone traced to a boundary commit changed
+    at the latest then: ``date``, no older than that bound, is still the newest; a file without
+    a bound (author dates, or no history at all) may be newer than anything."""
+    for item in missing:
+        if item.reason not in _MAY_BE_NEWER:
+            continue
+        if item.bound is None or sort_key(date) < item.bound:
+            return item
+    return None
 
 
 def is_future(value: Lastmod, now: dt.datetime) -> bool:

@@ -288,6 +288,85 @@ def test_a_listing_in_a_shallow_clone_is_not_dated_older_than_an_item_it_cannot_
     assert summary.lastmod_from == {"none": 1}
 
 
+@pytest.mark.parametrize("where", ["copy", "no git"])
+def test_a_listing_is_not_dated_older_than_an_item_git_cannot_date(
+    site: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """Where git cannot say when a listed item last changed (a copy of the sources without
+    ``.git``, git not installed), that item may be the newest: the listing gets no lastmod, as
+    in a shallow clone, never the date of its other items, older than its last change. So does
+    a page that lists others, with such a source of its own."""
+
+    def pages(root: Path) -> list[Page]:
+        return [
+            Page(path="", origin="index", listed_dates=("2024-02-01",),
+                 listed_sources=(root / "docs/guide/install.md",)),  # March
+            Page(path="blog/", origin="docs/index.md", sources=(root / "docs/index.md",),
+                 listed_dates=("2024-01-01",)),  # its source: January 10
+        ]  # fmt: skip
+
+    build(tmp_path / "full", pages(site.root))
+    truth = {e.loc: e.lastmod for e in read_sitemap(tmp_path / "full/sitemap.xml")}
+    assert truth == {BASE: "2024-03-15T18:30:00+02:00", BASE + "blog/": "2024-01-10T09:00:00Z"}
+    root = site.root
+    if where == "copy":
+        root = site.archive(tmp_path / "copy")
+    else:
+        (tmp_path / "bin").mkdir()
+        monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    summary, _ = build(tmp_path / "out", pages(root))
+    entries = {e.loc: e.lastmod for e in read_sitemap(tmp_path / "out/sitemap.xml")}
+    assert entries == {BASE: None, BASE + "blog/": None}
+    assert summary.undated == {Why.NOT_TRACKED if where == "copy" else Why.NO_GIT: 2}
+
+
+def test_a_page_is_not_dated_older_than_a_file_git_cannot_date(
+    site: GitRepo, tmp_path: Path
+) -> None:
+    """A page's include or listed item that git ignores (a CI step generated it), or that was
+    edited since its commit where file times are not wanted, may have changed after every
+    other file of the page: no lastmod. A file outside the repository, or one the build wrote,
+    tells nothing of the page's changes: the other files date the page."""
+    site.write(".gitignore", "docs/generated/\n")
+    site.commit("ignore what CI generates", "2024-04-01T00:00:00+00:00")
+    ignored = site.write("docs/generated/table.md", "| a | b |\n")
+    edited = site.write("docs/guide/café.md", "# café\n\nnot committed\n")
+    before = (dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=1)).timestamp()
+    for path in (ignored, edited):
+        os.utime(path, (before, before))
+    beside = tmp_path / "beside.md"
+    beside.write_text("copied next to the checkout just now\n", encoding="utf-8")
+    options = Options.from_mapping({"base_url": BASE, "lastmod_sources": ["metadata", "git"]})
+    builder = SitemapBuilder(options, CollectingReporter(), cache_dir=tmp_path / "cache")
+    builder.start(site.path("docs"))
+    made = site.write("docs/made/by-the-build.md", "# made\n")
+    index = site.path("docs/index.md")  # January 10
+    feb = ("2024-02-01",)
+    pages = [
+        Page(path="ignored/", origin="ignored", sources=(index, ignored)),
+        Page(path="edited/", origin="edited", sources=(index, edited)),
+        Page(path="list-ignored/", origin="l1", listed_dates=feb, listed_sources=(ignored,)),
+        Page(path="list-edited/", origin="l2", listed_dates=feb, listed_sources=(edited,)),
+        Page(path="front/", origin="front", sources=(ignored,), listed_dates=feb),
+        Page(path="beside/", origin="beside", sources=(index, beside)),
+        Page(path="list-made/", origin="l3", listed_dates=feb, listed_sources=(made,)),
+        Page(path="front-made/", origin="front-made", sources=(made,), listed_dates=feb),
+    ]
+    summary = builder.build(pages, tmp_path / "out")
+    entries = {e.loc: e.lastmod for e in read_sitemap(tmp_path / "out/sitemap.xml")}
+    assert entries == {
+        BASE + "beside/": "2024-01-10T09:00:00Z",
+        BASE + "edited/": None,
+        BASE + "front-made/": "2024-02-01",
+        BASE + "front/": None,
+        BASE + "ignored/": None,
+        BASE + "list-edited/": None,
+        BASE + "list-ignored/": None,
+        BASE + "list-made/": "2024-02-01",
+    }
+    assert summary.undated == {Why.NOT_TRACKED: 3, Why.UNCOMMITTED: 2}
+
+
 def test_author_dates_of_a_shallow_clone_bound_nothing(git_repo: GitRepo, tmp_path: Path) -> None:
     """Author dates keep their first moment through a rebase, so the boundary commit's may be
     older than the change before it: a page with a source changed at the boundary is then not

@@ -244,6 +244,20 @@ class GitRepo:
         out = self.git("-c", "core.quotepath=off", "ls-tree", "-r", "-z", "--name-only", "HEAD")
         return [name for name in out.split("\0") if name]
 
+    def archive(self, dest: Path, revision: str = "HEAD") -> Path:
+        """A copy of ``revision``'s tree at ``dest``, made with ``git archive``: the files and
+        no ``.git``, as an sdist, a CI artifact or a container image's ``COPY`` leaves them."""
+        dest.mkdir(parents=True)
+        tar = subprocess.run(
+            ["git", "archive", "--format=tar", revision],
+            cwd=self.root,
+            env=git_env(),
+            capture_output=True,
+            check=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=tar, check=True)
+        return dest
+
     def clone(
         self,
         dest: Path,
