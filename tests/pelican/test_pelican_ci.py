@@ -1,4 +1,4 @@
-"""``pelican`` in the clones CI makes: shallow, file times of the checkout."""
+"""``pelican`` in the clones CI makes: shallow, file times of the checkout, no git."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.pelican.helpers import PLAIN_SETTINGS, page, sitemap
+from tests.pelican.helpers import PLAIN_SETTINGS, page, plain_repo, post, sitemap
 from tests.support.ci_history import DEPTHS, CiHistory
 from tests.support.deploy_hook import push_to_deploy_hook
 from tests.support.gitrepo import GitRepo
@@ -61,3 +61,39 @@ def test_a_site_built_by_the_deploy_hook_of_a_bare_repository_is_dated_by_its_hi
     entries = sitemap(tree)
     assert {role: entries[path].lastmod for role, path in PATHS.items()} == history.truth
     assert "WARNING" not in log
+
+
+@pytest.mark.parametrize("where", ["copy", "no git"])
+def test_listings_are_not_dated_older_than_an_article_git_cannot_date(
+    git_repo: GitRepo, tmp_path: Path, where: str
+) -> None:
+    """An article without a ``Date:`` of its own (``DEFAULT_DATE`` fills one in, which dates
+    nothing) is dated by git. In a copy of the site without ``.git`` (an sdist, a container's
+    COPY), or with no git installed, nothing dates it, and it may be the newest article: the
+    listings that show it get no lastmod, as in a shallow clone, never the date of the other
+    article, older than their last change."""
+    site = plain_repo(
+        git_repo,
+        {"content/x.md": post("X", "2024-06-01")},
+        'DEFAULT_DATE = "fs"\n',
+        date="2024-06-01T10:00:00+00:00",
+    )
+    git_repo.write("content/y.md", "Title: Y\nCategory: News\nTags: misc\n\nNo date here.\n")
+    git_repo.commit("Y", "2024-08-01T10:00:00+00:00")
+    listings = ("", "archives.html", "category/news.html", "tag/misc.html")
+    pelican_build(site)
+    truth = sitemap(site)
+    assert {path: truth[path].lastmod for path in listings} == dict.fromkeys(
+        listings, "2024-08-01T10:00:00Z"
+    )
+    env = None
+    if where == "copy":
+        site = git_repo.archive(tmp_path / "copy")
+    else:
+        (tmp_path / "bin").mkdir()
+        env = {"PATH": str(tmp_path / "bin")}
+    pelican_build(site, env=env)
+    entries = sitemap(site)
+    assert {path: entries[path].lastmod for path in listings} == dict.fromkeys(listings)
+    assert entries["x.html"].lastmod == "2024-06-01T00:00:00Z"  # the date it declares
+    assert entries["y.html"].lastmod is None
