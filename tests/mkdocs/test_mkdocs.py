@@ -786,6 +786,34 @@ def test_a_blog_front_page_is_as_new_as_its_newest_post(git_repo: GitRepo) -> No
     assert blog_dates(git_repo)["blog/"] == "2024-08-02T08:00:00Z"
 
 
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+def test_a_blog_front_page_git_cannot_date_is_not_dated_by_its_posts(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """The blog's own page is as new as its source or its newest post. In a copy of the site
+    without ``.git`` (a CI artifact, a container's COPY), git cannot date its source, which may
+    be the newer: the page gets no lastmod, not its newest post's date, older than its last
+    change. A post keeps the date it declares."""
+    git_repo.write("docs/index.md", "# Home\n\nHome.\n")
+    git_repo.write("docs/blog/index.md", "# Blog\n")
+    git_repo.write("docs/blog/posts/new.md", "---\ndate: 2024-07-01\n---\n\n# New\n\nNews.\n")
+    git_repo.write(".gitignore", "site/\n.cache/\n")
+    write_config(
+        git_repo,
+        theme={"name": "material"},
+        plugins=["sitemap", {"blog": {"categories": False}}],
+    )
+    git_repo.commit("blog", "2024-07-01T12:00:00+00:00")
+    git_repo.write("docs/blog/index.md", "# Blog\n\nAll our news.\n")
+    git_repo.commit("intro", "2024-08-02T08:00:00+00:00")
+    assert blog_dates(git_repo)["blog/"] == "2024-08-02T08:00:00Z"  # the truth: its source
+    copy = git_repo.archive(tmp_path / "copy")
+    entries = sitemap(build_site(copy))
+    by_path = {loc.removeprefix(BASE): entry.lastmod for loc, entry in entries.items()}
+    assert by_path["blog/"] is None
+    assert by_path["blog/2024/07/01/new/"] == "2024-07-01"
+
+
 def blog_dates(git_repo: GitRepo) -> dict[str, str | None]:
     entries = sitemap(build_site(git_repo.root))
     return {loc.removeprefix(BASE): entry.lastmod for loc, entry in entries.items()}
