@@ -35,7 +35,15 @@ one on Earth has reached that day yet."""
 _DECLARED: Final = frozenset({"metadata", "listed pages"})
 _NOT_LOOKED_UP: Final = Undated(Why.NOT_LOOKED_UP)
 _MAY_BE_NEWER: Final = frozenset(
-    {Why.SHALLOW, Why.TREELESS, Why.NO_GIT, Why.GIT_FAILED, Why.NOT_TRACKED, Why.UNCOMMITTED}
+    {
+        Why.SHALLOW,
+        Why.TREELESS,
+        Why.NO_GIT,
+        Why.GIT_FAILED,
+        Why.NOT_TRACKED,
+        Why.IGNORED,
+        Why.UNCOMMITTED,
+    }
 )
 """Why a file may have changed after every date known of a page's other files or items: it has
 a history git could not read (a shallow or treeless clone, no git, git failing), or changes no

@@ -364,7 +364,7 @@ def test_a_page_is_not_dated_older_than_a_file_git_cannot_date(
         BASE + "list-ignored/": None,
         BASE + "list-made/": "2024-02-01",
     }
-    assert summary.undated == {Why.NOT_TRACKED: 3, Why.UNCOMMITTED: 2}
+    assert summary.undated == {Why.IGNORED: 3, Why.UNCOMMITTED: 2}
 
 
 def test_author_dates_of_a_shallow_clone_bound_nothing(git_repo: GitRepo, tmp_path: Path) -> None:
