@@ -25,6 +25,7 @@ from typing import Final
 
 from sitemap_plugins.core.html import head_of
 from sitemap_plugins.core.model import Reason
+from sitemap_plugins.generate.file_checks import is_file
 
 __all__ = ["GeneratorPages", "generator_pages", "sphinx_builder"]
 
@@ -52,10 +53,10 @@ def generator_pages(site_dir: Path, project_dirs: tuple[Path, ...]) -> Generator
 
     ``project_dirs`` are where the generator's config may lie (the current folder, the site
     folder's parent)."""
-    if all((site_dir / marker).is_file() for marker in _SPHINX_MARKERS):
+    if all(is_file(site_dir / marker) for marker in _SPHINX_MARKERS):
         return _sphinx_page
     found = (folder / "pelicanconf.py" for folder in project_dirs)
-    config = next((path for path in found if path.is_file()), None)
+    config = next((path for path in found if is_file(path)), None)
     if config is None and not _PELICAN_GENERATOR.search(head_of(site_dir / "index.html") or ""):
         return None
     settings = _pelican_settings(config)

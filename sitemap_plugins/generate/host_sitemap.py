@@ -28,6 +28,7 @@ from typing import Final
 
 from sitemap_plugins.core import Options
 from sitemap_plugins.core.publish import is_ours, written_in_place_of_host
+from sitemap_plugins.generate.file_checks import is_file
 
 __all__ = ["HostSitemaps", "host_sitemaps"]
 
@@ -80,7 +81,7 @@ def host_sitemaps(
 
 def _hosts(site_dir: Path, name: str) -> bool:
     """Whether ``name`` is a file someone else wrote: not one an earlier run published."""
-    return (site_dir / name).is_file() and not is_ours(site_dir, name)
+    return is_file(site_dir / name) and not is_ours(site_dir, name)
 
 
 def _is_urlset(path: Path) -> bool:

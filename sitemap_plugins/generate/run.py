@@ -24,6 +24,7 @@ from sitemap_plugins.core.report import Code
 from sitemap_plugins.core.spill import DEFAULT_CHUNK
 from sitemap_plugins.generate.blog import written_by_material
 from sitemap_plugins.generate.errors import InputError
+from sitemap_plugins.generate.file_checks import is_file
 from sitemap_plugins.generate.folder_meta import FolderMeta
 from sitemap_plugins.generate.generator_pages import generator_pages, sphinx_builder
 from sitemap_plugins.generate.host_sitemap import host_sitemaps
@@ -64,7 +65,8 @@ def generate_site(
 ) -> Summary:
     """Write the sitemap of the built site ``settings.site_dir`` into it.
 
-    Raises :class:`~.errors.InputError` for a folder that is not there, and the core's
+    Raises :class:`~.errors.InputError` for a folder that is not there or cannot be read
+    (listed and entered), and the core's
     :class:`~sitemap_plugins.core.StrictError` / :class:`~sitemap_plugins.core.PublishError`.
     A built file or folder that cannot be read is a warning of kind ``Code.UNREADABLE``
     naming it, and the other pages are listed (the command line then exits with status 2).
@@ -72,6 +74,7 @@ def generate_site(
     site_dir = settings.site_dir
     if site_dir is None or not site_dir.is_dir():
         raise InputError(f"{site_dir}: no such folder (build the site first)")
+    _check_readable(site_dir)
     if settings.source_dir is not None and not settings.source_dir.is_dir():
         raise InputError(f"{settings.source_dir}: no such folder (the --source folder)")
     if settings.options.base_url is None:  # settings always set it; a library caller may not
@@ -132,7 +135,7 @@ def generate_site(
     skip = is_ours(site_dir, page_for_humans) or (options.html_page and holds_a_listing(own_page))
     site_files = (
         {page_for_humans: display(own_page)}
-        if options.html_page and not skip and own_page.is_file()
+        if options.html_page and not skip and is_file(own_page)
         else {}
     )
 
@@ -184,6 +187,19 @@ def generate_site(
     if "git" in options.lastmod_sources:
         _say_unsourced(summary.undated[Why.NOT_LOOKED_UP], reader, builder.reporter)
     return summary
+
+
+def _check_readable(site_dir: Path) -> None:
+    """Raise :class:`~.errors.InputError` where the site folder cannot be listed or entered
+    (a site built by another user under umask 077): nothing of it can be read, and no sitemap
+    written into it, so that is one line, not a warning for each thing looked at."""
+    try:
+        with os.scandir(site_dir) as entries:
+            next(entries, None)
+        os.stat(os.path.join(site_dir, os.curdir))  # noqa: PTH116, PTH118 - Path drops "."
+    except OSError as error:
+        cause = error.strerror or str(error)
+        raise InputError(f"{display(site_dir)}: cannot read the folder ({cause})") from None
 
 
 def _mkdocs_family_host(settings: Settings) -> HostConfig | None:

@@ -27,6 +27,7 @@ from sitemap_plugins.core.html import HeadScan, read_head, scan_head
 from sitemap_plugins.core.model import LeftOut, Page, Reason
 from sitemap_plugins.core.urls import encode_path, join_url, quote_file_path
 from sitemap_plugins.generate.blog import View
+from sitemap_plugins.generate.file_checks import is_file
 from sitemap_plugins.generate.front_matter import Problem, read_front_matter
 from sitemap_plugins.generate.generator_pages import GeneratorPages
 from sitemap_plugins.generate.layouts import SourceFinder
@@ -283,7 +284,7 @@ class SiteReader:
         if self.finder is None or _EXCERPT not in text:
             return ()  # no blog view
         dates: list[object] = []
-        for relpath in view.pages(lambda relpath: (self.site_dir / relpath).is_file()):
+        for relpath in view.pages(lambda relpath: is_file(self.site_dir / relpath)):
             dates += self._excerpt_dates(relpath, text if relpath == file.relpath else None)
         self._views[view] = listed = tuple(dates)
         return listed

@@ -403,6 +403,59 @@ def test_pages_and_folders_a_user_cannot_read_are_named_and_the_exit_status_is_2
     assert set(lastmods(checked(tmp_path / "site", BASE), BASE)) == {"", "guide/"}
 
 
+@pytest.mark.parametrize(
+    "mode", [0o000, 0o600, 0o300], ids=["no-access", "listed-not-entered", "entered-not-listed"]
+)
+def test_a_site_folder_a_user_cannot_read_is_one_line_and_exit_status_2(
+    tmp_path: Path, mode: int
+) -> None:
+    """A site built by another user under umask 077 (a container's build, then a CI step as
+    an ordinary user): nothing of it can be read, and no sitemap written into it. One line
+    names the folder and the cause; looking for the host's sitemap in it was a traceback."""
+    site = tmp_path / "site"
+    write(site / "index.html", page("Home"))
+    probe = write(tmp_path / "probe.txt", "")
+    probe.chmod(0)
+    site.chmod(mode)
+    try:
+        via = _without_permission_to_read(probe)
+        done = run("generate", "site", "--base-url", BASE, cwd=tmp_path, via=via)
+    finally:
+        site.chmod(0o755)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"sitemap-plugins generate: error: site: cannot read the folder "
+        f"({os.strerror(errno.EACCES)})"
+    ]
+    assert sorted(path.name for path in site.iterdir()) == ["index.html"]
+
+
+def test_a_folder_generate_looks_into_that_a_user_cannot_enter_is_a_warning(
+    tmp_path: Path,
+) -> None:
+    """Sphinx's output is known by ``_static/documentation_options.js``: a ``_static/`` the
+    user may not enter is a folder of the site that cannot be read (one line, the other pages
+    listed, exit status 2), not the traceback asking for that file raised."""
+    site = tmp_path / "site"
+    write(site / "index.html", page("Home"))
+    write(site / "searchindex.js", "Search.setIndex({})\n")
+    write(site / "_static/documentation_options.js", "const DOCUMENTATION_OPTIONS = {};\n")
+    (site / "_static").chmod(0)
+    try:
+        via = _without_permission_to_read(site / "_static/documentation_options.js")
+        done = run("generate", "site", "--base-url", BASE, cwd=tmp_path, via=via)
+    finally:
+        (site / "_static").chmod(0o755)
+    assert done.returncode == 2
+    denied = os.strerror(errno.EACCES)
+    assert done.stderr.splitlines()[0] == (
+        f"warning: site/_static/: cannot read the folder ({denied}); its pages are left out"
+    )
+    assert done.stdout.startswith("sitemap: 1 URL in sitemap.xml")
+    assert set(lastmods(checked(site, BASE), BASE)) == {""}
+
+
 def test_the_indexnow_key_file_is_written_with_the_sitemap_and_never_shown(
     tmp_path: Path,
 ) -> None:
