@@ -221,6 +221,7 @@ class Publication:
         self._committing = False
         self._original: bytes | None = None
         self._restorable = True
+        self._distrusted = False  # the record is to be written anew (see _distrust)
         self._lock_fd: int | None = None
 
     # -- 1 and 2: lock, read the record, clean up after an interrupted build -------------------
@@ -305,6 +306,7 @@ class Publication:
                 self._leftover_prefixes.append(prefix)
 
     def _distrust(self, path: Path, reason: str) -> None:
+        self._distrusted = True
         self.reporter.warning(
             Code.PUBLISH,
             f"{path} is not readable as the record of published sitemap files ({reason}); "
@@ -467,6 +469,8 @@ class Publication:
 
     def commit(self) -> None:
         """Publish everything staged; see the module's protocol, steps 5 to 8."""
+        if self._changes_nothing():
+            return
         for staged in self._staged:
             final = self.root / staged.relpath
             if final.is_dir() and not final.is_symlink():
@@ -486,7 +490,10 @@ class Publication:
         # both, as it names the files of both sets.
         now = self.robots if self._robots_now is None else self._robots_now
         both = tuple(dict.fromkeys((*self.robots, *now)))
-        with _io("write", self.sitemap):
+        # With no sitemap staged (a build with no page to list), the record is written to
+        # remove the earlier set: a failure names that, not a sitemap this build never writes.
+        step5 = ("write", self.sitemap) if new else ("remove the earlier sitemap from", self.root)
+        with _io(*step5):
             self._write_record({**self.files, **new}, self.prefixes + unclean, both)  # step 5
         self._committing = True  # from here on, the record must keep naming the new files
         order = sorted(self._staged, key=lambda s: (not s.recorded, s.entry))  # shards first
@@ -509,6 +516,23 @@ class Publication:
                 f"cannot write {self.root / self.record}, the record of published sitemap files: "
                 f"{_cause(error)}; the next build completes it",
             )
+
+    def _changes_nothing(self) -> bool:
+        """Whether the set is empty and the record names nothing (or is not there): nothing
+        is staged, nothing is to be removed, no record needs bringing up to date. Nothing is then
+        written, not even a record of nothing, so that a build with no page to list into a
+        folder it may not write in says just that (``no pages``), not that it cannot write a
+        sitemap it was never going to write."""
+        return not (
+            self._announced
+            or self._staged
+            or self._retired
+            or self._in_place_of_host
+            or self.files
+            or self.robots
+            or self._leftover_prefixes
+            or self._distrusted
+        )
 
     def _remove_old(self, new: dict[str, _Published]) -> dict[str, _Published]:
         """Remove the files earlier builds published that this one did not; return the ones

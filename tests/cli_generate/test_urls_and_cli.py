@@ -456,6 +456,42 @@ def test_a_folder_generate_looks_into_that_a_user_cannot_enter_is_a_warning(
     assert set(lastmods(checked(site, BASE), BASE)) == {""}
 
 
+@pytest.mark.parametrize("earlier", [False, True], ids=["first-run", "after-a-run"])
+def test_a_site_with_no_page_a_user_can_read_says_so_once(tmp_path: Path, earlier: bool) -> None:
+    """Every page of mode 0 (built by another user) in a folder the user may not write in:
+    nothing to list, so no sitemap, said once. It was followed by an error that the sitemap
+    could not be written, which the run never meant to write (it wrote a record of nothing).
+    Where an earlier run published one, the error says that this one could not be removed."""
+    site = tmp_path / "site"
+    write(site / "index.html", page("Home"))
+    if earlier:
+        assert run("generate", "site", "--base-url", BASE, cwd=tmp_path).returncode == 0
+    before = {path.name: path.read_bytes() for path in site.iterdir()}
+    (site / "index.html").chmod(0)
+    site.chmod(0o555)
+    try:
+        via = _without_permission_to_read(site / "index.html")
+        done = run("generate", "site", "--base-url", BASE, cwd=tmp_path, via=via)
+    finally:
+        site.chmod(0o755)
+        (site / "index.html").chmod(0o644)
+    denied = os.strerror(errno.EACCES)
+    assert done.returncode == 2
+    lines = [
+        f"warning: site/index.html: cannot read it ({denied}); left out",
+        "warning: no sitemap written to sitemap.xml: no pages",
+    ]
+    if earlier:
+        lines.append(
+            f"sitemap-plugins generate: error: cannot remove the earlier sitemap from site: "
+            f"{denied}"
+        )
+    assert done.stderr.splitlines() == lines
+    if not earlier:
+        assert done.stdout.startswith("sitemap: 0 URLs in no file; left out 1 (1 unreadable)")
+    assert {path.name: path.read_bytes() for path in site.iterdir()} == before
+
+
 def test_the_indexnow_key_file_is_written_with_the_sitemap_and_never_shown(
     tmp_path: Path,
 ) -> None:
