@@ -3,13 +3,15 @@
 MkDocs writes ``sitemap.xml`` and ``sitemap.xml.gz`` with the build day as every page's
 ``lastmod``; Zensical writes ``sitemap.xml`` with none. Where ``generate`` writes the same names
 it overwrites them; where it does not (``--gzip on`` writes the ``.gz`` alone, ``--format txt``
-writes ``sitemap.txt``), the host's file would stay published beside the true one, and crawlers
-read ``/sitemap.xml`` first. So those are removed with the new set, as the MkDocs plugin keeps
-MkDocs from writing them at all, but only a file that is recognisably a sitemap (a
-``<urlset>``) and not one ``generate`` published itself (the record removes those): a user's
-own file of that name is left alone, with a warning.
+writes ``sitemap.txt``, ``--filename map.xml`` another name), the host's file would stay
+published beside the true one, and crawlers read ``/sitemap.xml`` first. So those are removed
+with the new set, as the MkDocs plugin keeps MkDocs from writing them at all, but only a file
+that is recognisably a sitemap (a ``<urlset>``) and not one ``generate`` published itself (the
+record removes those): a user's own file of that name is left alone, with a warning.
 
-The host's ``.gz`` is what makes a run without ``--gzip`` write both files. Once written, the
+The host's ``.gz`` beside the file the run writes (MkDocs' ``sitemap.xml.gz`` beside
+``sitemap.xml``) is what makes a run without ``--gzip`` write both files; under another
+``filename`` it is removed with the host's ``sitemap.xml``. Once written, the
 ``.gz`` there is ours, so the record says it took the host's place, and the next run writes both
 again: the same command on the same site gives the same files, however often a CI step is run.
 A ``.gz`` an explicit ``--gzip both`` wrote is recorded as plainly ours, and a run without the
@@ -31,6 +33,10 @@ from sitemap_plugins.core.publish import is_ours, written_in_place_of_host
 from sitemap_plugins.generate.file_checks import is_file
 
 __all__ = ["HostSitemaps", "host_sitemaps"]
+
+_HOST_FILES: Final = ("sitemap.xml", "sitemap.xml.gz")
+"""The names the hosts write their sitemap under, whatever ``filename`` this run writes: MkDocs
+and Zensical take no other."""
 
 _URLSET: Final = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?urlset[\s>/]")
 _HEAD: Final = 4096
@@ -61,12 +67,11 @@ def host_sitemaps(
     if "gzip" not in explicit and (_hosts(site_dir, gz) or written_in_place_of_host(site_dir, gz)):
         options = dataclasses.replace(options, gzip="both")
         in_place = (gz,)
-    xml = filename if options.format == "xml" else filename.rpartition(".")[0] + ".xml"
     writes = {gz} if options.gzip != "off" else set()
     if options.gzip != "on":
         writes.add(filename)
     replaces = []
-    for name in (xml, f"{xml}.gz"):
+    for name in _HOST_FILES:
         if name in writes or not _hosts(site_dir, name):
             continue
         if _is_urlset(site_dir / name):

@@ -95,6 +95,34 @@ def test_generate_with_no_argument_replaces_zensicals_sitemap(project: GitRepo) 
     assert "no lastmod" not in done.stderr
 
 
+@pytest.mark.parametrize(
+    ("flags", "written"),
+    [(("--filename", "map.xml"), "map.xml"), (("--format", "txt", "--filename", "x.txt"), "x.txt")],
+    ids=["xml", "txt"],
+)
+def test_under_another_filename_zensicals_sitemap_goes(
+    project: GitRepo, flags: tuple[str, ...], written: str
+) -> None:
+    """``--filename`` names a file the host never writes: Zensical's ``sitemap.xml`` (no
+    lastmod at all) must not stay published beside it, first in line for crawlers, as the
+    MkDocs plugin under that filename leaves none. Run again, the same files."""
+    zensical_build(project.root)
+    site = project.root / "site"
+    for _ in range(2):
+        done = run("generate", *flags, cwd=project.root)
+        assert done.returncode == 0, done.stderr
+        assert sorted(path.name for path in site.glob("*.xml*")) == (
+            [written] if written.endswith(".xml") else []
+        )
+        assert (site / written).is_file()
+    want = expected(project)
+    if written.endswith(".xml"):
+        assert lastmods(checked(site, BASE, written), BASE) == want
+    else:
+        lines = (site / written).read_text(encoding="utf-8").splitlines()
+        assert sorted(lines) == sorted(BASE + path for path in want)
+
+
 def test_generate_in_a_shallow_clone_dates_only_what_its_history_proves(
     project: GitRepo, tmp_path: Path
 ) -> None:

@@ -451,38 +451,54 @@ def _mkdocs_alone(repo: GitRepo) -> None:
 
 @pytest.mark.parametrize(
     ("generate", "written"),
-    [(("--gzip", "on"), "sitemap.xml.gz"), (("--format", "txt"), "sitemap.txt")],
-    ids=["gzip-on", "txt"],
+    [
+        (("--gzip", "on"), "sitemap.xml.gz"),
+        (("--format", "txt"), "sitemap.txt"),
+        (("--filename", "map.xml"), "map.xml"),
+        (("--format", "txt", "--filename", "x.txt"), "x.txt"),
+    ],
+    ids=["gzip-on", "txt", "filename", "txt-filename"],
 )
 def test_the_hosts_sitemap_goes_where_generate_writes_no_file_of_its_name(
     git_repo: GitRepo, generate: tuple[str, ...], written: str
 ) -> None:
-    """``--gzip on`` writes ``sitemap.xml.gz`` alone, ``--format txt`` ``sitemap.txt``: MkDocs'
-    own ``sitemap.xml`` (and ``.gz``), dated the build day, must not stay published beside it,
-    as the plugin with the same options leaves none."""
+    """``--gzip on`` writes ``sitemap.xml.gz`` alone, ``--format txt`` ``sitemap.txt``,
+    ``--filename`` another name: MkDocs' own ``sitemap.xml`` (and ``.gz``), dated the build
+    day, must not stay published beside it, as the plugin with the same options leaves none."""
     _mkdocs_alone(git_repo)
     done = run("generate", *generate, cwd=git_repo.root)
     assert done.returncode == 0, done.stdout + done.stderr
     site = git_repo.root / "site"
-    published = sorted(path.name for path in site.glob("sitemap*"))
+    published = sorted(path.name for path in site.glob("*.*") if path.suffix in _SITEMAP_SUFFIXES)
     assert published == [written]
-    if written.endswith(".gz"):
+    if not written.endswith(".txt"):
         home = {e.loc: e for e in check_sitemap_file(site / written, BASE + written)}[BASE]
         # The page's commit date, not the build day MkDocs wrote.
         assert home.lastmod is not None
         assert home.lastmod[:10] == COMMITS["docs/index.md"][:10]
 
 
-def test_a_file_named_sitemap_xml_that_is_no_sitemap_is_left_alone(git_repo: GitRepo) -> None:
+_SITEMAP_SUFFIXES = (".xml", ".gz", ".txt")
+"""What a sitemap file of the site's top folder may end with: MkDocs writes no other such file."""
+
+
+@pytest.mark.parametrize(
+    ("generate", "written"),
+    [(("--gzip", "on"), "sitemap.xml.gz"), (("--filename", "map.xml"), "map.xml")],
+    ids=["gzip-on", "filename"],
+)
+def test_a_file_named_sitemap_xml_that_is_no_sitemap_is_left_alone(
+    git_repo: GitRepo, generate: tuple[str, ...], written: str
+) -> None:
     """Only a file that is recognisably a sitemap (a urlset) is taken for the host's: a file of
     the user's under that name stays, and a warning says why."""
     _mkdocs_alone(git_repo)
     own = git_repo.root / "site/sitemap.xml"
     own.write_text("<html><body>Our own page</body></html>\n", encoding="utf-8")
-    done = run("generate", "--gzip", "on", cwd=git_repo.root)
+    done = run("generate", *generate, cwd=git_repo.root)
     assert own.read_text(encoding="utf-8") == "<html><body>Our own page</body></html>\n"
-    assert "is left as it is: it is not a sitemap" in done.stderr
-    assert (git_repo.root / "site/sitemap.xml.gz").is_file()
+    assert "site/sitemap.xml is left as it is: it is not a sitemap" in done.stderr
+    assert (git_repo.root / "site" / written).is_file()
 
 
 @pytest.mark.parametrize("runs_before", [0, 1], ids=["after-mkdocs", "after-generate"])
