@@ -73,10 +73,13 @@ def generate_site(
     """
     site_dir = settings.site_dir
     if site_dir is None or not site_dir.is_dir():
-        raise InputError(f"{site_dir}: no such folder (build the site first)")
-    _check_readable(site_dir)
+        where = _where(settings, "site_dir")
+        raise InputError(f"{where}{site_dir}: no such folder (build the site first)")
+    _check_readable(site_dir, _where(settings, "site_dir"))
     if settings.source_dir is not None and not settings.source_dir.is_dir():
-        raise InputError(f"{settings.source_dir}: no such folder (the --source folder)")
+        where = _where(settings, "source")
+        what = "" if where else " (the --source folder)"
+        raise InputError(f"{where}{settings.source_dir}: no such folder{what}")
     if settings.options.base_url is None:  # settings always set it; a library caller may not
         raise InputError("no base URL: set the base_url option")
     host_files = host_sitemaps(
@@ -189,7 +192,15 @@ def generate_site(
     return summary
 
 
-def _check_readable(site_dir: Path) -> None:
+def _where(settings: Settings, key: str) -> str:
+    """How a message about the path ``key`` begins: with the config file and the key where
+    the file gave it (its paths are relative to the file, not to the current folder)."""
+    if key in settings.from_config and settings.config_file is not None:
+        return f"{display(settings.config_file)}: {key}: "
+    return ""
+
+
+def _check_readable(site_dir: Path, where: str) -> None:
     """Raise :class:`~.errors.InputError` where the site folder cannot be listed or entered
     (a site built by another user under umask 077): nothing of it can be read, and no sitemap
     written into it, so that is one line, not a warning for each thing looked at."""
@@ -199,7 +210,7 @@ def _check_readable(site_dir: Path) -> None:
         os.stat(os.path.join(site_dir, os.curdir))  # noqa: PTH116, PTH118 - Path drops "."
     except OSError as error:
         cause = error.strerror or str(error)
-        raise InputError(f"{display(site_dir)}: cannot read the folder ({cause})") from None
+        raise InputError(f"{where}{display(site_dir)}: cannot read the folder ({cause})") from None
 
 
 def _mkdocs_family_host(settings: Settings) -> HostConfig | None:
@@ -379,7 +390,8 @@ def generate_urls(
     try:
         output.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise InputError(f"{output}: cannot create the folder: {error.strerror}") from None
+        where = _where(settings, "site_dir")
+        raise InputError(f"{where}{output}: cannot create the folder: {error.strerror}") from None
     builder = SitemapBuilder(settings.options, reporter, base_url_setting="--base-url")
     label = "<stdin>" if settings.urls == "-" else display(Path(settings.urls))
 
@@ -396,7 +408,8 @@ def generate_urls(
         try:
             stream = open(settings.urls, "rb")  # noqa: SIM115 - closed below
         except OSError as error:
-            raise InputError(f"{settings.urls}: cannot read: {error.strerror or error}") from None
+            where = _where(settings, "urls")
+            raise InputError(f"{where}{label}: cannot read: {error.strerror or error}") from None
     try:
         pages = url_list_pages(_lines(stream, label), label, base_url, builder.reporter, counted)
         return builder.build_stream(

@@ -51,7 +51,8 @@ RUN_KEYS: Final[Mapping[str, str]] = {
     "keep_index_html": "list folder pages as dir/index.html, not dir/ (--keep-index-html)",
     "urls": "a URL list to read instead of a site (--urls)",
 }
-"""Config-file keys of ``generate`` itself, beside the sitemap options."""
+"""Config-file keys of ``generate`` itself, beside the sitemap options; the paths among them
+are relative to the file, as a file kept in ``conf/`` means them, wherever the run starts."""
 
 
 def flag_name(spec: OptionSpec) -> str:
@@ -123,6 +124,9 @@ class Settings:
     config_file: Path | None
     explicit: frozenset[str] = frozenset()
     """The options given by a flag or in the config file (not by a default or the host)."""
+    from_config: frozenset[str] = frozenset()
+    """The paths the config file gave (``site_dir``, ``source``, ``urls``), not a flag: a
+    message about one names the file and the key, where the value was written."""
 
     @property
     def cache_dir(self) -> Path | None:
@@ -198,7 +202,13 @@ def resolve_settings(
             raise UsageError(f"{config_file}: {key} {value!r} is not {kind}")
         return value
 
-    urls = urls if urls is not None else from_file("urls")
+    given = {"site_dir": site_dir, "source": source, "urls": urls}
+    from_config = frozenset(key for key, value in given.items() if value is None) & {
+        key for key, value in file_values.items() if value
+    }
+    if urls is None:
+        urls_text = from_file("urls")  # "-" is standard input, not a file beside the config
+        urls = str(base / urls_text) if urls_text and urls_text != "-" else urls_text
     site_text = site_dir if site_dir is not None else from_file("site_dir")
     site = (Path(site_dir) if site_dir is not None else base / site_text) if site_text else None
     host = None
@@ -269,4 +279,5 @@ def resolve_settings(
         host=host,
         config_file=config_file,
         explicit=explicit,
+        from_config=from_config,
     )

@@ -315,6 +315,47 @@ def test_bad_input_is_one_line_and_exit_status_2(
     assert lines[0].startswith(f"sitemap-plugins generate: error: {message}")
 
 
+def test_a_config_files_paths_are_relative_to_it(tmp_path: Path) -> None:
+    """``--config conf/sitemap-plugins.toml``: the ``urls`` it names lies beside it, as its
+    ``site_dir`` does, wherever ``generate`` runs (it was read from the current folder). A
+    path of the file that is not there is one line naming the file and the key; ``-`` is
+    still standard input."""
+    write(tmp_path / "conf/list.txt", f"{BASE}a\n{BASE}b\n")
+    base = f'base_url = "{BASE}"\n'
+    write(tmp_path / "conf/sitemap-plugins.toml", f'site_dir = "out"\nurls = "list.txt"\n{base}')
+    done = run("generate", "--config", "conf/sitemap-plugins.toml", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert set(lastmods(checked(tmp_path / "conf/out", BASE), BASE)) == {"a", "b"}
+
+    write(tmp_path / "conf/piped.toml", f'site_dir = "piped"\nurls = "-"\n{base}')
+    done = run("generate", "--config", "conf/piped.toml", cwd=tmp_path, stdin=f"{BASE}c\n")
+    assert done.returncode == 0, done.stderr
+    assert set(lastmods(checked(tmp_path / "conf/piped", BASE), BASE)) == {"c"}
+
+    missing = os.strerror(errno.ENOENT)
+    for config, text, message in [
+        (
+            "gone.toml",
+            f'site_dir = "out"\nurls = "gone.txt"\n{base}',
+            f"conf/gone.toml: urls: conf/gone.txt: cannot read: {missing}",
+        ),
+        (
+            "unbuilt.toml",
+            f'site_dir = "unbuilt"\n{base}',
+            "conf/unbuilt.toml: site_dir: conf/unbuilt: no such folder (build the site first)",
+        ),
+        (
+            "source.toml",
+            f'site_dir = "out"\nsource = "src"\nlayout = "hugo"\n{base}',
+            "conf/source.toml: source: conf/src: no such folder",
+        ),
+    ]:
+        write(tmp_path / "conf" / config, text)
+        done = run("generate", "--config", f"conf/{config}", cwd=tmp_path)
+        assert done.returncode == 2
+        assert done.stderr.splitlines() == [f"sitemap-plugins generate: error: {message}"]
+
+
 def test_strict_mode_and_an_empty_site_exit_1_and_write_nothing(tmp_path: Path) -> None:
     write(
         tmp_path / "site/index.html",
