@@ -3,9 +3,10 @@
 sphinx-sitemap builds each URL from its ``site_url`` (else ``html_baseurl``) and
 ``sitemap_url_scheme`` (``{lang}{version}{link}``), leaves out links matching
 ``sitemap_excludes``, lists hreflang alternates for ``sitemap_locales`` (or the translations it
-finds in ``locale_dirs``), and writes no lastmod when ``sitemap_show_lastmod`` is false.
-``sitemap_filename`` and ``sitemap_indent`` are options of ours under the same names. A value
-sphinx-sitemap would not take fails at config time, naming it, like any option of ours.
+finds in ``locale_dirs``: here only those Sphinx reads), and writes no lastmod when
+``sitemap_show_lastmod`` is false. ``sitemap_filename`` and ``sitemap_indent`` are options of
+ours under the same names. A value sphinx-sitemap would not take fails at config time, naming
+it, like any option of ours.
 
 One setting is ours alone: ``sitemap_language_folders`` names the folder ``{lang}`` stands for
 where it is not the language's own name: ``pt-br`` for ``pt_BR``, or ``""`` for a language
@@ -261,7 +262,12 @@ def _folders(value: object) -> dict[str, str]:
 
 
 def _locales(value: object, locale_dirs: Iterable[Path]) -> tuple[str, ...]:
-    """``sitemap_locales``, or when unset the translations found in ``locale_dirs``."""
+    """``sitemap_locales``, or when unset the languages ``locale_dirs`` holds catalogs for:
+    each ``<dir>/<language>/LC_MESSAGES``, the only place Sphinx reads a translation from.
+
+    sphinx-sitemap took every sub-folder for a language: the ``pot`` folder sphinx-intl's
+    templates are kept in, or the ``.git`` of a translations repository cloned as the locales
+    folder, became a language whose pages do not exist."""
     if value == [None]:
         return ()
     if value not in (None, [], ()):
@@ -273,7 +279,9 @@ def _locales(value: object, locale_dirs: Iterable[Path]) -> tuple[str, ...]:
     found: set[str] = set()
     for directory in locale_dirs:
         if directory.is_dir():
-            found.update(child.name for child in directory.iterdir() if child.is_dir())
+            found.update(
+                child.name for child in directory.iterdir() if (child / "LC_MESSAGES").is_dir()
+            )
     return tuple(sorted(found))
 
 

@@ -249,3 +249,42 @@ def test_a_language_at_the_root_and_one_in_a_folder_of_another_name(
     assert {entry.loc for entry in entries} == {
         f"{BASE_URL}{folder}{doc}" for folder in served.values() for doc in DOCS
     }
+
+
+FOUND_CONF = """\
+language = "en"
+locale_dirs = ["locales"]
+sitemap_url_scheme = "{lang}{link}"
+"""
+
+
+def test_languages_found_in_locale_dirs_are_those_with_catalogs(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """Without ``sitemap_locales``, the languages are the folders of ``locale_dirs`` that hold
+    ``LC_MESSAGES``, where Sphinx reads catalogs: not the ``pot`` folder sphinx-intl's users
+    write the templates to, nor the ``.git`` of a translations repository cloned as the
+    locales folder."""
+    translations = GitRepo(tmp_path / "translations")
+    translations.write("fr/LC_MESSAGES/guide.po", FRENCH)
+    translations.commit("French translation of the guide", "2024-05-05T08:00:00+00:00")
+    srcdir = write_project(
+        git_repo, {"guide.rst": page("Guide", "Hello world.")}, conf_extra=FOUND_CONF
+    )
+    git_repo.write(".gitignore", "*.mo\ndocs/locales/\n")
+    git_repo.commit("project", "2024-01-01T08:00:00+00:00")
+    translations.clone(srcdir / "locales")
+    sphinx_build(srcdir, srcdir / "locales" / "pot", builder="gettext")  # as sphinx-intl's do
+    assert (srcdir / "locales" / "pot" / "guide.pot").is_file()
+
+    outdir = tmp_path / "site" / "fr"
+    sphinx_build(srcdir, outdir, "-W", "-D", "language=fr")  # -W: no warning either
+    entries = check_sitemap_file(outdir / "sitemap.xml", f"{BASE_URL}fr/sitemap.xml")
+    assert {entry.loc for entry in entries} == {f"{BASE_URL}fr/", f"{BASE_URL}fr/guide/"}
+    for entry in entries:
+        doc = entry.loc.removeprefix(f"{BASE_URL}fr/")
+        assert entry.alternates == {
+            "en": f"{BASE_URL}en/{doc}",
+            "fr": f"{BASE_URL}fr/{doc}",
+            "x-default": f"{BASE_URL}en/{doc}",
+        }
