@@ -26,6 +26,7 @@ from sitemap_plugins.core import Code, OptionError, Reporter
 from sitemap_plugins.core.urls import check_base_url
 
 __all__ = [
+    "DEFAULTS",
     "LANGUAGE_FOLDERS",
     "SETTINGS",
     "SITE_URL",
@@ -44,6 +45,14 @@ SETTINGS: Final[Mapping[str, object]] = {
 }
 """sphinx-sitemap's names that are not ours, with "not set" defaults: only what a user wrote
 takes effect (unset, the URL scheme is ``{link}``: no language or version prefix is added)."""
+DEFAULTS: Final[Mapping[str, object]] = {
+    "sitemap_url_scheme": "{lang}{version}{link}",
+    "sitemap_excludes": [],
+    "sitemap_locales": [],
+    "sitemap_show_lastmod": False,
+}
+"""The defaults sphinx-sitemap declared the same names with. Sphinx read a ``-D`` value by their
+type (``-D sitemap_show_lastmod=0``, ``-D sitemap_locales=en,fr``), and so does the adapter."""
 SITE_URL: Final = "site_url"
 """sphinx-sitemap's base URL, which it read before ``html_baseurl``: a version's build that set
 it to its own folder (``/2.0/``) beside a canonical ``html_baseurl`` (``/latest/``) listed that

@@ -45,6 +45,7 @@ from sitemap_plugins.core import (
     StrictError,
     WrittenFile,
 )
+from sitemap_plugins.sphinx import command_line
 from sitemap_plugins.sphinx.extra_pages import HUMAN_PAGE_MARK, ExtraPages, not_found_pages
 from sitemap_plugins.sphinx.forked_writers import ForkedWriters
 from sitemap_plugins.sphinx.versions import version_copy
@@ -109,10 +110,16 @@ class _Site:
     def config_inited(self, app: Sphinx, config: Config) -> None:
         """Check every option now: a bad value stops the build naming it, before any reading."""
         self.reporter.suppressed = [str(kind) for kind in config.suppress_warnings or ()]
-        ours = {spec.name: _value(config, spec.name, spec.default) for spec in OPTION_SPECS}
+        ours = {
+            spec.name: _value(config, PREFIX + spec.name, spec.default) for spec in OPTION_SPECS
+        }
+        settings = {
+            name: _value(config, name, sphinx_sitemap.DEFAULTS[name])
+            for name in sphinx_sitemap.SETTINGS
+        }
         try:
             values, self.scheme, self.excludes = sphinx_sitemap.translate(
-                {name: config[name] for name in sphinx_sitemap.SETTINGS},
+                settings,
                 ours,
                 language=config.language or "",
                 version=config.version or "",
@@ -122,7 +129,9 @@ class _Site:
                 folders=config[sphinx_sitemap.LANGUAGE_FOLDERS],
             )
             self.site_url = sphinx_sitemap.site_url(config[sphinx_sitemap.SITE_URL])
-            note = sphinx_sitemap.footer_dates_note(config["sitemap_show_lastmod"], app.extensions)
+            note = sphinx_sitemap.footer_dates_note(
+                settings["sitemap_show_lastmod"], app.extensions
+            )
             if note is not None:
                 self.reporter.info(note)
             if _fails_on_warnings(app):  # decided before anything is written, as ours
@@ -391,18 +400,12 @@ def _fail(app: Sphinx, message: str) -> None:
 
 
 def _value(config: Config, name: str, default: object) -> object:
-    """Our option as the user set it; ``-D name=value`` arrives as text, read the way Sphinx
-    reads its own typed options."""
-    value = config[PREFIX + name]
-    if PREFIX + name not in config.overrides or not isinstance(value, str):
+    """A setting as the user gave it: ``-D name=value`` arrives as the text given (see
+    :mod:`.command_line`), read by the type of ``default``."""
+    value = config[name]
+    if name not in config.overrides or not isinstance(value, str):
         return value
-    if isinstance(default, bool):
-        return {"0": False, "1": True}.get(value, value)
-    if isinstance(default, int) and value.isdigit():
-        return int(value)
-    if isinstance(default, (list, tuple)):
-        return value.split(",") if value else []
-    return value
+    return command_line.read(value, default)
 
 
 def _fails_on_warnings(app: Sphinx) -> bool:
@@ -604,10 +607,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
         default = list(spec.default) if isinstance(spec.default, tuple) else spec.default
         # The core schema checks every value at config-inited and names the option in its
         # error; Sphinx's own type check would only warn, and wrongly for values such as
-        # sitemap_gzip = True, so it is switched off with Any.
-        app.add_config_value(PREFIX + spec.name, default, "", types=Any)
+        # sitemap_gzip = True, so it is switched off with Any. Declared as a function, so that
+        # Sphinx hands -D's text over as given (see command_line).
+        app.add_config_value(PREFIX + spec.name, command_line.declared(default), "", types=Any)
     for name, default in sphinx_sitemap.SETTINGS.items():
-        app.add_config_value(name, default, "", types=Any)
+        app.add_config_value(name, command_line.declared(default), "", types=Any)
     app.add_config_value(sphinx_sitemap.LANGUAGE_FOLDERS, None, "", types=Any)
     if sphinx_sitemap.SITE_URL not in app.config:  # else another extension declared it first
         app.add_config_value(sphinx_sitemap.SITE_URL, None, "", types=Any)

@@ -72,6 +72,75 @@ def test_core_options_set_in_conf_py_and_on_the_command_line(
     assert f"Sitemap: {BASE_URL}sitemap.xml" in robots
 
 
+@pytest.mark.parametrize(
+    ("given", "written"), [("0", False), ("false", False), ("1", True), ("True", True)]
+)
+def test_a_bool_on_the_command_line_is_0_1_false_or_true(
+    git_repo: GitRepo, tmp_path: Path, given: str, written: bool
+) -> None:
+    """The same on every Sphinx: 7 took ``false`` for true, 8 and 9 refused it."""
+    srcdir = _project(git_repo)
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir, "-W", "-D", f"sitemap_robots_txt={given}")
+    assert (outdir / "robots.txt").is_file() is written
+    assert BASE_URL + "guide/" in read_entries(outdir)
+
+
+def test_lists_on_the_command_line_split_at_commas_and_empty_is_empty(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """An empty ``-D sitemap_lastmod_sources=`` writes no lastmod, as an empty list in conf.py
+    does (Sphinx makes it a list of one empty name)."""
+    srcdir = _project(git_repo, pages={**PAGES, "other.rst": page("Other")})
+    outdir = tmp_path / "out"
+    args = ("-D", "sitemap_lastmod_sources=", "-D", "sitemap_exclude=drafts/*,other/")
+    sphinx_build(srcdir, outdir, "-W", *args)
+    entries = read_entries(outdir)
+    assert set(entries) == {BASE_URL, BASE_URL + "guide/"}
+    assert {entry.lastmod for entry in entries.values()} == {None}
+
+
+def test_sphinx_sitemap_settings_on_the_command_line_as_sphinx_sitemap_took_them(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    srcdir = _project(git_repo, 'language = "en"\nsitemap_url_scheme = "{lang}{link}"\n')
+    outdir = tmp_path / "out"
+    args = ("-D", "sitemap_show_lastmod=0", "-D", "sitemap_locales=en,fr")
+    sphinx_build(srcdir, outdir, "-W", *args)
+    entries = read_entries(outdir)
+    assert set(entries) == {BASE_URL + "en/", BASE_URL + "en/guide/", BASE_URL + "en/drafts/plan/"}
+    for loc, entry in entries.items():
+        assert entry.lastmod is None
+        link = loc.removeprefix(BASE_URL + "en/")
+        assert entry.alternates == {
+            "en": f"{BASE_URL}en/{link}",
+            "fr": f"{BASE_URL}fr/{link}",
+            "x-default": f"{BASE_URL}en/{link}",
+        }
+
+
+@pytest.mark.parametrize(
+    ("given", "shown"),
+    [
+        ("sitemap_robots_txt=yes", "'yes'"),
+        ("sitemap_robots_txt=", "''"),
+        ("sitemap_urls_per_file=many", "'many'"),
+        ("sitemap_show_lastmod=maybe", "'maybe'"),
+        ("sitemap_lastmod_sources=git,", "['git', '']"),
+    ],
+)
+def test_a_bad_value_on_the_command_line_fails_naming_option_and_value(
+    git_repo: GitRepo, tmp_path: Path, given: str, shown: str
+) -> None:
+    srcdir = _project(git_repo, "sitemap_urls_per_file = 2\n")
+    outdir = tmp_path / "out"
+    result = sphinx_build(srcdir, outdir, "-D", given, check=False)
+    assert result.returncode != 0
+    name = given.partition("=")[0]
+    assert f"invalid value for option {name!r}: {shown} (allowed: " in result.stdout + result.stderr
+    assert not (outdir / "sitemap.xml").exists()
+
+
 def test_format_txt_alone_writes_sitemap_txt(git_repo: GitRepo, tmp_path: Path) -> None:
     """No sitemap_filename is set, so none can be wrong: the name follows the format."""
     srcdir = _project(git_repo, 'sitemap_format = "txt"\n')
