@@ -18,12 +18,12 @@ import fnmatch
 import functools
 import json
 import os
-import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from sitemap_plugins.core.git_dates import Undated
 from sitemap_plugins.core.html import NOTHING_READ, PageRead, read_page
+from sitemap_plugins.core.language_tags import language_tag
 from sitemap_plugins.core.lastmod import LastmodRules
 from sitemap_plugins.core.model import EMPTY, Entry, News, Page, Reason, Video
 from sitemap_plugins.core.options import Options, Rule, check_changefreq, check_priority
@@ -43,7 +43,6 @@ __all__ = ["MAX_IMAGES", "Resolved", "Resolver"]
 
 MAX_IMAGES: Final = 1_000
 """The image extension's limit per page; the first ones in page order are listed."""
-_HREFLANG: Final = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")
 _META_KEYS: Final = frozenset({"priority", "changefreq", "lastmod", "exclude", "video"})
 _EXPECTED: Final = "expected false or a mapping of priority, changefreq, lastmod, exclude, video"
 
@@ -256,13 +255,14 @@ class Resolver:
 
     def _alternates(self, page: Page) -> tuple[tuple[str, str], ...]:
         """Every language version, itself included, then ``x-default``: ``hreflang`` wants
-        BCP 47 tags, so a locale named like ``pt_BR`` is written ``pt-BR``."""
+        BCP 47 tags, so a locale named like ``pt_BR`` is written ``pt-BR``, ``sr@latin``
+        ``sr-Latn`` (see :mod:`~sitemap_plugins.core.language_tags`)."""
         if len(page.translations) < 2:
             return ()  # a page with only itself as "alternate" has no alternates
         found: dict[str, str] = {}
         for locale, path in sorted(page.translations.items()):
-            tag = locale.replace("_", "-")
-            if not _HREFLANG.match(tag):
+            tag = language_tag(locale)
+            if tag is None:
                 self._warn(
                     Code.BAD_METADATA,
                     f"{page.origin}: hreflang {locale!r} is not a language tag; alternate left out",

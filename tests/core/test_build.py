@@ -11,6 +11,7 @@ import os
 import random
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -713,6 +714,44 @@ def test_alternates_list_self_others_and_x_default(tmp_path: Path) -> None:
         BASE + "solo/": {},
         BASE + "a/": {"de": BASE + "de/a/", "en": BASE + "a/"},
     }
+
+
+@pytest.mark.parametrize(
+    ("locale", "tag"),
+    [
+        ("sr@latin", "sr-Latn"),  # gettext's names: a modifier for the script or variant
+        ("sr_RS@latin", "sr-Latn-RS"),  # the script before the territory
+        ("sr@cyrillic", "sr-Cyrl"),
+        ("uz@cyrillic", "uz-Cyrl"),
+        ("be@latin", "be-Latn"),
+        ("ca@valencia", "ca-valencia"),  # a variant the IANA registry holds
+        ("sr@ijekavianlatin", "sr-Latn-ijekavsk"),
+        ("de_DE@euro", "de-DE"),  # a currency: nothing to say about the language
+        ("zh_TW.Big5", "zh-TW"),  # a codeset, as Sphinx names one of its catalogs
+        ("aa_ER@saaho", None),  # Saho, which aa-ER would call Afar: no tag
+    ],
+)
+def test_a_gettext_locale_name_is_written_as_its_bcp47_tag(
+    tmp_path: Path, locale: str, tag: str | None
+) -> None:
+    """The tag is the language's; its folder in the URL stays as the host wrote it."""
+    langs = {"en": "a/", locale: f"{locale}/a/"}
+    pages = [
+        Page(path="a/", origin="a.md", translations=langs, default_locale="en"),
+        Page(path=f"{locale}/a/", origin="a.x.md", translations=langs, default_locale="en"),
+    ]
+    _, reporter = build(tmp_path / "out", pages)
+    entries = {e.loc: e.alternates for e in check_sitemap_file(tmp_path / "out/sitemap.xml")}
+    [translated] = set(entries) - {BASE + "a/"}
+    assert unquote(translated) == BASE + f"{locale}/a/"
+    if tag is None:
+        assert entries == {BASE + "a/": {}, translated: {}}
+        assert reporter.codes() == [Code.BAD_METADATA] * 2  # each page says it
+        assert all(f"hreflang {locale!r} is not a language tag" in m for _, m in reporter.warnings)
+    else:
+        expected = {"en": BASE + "a/", tag: translated, "x-default": BASE + "a/"}
+        assert entries == {BASE + "a/": expected, translated: expected}
+        assert reporter.warnings == []
 
 
 def test_a_page_says_whether_its_path_is_already_encoded(tmp_path: Path) -> None:

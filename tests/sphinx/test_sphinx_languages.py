@@ -288,3 +288,35 @@ def test_languages_found_in_locale_dirs_are_those_with_catalogs(
             "fr": f"{BASE_URL}fr/{doc}",
             "x-default": f"{BASE_URL}en/{doc}",
         }
+
+
+SERBIAN = CATALOG.replace("Anleitung", "Uputstvo").replace("Hallo Welt.", "Zdravo svete.")
+
+
+def test_a_language_named_with_a_gettext_modifier_gets_its_bcp47_tag(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """Sphinx names Serbian in Latin script ``sr@latin``, as gettext does (it ships its own
+    catalog under that name); ``hreflang`` wants ``sr-Latn``. The folder keeps the name."""
+    srcdir = write_project(
+        git_repo, {"guide.rst": page("Guide", "Hello world.")}, conf_extra=FOUND_CONF
+    )
+    git_repo.write(".gitignore", "*.mo\n")
+    git_repo.write("docs/locales/sr@latin/LC_MESSAGES/guide.po", SERBIAN)
+    git_repo.commit("project", "2024-01-01T08:00:00+00:00")
+    site = tmp_path / "site"
+    for lang in ("en", "sr@latin"):
+        sphinx_build(srcdir, site / lang, "-W", "-D", f"language={lang}")  # -W: no warning
+    assert "Zdravo svete." in (site / "sr@latin" / "guide" / "index.html").read_text("utf-8")
+    for lang in ("en", "sr@latin"):
+        entries = check_sitemap_file(site / lang / "sitemap.xml", f"{BASE_URL}{lang}/sitemap.xml")
+        assert {entry.loc for entry in entries} == {
+            f"{BASE_URL}{lang}/{doc}" for doc in ("", "guide/")
+        }
+        for entry in entries:
+            doc = entry.loc.removeprefix(f"{BASE_URL}{lang}/")
+            assert entry.alternates == {
+                "en": f"{BASE_URL}en/{doc}",
+                "sr-Latn": f"{BASE_URL}sr@latin/{doc}",
+                "x-default": f"{BASE_URL}en/{doc}",
+            }
