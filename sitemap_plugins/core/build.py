@@ -87,6 +87,8 @@ class Summary:
                 if self.news
                 else "; news: no article of the last two days, no news sitemap"
             )
+            if self.news and self.news_url is None:  # a file of the site's own is there
+                text += ", no news sitemap written"
         return text
 
 
@@ -219,11 +221,14 @@ class SitemapBuilder:
         The sitemap's own URL, and so its scope, its parts' URLs in an index and its line in
         ``robots.txt``, are then under that folder.
 
-        ``host_files`` are the files the host wrote into ``output_dir`` (pages, copied files),
-        by path from it with ``/`` separators, each with the source a warning names it by; read
-        with the ``html_page`` option only. A file of the host's at the page for humans' path is
-        the site's own page: :attr:`Summary.listing` is then None, with a warning, and the
-        adapter writes nothing over it.
+        ``host_files`` are the files the host wrote into ``output_dir`` this build (pages,
+        copied static and extra files), by path from it with ``/`` separators, each with the
+        source a warning names it by. Each is the site's own: a file of the host's where the
+        sitemap goes (its ``.gz``, a shard, the index; the news sitemap) stays, and that set
+        is not written, with a warning (see :func:`~.writer.write_sitemaps`); one at the page
+        for humans' path leaves :attr:`Summary.listing` None, with a warning, and the adapter
+        writes nothing over it. Only the names the sitemap takes are looked up, so a host may
+        pass a mapping that finds its files when asked.
 
         With the ``strict`` option, any warning since the last build raises
         :class:`~.report.StrictError` before a file is replaced. Files that cannot be written
@@ -341,6 +346,7 @@ class SitemapBuilder:
             extensions=_extensions(entries),
             before_publish=self._check_strict,
             news=news,
+            host_files=host_files,
         )
         summary.urls, summary.files, summary.top = result.urls, result.files, result.top
         if result.top is not None:
@@ -452,8 +458,8 @@ class SitemapBuilder:
         overwriting them (``generate --gzip on`` after MkDocs' ``sitemap.xml``), removed once
         the set is in place (see :func:`~.writer.write_sitemaps`); ``in_place_of_host`` names
         files of the set written because the host wrote its own of that name, so recorded.
-        ``host_files`` are as for :meth:`build`: a file there at the page for humans' path is
-        the site's own, and ``html_page`` is then not written over it.
+        ``host_files`` are as for :meth:`build`: a file there where the sitemap or the page for
+        humans goes is the site's own, and nothing of ours is written over it.
         """
         summary = Summary()
         try:
@@ -550,6 +556,7 @@ class SitemapBuilder:
                 also=page_for_humans,
                 replaces=replaces,
                 in_place_of_host=in_place_of_host,
+                host_files=host_files,
             )
         summary.urls, summary.files, summary.top = result.urls, result.files, result.top
         if result.top is not None:

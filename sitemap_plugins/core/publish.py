@@ -369,6 +369,13 @@ class Publication:
         """Give a complete temporary file its final name, to be put in place at commit."""
         self._staged.append(_Staged(relpath, temp, entry))
 
+    def ours(self, relpath: str) -> bool:
+        """Whether ``relpath`` is a file an earlier build published, still exactly as the
+        record describes it: a host that says it wrote a file of that name (and did not, its
+        copy skipped as up to date) leaves ours there, which this build may replace."""
+        about = self.files.get(relpath)
+        return about is not None and _unchanged(self.root / relpath, about)
+
     def stage_robots(self, *listed: str, drop: tuple[str, ...] = ()) -> None:
         """Prepare ``robots.txt`` now, so that a file we cannot read stops the build before any
         sitemap is replaced; it is renamed into place right after the entry points.

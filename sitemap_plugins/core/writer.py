@@ -25,14 +25,14 @@ import hashlib
 import itertools
 import operator
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Final, NamedTuple, Protocol
 
 from sitemap_plugins.core.dates import lastmod_text, utc_day
 from sitemap_plugins.core.gzip_stream import GzipStream
 from sitemap_plugins.core.indexnow import key_file_bytes, key_file_name
-from sitemap_plugins.core.model import Entry, IndexEntry, Lastmod
+from sitemap_plugins.core.model import EMPTY, Entry, IndexEntry, Lastmod
 from sitemap_plugins.core.options import (
     CHANGEFREQS,
     MAX_SITEMAPS_PER_INDEX,
@@ -174,6 +174,7 @@ def write_sitemaps(
     also: Callable[[], Iterable[tuple[str, bytes]]] | None = None,
     replaces: Sequence[str] = (),
     in_place_of_host: Sequence[str] = (),
+    host_files: Mapping[str, str] = EMPTY,
 ) -> WriteResult:
     """Write sorted, validated entries as one sitemap, or as shards plus an index.
 
@@ -197,6 +198,11 @@ def write_sitemaps(
     when there is a set to put in their place. ``in_place_of_host`` names files of this set
     written because the host wrote its own of that name, which they overwrite: the record
     says so (see :meth:`.Publication.in_place_of_host`).
+
+    ``host_files`` are the files the host itself wrote into ``output_dir`` this build (a
+    static file, a copied extra file, a page), by path from it, each with the source a
+    warning names it by. A set one of whose files would go over such a file is not written
+    at all (see :func:`_taken`), with a warning: the site's own file stays.
     """
     rows = _entry_rows(entries)
     return _write(
@@ -211,6 +217,7 @@ def write_sitemaps(
         also,
         replaces,
         in_place_of_host,
+        host_files,
     )
 
 
@@ -260,6 +267,7 @@ def _write(
     also: Callable[[], Iterable[tuple[str, bytes]]] | None = None,
     replaces: Sequence[str] = (),
     in_place_of_host: Sequence[str] = (),
+    host_files: Mapping[str, str] = EMPTY,
 ) -> WriteResult:
     layout = _Layout.from_options(options)
     news_options = _news_options(options) if news is not None else None
@@ -298,6 +306,20 @@ def _write(
             )
             _publish_nothing(publication, options, before_publish)
             return WriteResult(None, (), 0, 0)
+        taken = _taken(publication, _final_names(shards, layout), host_files)
+        if taken:
+            for shard in (*shards, *news_shards):
+                shard.file.discard()
+            reporter.warning(Code.CONFLICT, _kept_message(taken, options))
+            _publish_nothing(publication, options, before_publish)
+            return WriteResult(None, (), urls, 0)  # "N URLs in no file", after the warning
+        if news_shards and news_layout is not None:
+            taken = _taken(publication, _final_names(news_shards, news_layout), host_files)
+            if taken:
+                for shard in news_shards:
+                    shard.file.discard()
+                news_shards = []
+                reporter.warning(Code.CONFLICT, _kept_message(taken, options, news=True))
         if before_publish is not None:
             before_publish()
         for relpath, data in also() if also is not None else ():
@@ -330,6 +352,58 @@ def _write(
             publication.in_place_of_host(name)
         publication.commit()
     return WriteResult(top, tuple(written), urls, len(shards), news_top, news_urls)
+
+
+def _taken(
+    publication: Publication, names: Iterable[str], host_files: Mapping[str, str]
+) -> list[tuple[str, str]]:
+    """The files of a set that the host wrote itself this build, as (path, its source): a
+    sitemap of the site's own (a static file copied to ``sitemap.xml``, a template page saved
+    there). It is the site's, as a page of that name would be, and it is not ours to replace:
+    written over, it would be lost without a word, whatever it listed with it. A file the
+    record still knows byte for byte is ours, of an earlier build (a host that skips copying
+    what looks up to date leaves it there), and is replaced as ever."""
+    return [
+        (name, source)
+        for name in names
+        if (source := host_files.get(name)) is not None and not publication.ours(name)
+    ]
+
+
+def _kept_message(taken: list[tuple[str, str]], options: Options, *, news: bool = False) -> str:
+    """The one warning for a set not written over the site's own files: which files, which
+    setting gave our files those names, and what the user can do."""
+    sources = ", ".join(dict.fromkeys(source for _, source in taken))
+    names = ", ".join(name for name, _ in taken)
+    if news:
+        what = f"the news sitemap goes (the news option, beside filename {options.filename!r})"
+        fix = "remove that file from the site, or turn news off"
+    else:
+        setting = f"filename {options.filename!r}"
+        if any(name.endswith(".gz") for name, _ in taken):
+            setting += f", gzip {options.gzip!r}"
+        what = f"the sitemap goes ({setting})"
+        fix = "remove that file from the site, or set filename to another name"
+    kept = "file is" if len(taken) == 1 else "files are"
+    return (
+        f"{sources}: already written to {names}, where {what}; the site's {kept} kept and "
+        f"no {'news ' if news else ''}sitemap is written: {fix}"
+    )
+
+
+def _final_names(shards: list[_Shard], layout: _Layout) -> list[str]:
+    """Every file a set of complete shards is published as: the shards' and the index's,
+    or the single sitemap's, each in every gzip variant."""
+    variants = layout.variants
+    if len(shards) == 1:
+        return [layout.relpath(layout.stem + layout.suffix + v) for v in variants]
+    names = [*_shard_names(shards, layout), layout.index_name]
+    return [layout.relpath(name + v) for name in names for v in variants]
+
+
+def _shard_names(shards: list[_Shard], layout: _Layout) -> list[str]:
+    """The names of a split set's shards, from their content."""
+    return [layout.shard_name(n, shard.file.digest) for n, shard in enumerate(shards, 1)]
 
 
 def _publish_nothing(
@@ -766,7 +840,7 @@ def _stage(
             publication.stage(relpath, temp, entry=True)
             written.append(relpath)
         return written
-    names = [layout.shard_name(n, shard.file.digest) for n, shard in enumerate(shards, 1)]
+    names = _shard_names(shards, layout)
     for shard, name in zip(shards, names, strict=True):
         for variant, temp in shard.file.temps.items():
             publication.stage(layout.relpath(name + variant), temp, entry=False)

@@ -870,6 +870,42 @@ def test_robots_txt_names_the_sitemap(tmp_path: Path) -> None:
     assert (tmp_path / "out/robots.txt").read_text() == f"Sitemap: {BASE}sitemap.xml\n"
 
 
+@pytest.mark.parametrize("taken", ["index", "shard"])
+def test_a_file_the_host_wrote_where_the_set_goes_is_kept_and_no_set_is_written(
+    tmp_path: Path, taken: str
+) -> None:
+    """A file the host wrote this build at a name of the set (the index, a shard: a static
+    file of the site's own) stays, and no file of the set is written, with one warning naming
+    its source, which strict mode fails on; the set an earlier build published goes, as its
+    record allows. While the file there is still ours (the host did not write it again), it
+    is replaced as ever."""
+    out = tmp_path / "out"
+    pages = [Page(path=f"p{n}/", origin=f"p{n}.md") for n in range(5)]
+    reporter = CollectingReporter()
+    options = {"base_url": BASE, "urls_per_file": 2, "gzip": "both"}
+    builder = SitemapBuilder(Options.from_mapping(options), reporter)
+    first = builder.build(pages, out)
+    assert len(first.files) == 8  # three shards and the index, each with its .gz
+    name = "sitemap.xml" if taken == "index" else first.files[0]
+    host_files = {name: "static/own.xml"}
+    assert builder.build(pages, out, host_files=host_files).files == first.files
+    assert reporter.warnings == []
+    (out / name).write_text("the site's own\n")  # as the host copies it
+    strict = SitemapBuilder(Options.from_mapping({**options, "strict": True}), reporter)
+    with pytest.raises(StrictError):
+        strict.build(pages, out, host_files=host_files)
+    assert sorted(path.name for path in out.glob("sitemap*")) == sorted(first.files)
+    summary = builder.build(pages, out, host_files=host_files)
+    assert (out / name).read_text() == "the site's own\n"
+    assert [path.name for path in out.glob("sitemap*")] == [name]
+    assert (summary.urls, summary.files) == (5, ())
+    assert reporter.codes() == [Code.CONFLICT, Code.CONFLICT]
+    assert reporter.warnings[-1][1].startswith(
+        f"static/own.xml: already written to {name}, where the sitemap goes (filename "
+        "'sitemap.xml'); the site's file is kept and no sitemap is written: "
+    )
+
+
 def test_independent_parser_reads_it_back(site: GitRepo, tmp_path: Path) -> None:
     pages = [
         page(site, "", "index.md", sitemap={"priority": 0.8, "changefreq": "monthly"}),
