@@ -205,9 +205,9 @@ class _Site:
         self.settings = settings
         self.page_writer: tuple[Any, Any] | None = None
         """Pelican's pages generator and writer of this run, for the page for humans."""
-        self.copied: dict[str, str] = {}
-        """With ``html_page``, the static files this run copies, by ``save_as``, with their
-        sources: Pelican says nothing of them in ``content_written``."""
+        self.statics: list[Any] = []
+        """The static files this run copies: Pelican says nothing of them in
+        ``content_written``. Where each goes is asked only once the run is over."""
 
     def __reduce__(self) -> tuple[Any, tuple[()]]:
         return (dict, ())  # pickled with Pelican's content cache: nothing of ours is kept
@@ -223,7 +223,7 @@ class _Site:
         self.contexts = []
         self.done = False
         self.page_writer = None
-        self.copied = {}
+        self.statics = []
         self.author_dates.forget()
         if self.languages is not None:
             self.languages.finished = []
@@ -248,13 +248,13 @@ class _Site:
         self.languages = main.languages
 
     def copying(self, statics: Iterable[Any]) -> None:
-        """The static files Pelican copies into the output this run, kept with the page for
-        humans on: it goes over none of them."""
-        if self.builder.options.html_page:
-            self.copied = {
-                str(static.save_as).replace(os.sep, "/"): self._origin(static.source_path)
-                for static in statics
-            }
+        """The static files Pelican copies into the output this run: the page for humans goes
+        over none of them.
+
+        Only kept here: asked for its ``save_as`` now, before the articles are written, a
+        static file would count as linked to where it is, and an article's ``{attach}``
+        could no longer move it next to the article (Pelican warns and leaves it)."""
+        self.statics = list(statics)
 
     def written(self, path: str, context: Mapping[str, Any]) -> None:
         """Only kept here, not even its path made relative: described all at once when the run
@@ -315,7 +315,11 @@ class _Site:
         if self.builder.options.html_page:
             # What this run wrote, for the page for humans to go over none of it: a page saved
             # as sitemap.html, a template page (named by its template), a static file.
-            files = {rel: item.origin for rel, item in described.items()} | self.copied
+            copied = {
+                str(static.save_as).replace(os.sep, "/"): self._origin(static.source_path)
+                for static in self.statics
+            }
+            files = {rel: item.origin for rel, item in described.items()} | copied
             files.update(
                 (rel, self._origin(source))
                 for rel, source in self.template_pages.items()

@@ -165,6 +165,29 @@ def test_a_users_own_sitemap_files_are_never_removed(git_repo: GitRepo) -> None:
     assert sorted(ours(out)) == ["sitemap.xml"]
 
 
+def test_an_attached_image_still_goes_beside_its_article(git_repo: GitRepo) -> None:
+    """Looking at where Pelican copies the static files does not pin them where they are: an
+    article's ``{attach}`` still moves its image next to the article, without a warning, with
+    the page for humans too."""
+    files = {
+        "content/posts/post.md": "Title: Post\nDate: 2024-01-01\n\n![pic]({attach}pic.png)\n",
+        "content/posts/pic.png": "not really a PNG",
+    }
+    settings = 'STATIC_PATHS = ["posts"]\nARTICLE_SAVE_AS = "blog/{slug}.html"\n'
+    settings += 'ARTICLE_URL = "blog/{slug}.html"\n'
+    site = plain_repo(git_repo, files, settings)
+    out = site / "output"
+    for sitemap in ({}, {"html_page": True}):
+        git_repo.write("pelicanconf.py", PLAIN_SETTINGS + settings + f"SITEMAP = {sitemap!r}\n")
+        shutil.rmtree(out, ignore_errors=True)
+        proc = pelican_build(site)
+        assert "WARNING" not in output(proc), output(proc)
+        assert (out / "blog" / "pic.png").is_file()
+        assert '<img alt="pic" src="https://example.org/blog/pic.png"' in (
+            out / "blog" / "post.html"
+        ).read_text("utf-8")
+
+
 # -- never a trace -----------------------------------------------------------------------------
 
 
