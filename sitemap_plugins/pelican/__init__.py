@@ -19,13 +19,14 @@ settings with its content cache, so the site pickles as an inert placeholder.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
 import os
 import posixpath
 import re
 import zoneinfo
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -207,7 +208,8 @@ class _Site:
         """Pelican's pages generator and writer of this run, for the page for humans."""
         self.statics: list[Any] = []
         """The static files this run copies: Pelican says nothing of them in
-        ``content_written``. Where each goes is asked only once the run is over."""
+        ``content_written``. Where each goes is asked only once the run is over (see
+        :class:`_HostFiles`)."""
 
     def __reduce__(self) -> tuple[Any, tuple[()]]:
         return (dict, ())  # pickled with Pelican's content cache: nothing of ours is kept
@@ -248,8 +250,8 @@ class _Site:
         self.languages = main.languages
 
     def copying(self, statics: Iterable[Any]) -> None:
-        """The static files Pelican copies into the output this run: the page for humans goes
-        over none of them.
+        """The static files Pelican copies into the output this run: neither the sitemap nor
+        the page for humans goes over one of them (a ``sitemap.xml`` of the site's own).
 
         Only kept here: asked for its ``save_as`` now, before the articles are written, a
         static file would count as linked to where it is, and an article's ``{attach}``
@@ -311,26 +313,12 @@ class _Site:
         written, self.contexts = list(described.values()), []
         if self.languages is not None:
             written = self.languages.join(written)
-        files: dict[str, str] = {}
-        if self.builder.options.html_page:
-            # What this run wrote, for the page for humans to go over none of it: a page saved
-            # as sitemap.html, a template page (named by its template), a static file.
-            copied = {
-                str(static.save_as).replace(os.sep, "/"): self._origin(static.source_path)
-                for static in self.statics
-            }
-            files = {rel: item.origin for rel, item in described.items()} | copied
-            files.update(
-                (rel, self._origin(source))
-                for rel, source in self.template_pages.items()
-                if rel in files
-            )
         try:
             summary = self.builder.build(
                 written,
                 self.output_path,
                 host_base_urls=[("SITEURL", self.siteurl)],
-                host_files=files,
+                host_files=_HostFiles(self, described),
             )
         except StrictError as error:
             raise SitemapStrictError(
@@ -528,6 +516,53 @@ class _Site:
         if inside is not None:
             return inside
         return Path(os.path.relpath(path, self.project)).as_posix()
+
+
+class _HostFiles(Mapping[str, str]):
+    """What a run wrote into the site's folder, by path from it, each with the source a
+    warning names it by: a page (a template page by its template), a static file Pelican
+    copied. Neither the sitemap nor the page for humans goes over one of them.
+
+    Looked up, not made: the core asks only for the few names it writes. A name with no file
+    there is none of the run's. A static file is asked for its ``save_as`` (Pelican formats
+    its URL settings each time, 15 to 35 microseconds) only when it has the size of the file
+    at that name, as a copy or link of it has: a site of thousands of images would otherwise
+    pay for each of them at every build that finds a sitemap of ours in the output."""
+
+    def __init__(self, site: _Site, described: Mapping[str, Page | LeftOut]) -> None:
+        self.site = site
+        self.described = described
+        self._by_size: dict[int, list[Any]] | None = None
+
+    def __getitem__(self, rel: str) -> str:
+        try:
+            size = os.stat(self.site.output_prefix + rel).st_size  # noqa: PTH116
+        except OSError:
+            raise KeyError(rel) from None  # written by the run, it would be there
+        template = self.site.template_pages.get(rel)
+        if template is not None and rel in self.described:
+            return self.site._origin(template)  # named by its template, not by its file
+        for static in self.statics_of_size(size):
+            if str(static.save_as).replace(os.sep, "/") == rel:
+                return self.site._origin(static.source_path)
+        return self.described[rel].origin
+
+    def statics_of_size(self, size: int) -> list[Any]:
+        """The static files as big as ``size`` bytes (strings, not pathlib: one per file)."""
+        if self._by_size is None:
+            self._by_size = {}
+            for static in self.site.statics:
+                with contextlib.suppress(OSError):
+                    found = os.stat(static.source_path).st_size  # noqa: PTH116
+                    self._by_size.setdefault(found, []).append(static)
+        return self._by_size.get(size, [])
+
+    def __iter__(self) -> Iterator[str]:
+        copied = (str(static.save_as).replace(os.sep, "/") for static in self.site.statics)
+        return (rel for rel in dict.fromkeys([*self.described, *copied]) if rel in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def _under(path: str | Path, prefix: str) -> str | None:

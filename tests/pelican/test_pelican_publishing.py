@@ -9,6 +9,7 @@ the next build starts.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import shutil
 import signal
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.pelican.helpers import BASE, PLAIN_SETTINGS, page, plain_repo, post
+from tests.pelican.helpers import BASE, PLAIN_SETTINGS, log_of, page, plain_repo, post
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import output, pelican_build
 from tests.support.publishing import (
@@ -163,6 +164,105 @@ def test_a_users_own_sitemap_files_are_never_removed(git_repo: GitRepo) -> None:
         assert {name: (out / name).read_text() for name in USER_FILES} == USER_FILES
         assert set(ours(out)) == set(published_set(out, "sitemap.xml"))
     assert sorted(ours(out)) == ["sitemap.xml"]
+
+
+OWN_SITEMAP = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+    f"<url><loc>{BASE}handmade/</loc></url></urlset>\n"
+)
+SITES_OWN = {
+    # where the site's own sitemap.xml comes from: its source, and the settings that put it there
+    "static file": (
+        "content/extra/sitemap.xml",
+        'STATIC_PATHS = ["extra"]\n'
+        'EXTRA_PATH_METADATA = {"extra/sitemap.xml": {"path": "sitemap.xml"}}\n',
+    ),
+    "template page": (
+        "content/tpl/sitemap.xml",
+        'TEMPLATE_PAGES = {"tpl/sitemap.xml": "sitemap.xml"}\n',
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(SITES_OWN))
+def test_a_sitemap_of_the_sites_own_is_kept_with_a_warning(git_repo: GitRepo, kind: str) -> None:
+    """A ``sitemap.xml`` Pelican copies or renders into the output is the site's: it stays
+    as Pelican wrote it, no file of the set is written (not even the ``.gz``, and the one an
+    earlier build published goes), and one warning names its source and the setting, which
+    ``strict`` and ``--fatal warnings`` fail on. Once the file leaves the site, the next build
+    writes the sitemap again."""
+    source, settings = SITES_OWN[kind]
+    site = plain_repo(git_repo, FILES, "SITEMAP = {'gzip': 'both'}\n")
+    out = site / "output"
+    pelican_build(site)
+    assert sorted(ours(out)) == ["sitemap.xml", "sitemap.xml.gz"]
+    git_repo.write(source, OWN_SITEMAP)
+    git_repo.write("pelicanconf.py", (site / "pelicanconf.py").read_text("utf-8") + settings)
+    git_repo.commit("a sitemap of our own", "2024-06-01T10:00:00+00:00")
+    for _ in range(2):  # the earlier build's files, then none of ours
+        proc = pelican_build(site, "-v")
+        # As Pelican wrote it (a template loses its last newline).
+        assert (out / "sitemap.xml").read_text("utf-8").strip() == OWN_SITEMAP.strip()
+        assert not (out / "sitemap.xml.gz").exists()
+        log = log_of(proc)
+        assert log.count("WARNING") == 1, log
+        assert (
+            f"sitemap: {source}: already written to sitemap.xml, where the sitemap goes "
+            "(filename 'sitemap.xml'); the site's file is kept and no sitemap is written: "
+            "remove that file from the site, or set filename to another name"
+        ) in log
+        assert recorded_files(out) == set()
+    configured = (site / "pelicanconf.py").read_text("utf-8")
+    strict = configured.replace("{'gzip': 'both'}", "{'gzip': 'both', 'strict': True}")
+    for text, args in ((strict, ()), (configured, ("--fatal", "warnings"))):
+        git_repo.write("pelicanconf.py", text)
+        failed = pelican_build(site, *args, check=False)
+        assert failed.returncode != 0, output(failed)
+        assert (out / "sitemap.xml").read_text("utf-8").strip() == OWN_SITEMAP.strip()
+    git_repo.remove(source)
+    git_repo.write("pelicanconf.py", configured.replace(settings, ""))
+    git_repo.commit("no sitemap of our own", "2024-06-02T10:00:00+00:00")
+    pelican_build(site)  # Pelican leaves its last copy in the output: no longer the site's
+    entries = check_sitemap_file(
+        out / "sitemap.xml", BASE + "sitemap.xml", site_dir=out, base_url=BASE
+    )
+    assert BASE + "pages/about.html" in {entry.loc for entry in entries}
+    assert sorted(recorded_files(out)) == ["sitemap.xml", "sitemap.xml.gz"]
+
+
+def test_a_news_sitemap_of_the_sites_own_is_kept_with_a_warning(git_repo: GitRepo) -> None:
+    """A ``sitemap-news.xml`` the site copies into the output stays, and no news sitemap goes
+    over it, with one warning; the sitemap itself is written."""
+    now = dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=3)
+    files = {
+        **FILES,
+        "content/fresh.md": post("Fresh", now.strftime("%Y-%m-%d %H:%M")),
+        "content/extra/sitemap-news.xml": OWN_SITEMAP,
+    }
+    settings = (
+        'STATIC_PATHS = ["extra"]\n'
+        'EXTRA_PATH_METADATA = {"extra/sitemap-news.xml": {"path": "sitemap-news.xml"}}\n'
+        'SITEMAP = {"news": {"name": "The Example", "language": "en"}}\n'
+    )
+    site = plain_repo(git_repo, files, settings)
+    out = site / "output"
+    proc = pelican_build(site, "-v")
+    assert (out / "sitemap-news.xml").read_text("utf-8") == OWN_SITEMAP
+    log = log_of(proc)
+    assert log.count("WARNING") == 1, log
+    assert (
+        "sitemap: content/extra/sitemap-news.xml: already written to sitemap-news.xml, where "
+        "the news sitemap goes (the news option, beside filename 'sitemap.xml'); the site's "
+        "file is kept and no news sitemap is written: remove that file from the site, or turn "
+        "news off"
+    ) in log
+    entries = check_sitemap_file(
+        out / "sitemap.xml", BASE + "sitemap.xml", site_dir=out, base_url=BASE
+    )
+    assert BASE + "fresh.html" in {entry.loc for entry in entries}
+    assert recorded_files(out) == {"sitemap.xml"}
+    assert "news: 1 article of the last two days, no news sitemap written" in log
 
 
 def test_an_attached_image_still_goes_beside_its_article(git_repo: GitRepo) -> None:
