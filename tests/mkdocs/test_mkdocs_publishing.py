@@ -10,6 +10,7 @@ does.
 
 from __future__ import annotations
 
+import gzip
 import os
 import shutil
 import signal
@@ -166,6 +167,56 @@ def test_a_users_own_sitemap_files_are_never_removed(git_repo: GitRepo) -> None:
             *(f"{name}.gz" for name in published_set(site, "sitemap.xml")),
         }
     assert sorted(ours(site)) == ["sitemap.xml", "sitemap.xml.gz"]
+
+
+OWN_SITEMAP = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+    f"<url><loc>{BASE}handmade/</loc></url></urlset>\n"
+).encode()
+
+
+@pytest.mark.parametrize("name", ["sitemap.xml", "sitemap.xml.gz"])
+def test_a_sitemap_of_the_sites_own_is_kept_with_a_warning(git_repo: GitRepo, name: str) -> None:
+    """A file in docs_dir that MkDocs copies where the sitemap goes is the site's: it stays as
+    MkDocs copied it, no file of the set is written, and one warning names it and the
+    setting, which ``--strict`` fails on. The theme's ``sitemap.xml`` (here a ``custom_dir``
+    override) is still replaced without a word, and so is a file of ours that a ``--dirty``
+    build leaves where MkDocs did not copy the site's (it looked up to date)."""
+    root = site_repo(git_repo, user_files=False)
+    git_repo.write("overrides/sitemap.xml", "THE THEME'S OWN\n")
+    theme = {"name": "mkdocs", "custom_dir": "overrides"}
+    write_config(git_repo, theme=theme, plugins=[{"sitemap": {}}], hooks=["hooks.py"])
+    git_repo.commit("theme", "2024-10-21T09:00:00+00:00")
+    site = root / "site"
+    first = mkdocs_build(root)
+    assert [line for line in output(first).splitlines() if "WARNING" in line] == []
+    sitemap = check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
+    assert BASE + "about/" in {entry.loc for entry in sitemap}  # not the theme's
+    assert sorted(recorded_files(site)) == ["sitemap.xml", "sitemap.xml.gz"]
+    own = git_repo.path(f"docs/{name}")
+    own.write_bytes(gzip.compress(OWN_SITEMAP, mtime=0) if name.endswith(".gz") else OWN_SITEMAP)
+    git_repo.commit("a sitemap of our own", "2024-10-22T09:00:00+00:00")
+    older = (site / name).stat().st_mtime - 60
+    os.utime(own, (older, older))
+    dirty = mkdocs_build(root, "--dirty")
+    assert [line for line in error_lines(dirty) if "WARNING" in line] == []
+    assert (site / name).read_bytes() != own.read_bytes()  # MkDocs left ours: replaced
+    assert sorted(recorded_files(site)) == ["sitemap.xml", "sitemap.xml.gz"]
+    for args in ((), ("--strict",)):  # a clean build copies the site's file
+        proc = mkdocs_build(root, *args, check=False)
+        assert proc.returncode == (1 if args else 0), output(proc)
+        assert (site / name).read_bytes() == own.read_bytes()
+        assert sorted(ours(site)) == [name]
+        warnings = [line for line in output(proc).splitlines() if line.startswith("WARNING")]
+        assert len(warnings) == 1, output(proc)
+        setting = "filename 'sitemap.xml'" + (", gzip 'both'" if name.endswith(".gz") else "")
+        assert warnings[0].endswith(
+            f"sitemap: docs/{name}: already written to {name}, where the sitemap goes "
+            f"({setting}); the site's file is kept and no sitemap is written: remove that "
+            "file from the site, or set filename to another name"
+        ), warnings[0]
+        assert recorded_files(site) == set()
 
 
 # -- never a trace -----------------------------------------------------------------------------
