@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -46,6 +46,7 @@ from sitemap_plugins.core import (
     WrittenFile,
 )
 from sitemap_plugins.sphinx import command_line
+from sitemap_plugins.sphinx.extra_files import ExtraFiles
 from sitemap_plugins.sphinx.extra_pages import HUMAN_PAGE_MARK, ExtraPages, not_found_pages
 from sitemap_plugins.sphinx.forked_writers import ForkedWriters
 from sitemap_plugins.sphinx.versions import version_copy
@@ -194,6 +195,15 @@ class _Site:
         builder = self._core_builder(app) if exception is None else None
         if builder is None:
             return
+        copied = ExtraFiles(
+            app.confdir, list(app.config.html_extra_path), list(app.config.exclude_patterns)
+        )
+        host_files: Mapping[str, str] = copied
+        if builder.options.html_page:
+            from sitemap_plugins.core.human_page import html_page_relpath  # with html_page only
+
+            # The page for humans is checked where the builder writes it: _write_listing.
+            host_files = _Except(copied, html_page_relpath(builder.options.filename))
         try:
             summary = builder.build(
                 self._written(app),  # described inside, with the collector paused
@@ -204,6 +214,7 @@ class _Site:
                     ("html_baseurl", app.config.html_baseurl),
                 ],
                 output_url_path=self.scheme.folder() if self.scheme else "",
+                host_files=host_files,
             )
         except StrictError as error:
             _fail(
@@ -217,9 +228,9 @@ class _Site:
             return
         self.reporter.info(summary.line())
         if summary.listing is not None:
-            self._write_listing(app, summary.listing)
+            self._write_listing(app, summary.listing, copied)
 
-    def _write_listing(self, app: Sphinx, listing: Listing) -> None:
+    def _write_listing(self, app: Sphinx, listing: Listing, copied: ExtraFiles) -> None:
         """The page for humans as one more page of the HTML builder, in the theme's
         ``page.html``: Sphinx's own context (navigation, sidebars, styles, search) with the
         listing as the body, written where the builder writes a page of that name
@@ -232,6 +243,7 @@ class _Site:
         lists is known only from the whole build (the environment after every read, the heads
         themes render); a document would also need a toctree entry and join the search index.
         ``handle_page`` gives the page the same template and context as any document.
+        A file ``html_extra_path`` copied where the page goes (``copied``) wins as well.
         """
         builder: Any = app.builder
         pagename = listing.relpath.removesuffix(".html")
@@ -244,6 +256,14 @@ class _Site:
             return
         # Where the builder writes a page of that name, and so how deep its links start.
         written = Path(builder.get_outfilename(pagename)).relative_to(app.outdir).as_posix()
+        source = copied.get(written)
+        if source is not None:
+            self.reporter.warning(
+                Code.CONFLICT,
+                f"{source}: already written to {written} (html_extra_path), where the sitemap "
+                "page goes; sitemap_html_page left it as it is",
+            )
+            return
         up = "../" * (written.count("/") - listing.relpath.count("/"))
         context = {
             "title": "Sitemap",
@@ -385,6 +405,25 @@ class _Site:
             encoded=encoded,
             title=title.astext() if title is not None else None,
         )
+
+
+class _Except(Mapping[str, str]):
+    """``files`` without ``name``: a name the adapter checks itself."""
+
+    def __init__(self, files: Mapping[str, str], name: str) -> None:
+        self.files = files
+        self.name = name
+
+    def __getitem__(self, relpath: str) -> str:
+        if relpath == self.name:
+            raise KeyError(relpath)
+        return self.files[relpath]
+
+    def __iter__(self) -> Iterator[str]:
+        return (relpath for relpath in self.files if relpath != self.name)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def _fail(app: Sphinx, message: str) -> None:

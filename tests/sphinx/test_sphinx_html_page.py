@@ -107,6 +107,32 @@ def test_a_document_named_sitemap_keeps_its_page(git_repo: GitRepo) -> None:
     assert BASE_URL + "sitemap.html" in read_entries(srcdir / "_build")
 
 
+def test_a_file_html_extra_path_copies_there_keeps_its_place(git_repo: GitRepo) -> None:
+    """A ``sitemap.html`` Sphinx copies from ``html_extra_path`` is the site's: where the page
+    would go over it (``html``) it is not written, with a warning, which ``-W`` fails on;
+    ``dirhtml`` writes the page to ``sitemap/index.html``, beside it, without a word."""
+    conf = 'sitemap_html_page = True\nhtml_extra_path = ["extra"]\n'
+    srcdir = write_project(git_repo, {"about.rst": page("About")}, conf_extra=conf)
+    git_repo.write("docs/extra/sitemap.html", "<!DOCTYPE html>\n<title>Ours</title>\nHAND MADE\n")
+    git_repo.commit("project", "2024-01-10T09:00:00+00:00")
+    outdir = srcdir / "_build" / "html"
+    done = sphinx_build(srcdir, outdir, builder="html")
+    warnings = [line for line in done.stderr.splitlines() if "WARNING" in line]
+    assert [line.removesuffix(" [sitemap.conflict]") for line in warnings] == [
+        "WARNING: extra/sitemap.html: already written to sitemap.html (html_extra_path), where "
+        "the sitemap page goes; sitemap_html_page left it as it is"
+    ]
+    assert "HAND MADE" in (outdir / "sitemap.html").read_text("utf-8")
+    assert BASE_URL + "about.html" in read_entries(outdir)
+    failed = sphinx_build(srcdir, outdir, "-W", builder="html", check=False)
+    assert failed.returncode != 0, failed.stderr
+    assert "HAND MADE" in (outdir / "sitemap.html").read_text("utf-8")
+    outdir = srcdir / "_build" / "dirhtml"
+    sphinx_build(srcdir, outdir, "-W", builder="dirhtml")
+    assert "HAND MADE" in (outdir / "sitemap.html").read_text("utf-8")
+    assert "About" in (outdir / "sitemap" / "index.html").read_text("utf-8")
+
+
 def test_singlehtml_lists_its_one_page(git_repo: GitRepo, tmp_path: Path) -> None:
     root = example(git_repo)
     outdir = root / "_build" / "singlehtml"

@@ -161,6 +161,49 @@ def test_a_users_own_sitemap_files_are_never_removed(git_repo: GitRepo, tmp_path
     assert sorted(ours(outdir)) == ["sitemap.xml"]
 
 
+OWN_SITEMAP = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+    f"<url><loc>{BASE_URL}handmade/</loc></url></urlset>\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "conf"),
+    [
+        ("extra/sitemap.xml", ""),  # in a folder html_extra_path names (the hook's)
+        ("own/sitemap.xml", 'html_extra_path.append("own/sitemap.xml")\n'),  # named itself
+    ],
+)
+def test_a_sitemap_of_the_sites_own_is_kept_with_a_warning(
+    git_repo: GitRepo, tmp_path: Path, source: str, conf: str
+) -> None:
+    """A ``sitemap.xml`` Sphinx copies from ``html_extra_path`` is the site's: it stays as
+    Sphinx copied it, at every build, no file of the set is written (the one an earlier build
+    published goes from the record), and one warning names it and the setting, which ``-W``
+    fails on."""
+    srcdir = project(git_repo, conf + "sitemap_gzip = 'both'\n")
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir)
+    assert sorted(recorded_files(outdir)) == ["sitemap.xml", "sitemap.xml.gz"]
+    git_repo.write(f"docs/{source}", OWN_SITEMAP)
+    edit_a_page(git_repo)  # Sphinx 7.0 copies nothing where no page is to be written
+    for _ in range(2):  # the earlier build's files, then none of ours
+        proc = sphinx_build(srcdir, outdir)
+        assert (outdir / "sitemap.xml").read_text("utf-8") == OWN_SITEMAP
+        assert not (outdir / "sitemap.xml.gz").exists()
+        warnings = [line for line in output(proc).splitlines() if "WARNING" in line]
+        assert [line.removesuffix(" [sitemap.conflict]") for line in warnings] == [
+            f"WARNING: {source}: already written to sitemap.xml, where the sitemap goes "
+            "(filename 'sitemap.xml'); the site's file is kept and no sitemap is written: "
+            "remove that file from the site, or set filename to another name"
+        ]
+        assert recorded_files(outdir) == set()
+    failed = sphinx_build(srcdir, outdir, "-W", check=False)
+    assert failed.returncode != 0, output(failed)
+    assert (outdir / "sitemap.xml").read_text("utf-8") == OWN_SITEMAP
+
+
 # -- never a trace -----------------------------------------------------------------------------
 
 
