@@ -236,8 +236,9 @@ class _Site:
         listing as the body, written where the builder writes a page of that name
         (``sitemap.html``; ``sitemap/index.html`` with dirhtml, the links adjusted). Rendered
         at ``build-finished`` from what the sitemap lists, so it is not itself in the sitemap,
-        and kept out of the pages followed for it. A document of the same name wins: the page
-        is then not written, with a warning.
+        and kept out of the pages followed for it. A page of the site's own written there wins
+        (a document, one dirhtml writes to that file, an ``html_additional_pages`` entry): the
+        page is then not written, with a warning.
 
         Why not a document: a document is read before anything is written, while what the page
         lists is known only from the whole build (the environment after every read, the heads
@@ -247,15 +248,27 @@ class _Site:
         """
         builder: Any = app.builder
         pagename = listing.relpath.removesuffix(".html")
-        if pagename in app.env.all_docs:
-            self.reporter.warning(
-                Code.CONFLICT,
-                f"{app.env.doc2path(pagename, False)}: a document already has the name of the "
-                f"sitemap page {listing.relpath}; sitemap_html_page left it as it is",
-            )
-            return
         # Where the builder writes a page of that name, and so how deep its links start.
-        written = Path(builder.get_outfilename(pagename)).relative_to(app.outdir).as_posix()
+        target = builder.get_outfilename(pagename)
+        written = Path(target).relative_to(app.outdir).as_posix()
+        # A page of the site's own written there: a document of that name, or one dirhtml
+        # writes to the same file (sitemap/index), or an html_additional_pages entry.
+        for name in (pagename, f"{pagename}/index"):
+            if name in app.env.all_docs and builder.get_outfilename(name) == target:
+                self.reporter.warning(
+                    Code.CONFLICT,
+                    f"{app.env.doc2path(name, False)}: a document is already written to "
+                    f"{written}, where the sitemap page goes; sitemap_html_page left it as it is",
+                )
+                return
+            template = (app.config.html_additional_pages or {}).get(name)
+            if template is not None and builder.get_outfilename(name) == target:
+                self.reporter.warning(
+                    Code.CONFLICT,
+                    f"conf.py: html_additional_pages {name!r} ({template}) is already written to "
+                    f"{written}, where the sitemap page goes; sitemap_html_page left it as it is",
+                )
+                return
         source = copied.get(written)
         if source is not None:
             self.reporter.warning(

@@ -96,15 +96,48 @@ def test_off_by_default(git_repo: GitRepo) -> None:
     assert not (root / "_build" / "html" / "sitemap.html").exists()
 
 
-def test_a_document_named_sitemap_keeps_its_page(git_repo: GitRepo) -> None:
+@pytest.mark.parametrize(
+    ("builder", "source", "written", "conf"),
+    [
+        ("html", "sitemap.rst", "sitemap.html", ""),
+        ("dirhtml", "sitemap.rst", "sitemap/index.html", ""),
+        # dirhtml writes both a document sitemap and a document sitemap/index to this file.
+        ("dirhtml", "sitemap/index.rst", "sitemap/index.html", ""),
+        ("html", None, "sitemap.html", 'html_additional_pages = {"sitemap": "own.html"}\n'),
+    ],
+    ids=["document", "dirhtml-document", "dirhtml-folder-index", "additional-page"],
+)
+def test_a_page_of_the_sites_own_written_there_keeps_its_place(
+    git_repo: GitRepo, builder: str, source: str | None, written: str, conf: str
+) -> None:
+    """The site's own page at the file the page for humans would be written to: a document
+    of that name, one dirhtml writes there, an ``html_additional_pages`` entry. It stays,
+    listed as the page it is, with a warning naming it, which ``-W`` fails on."""
+    files = {"about.rst": page("About")}
+    if source is not None:
+        files[source] = page("Our own map")
     srcdir = write_project(
-        git_repo, {"sitemap.rst": page("Our own map")}, conf_extra="sitemap_html_page = True\n"
+        git_repo,
+        files,
+        conf_extra="sitemap_html_page = True\ntemplates_path = ['_templates']\n" + conf,
+    )
+    git_repo.write(
+        "docs/_templates/own.html",
+        '{% extends "page.html" %}{% block body %}Our own map{% endblock %}\n',
     )
     git_repo.commit("project", "2024-01-10T09:00:00+00:00")
-    done = sphinx_build(srcdir, srcdir / "_build", builder="html")
-    assert "a document already has the name of the sitemap page sitemap.html" in done.stderr
-    assert "Our own map" in (srcdir / "_build" / "sitemap.html").read_text("utf-8")
-    assert BASE_URL + "sitemap.html" in read_entries(srcdir / "_build")
+    outdir = srcdir / "_build" / builder
+    done = sphinx_build(srcdir, outdir, builder=builder)
+    conflicts = [line for line in done.stderr.splitlines() if "WARNING" in line]
+    assert len(conflicts) == 1, done.stderr
+    assert f"already written to {written}, where the sitemap page goes" in conflicts[0]
+    assert (source or "html_additional_pages 'sitemap'") in conflicts[0]
+    assert "Our own map" in (outdir / written).read_text("utf-8")
+    served = written.removesuffix("index.html")
+    assert BASE_URL + served in read_entries(outdir)
+    failed = sphinx_build(srcdir, outdir, "-W", builder=builder, check=False)
+    assert failed.returncode != 0, failed.stderr
+    assert "Our own map" in (outdir / written).read_text("utf-8")
 
 
 def test_a_file_html_extra_path_copies_there_keeps_its_place(git_repo: GitRepo) -> None:
