@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import glob
 import importlib.util
+import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -162,7 +163,8 @@ class _ModuleFinder:
         return answer
 
     def _dating(self, identifier: str, *, submodules: bool) -> Iterator[str]:
-        parts = [part for part in identifier.strip().split(".") if part.isidentifier()]
+        # Up to the first part that names no Python object: the rest cannot lead to a module.
+        parts = list(itertools.takewhile(str.isidentifier, identifier.strip().split(".")))
         found = self._module(parts)
         if found is None:
             return
