@@ -177,8 +177,9 @@ class _ModuleFinder:
                 yield from sorted(str(path) for path in folder.rglob("*.py"))
 
     def _top_folders(self, top: str) -> list[Path]:
-        found = self._module([top])
-        return [] if found is None else found[1]
+        """The folders of the top package, a namespace package's too (it has no file)."""
+        located = self._locate_top(top)
+        return [] if located is None else located[1]
 
     def _module(self, parts: list[str]) -> tuple[Path, list[Path]] | None:
         """The file of the deepest module ``parts`` names (the rest name objects in it), and the

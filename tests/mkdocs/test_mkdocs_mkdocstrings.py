@@ -197,3 +197,26 @@ def test_pages_gen_files_writes_are_dated_by_their_modules_and_its_scripts(
     got = dates(site)
     assert got[BASE + "reference/_models/"] == "2024-12-12T09:00:00Z"
     assert got[BASE + "reference/funcs/"] == "2024-12-12T09:00:00Z"
+
+
+def test_a_namespace_package_dates_by_what_its_modules_import_from_it(git_repo: GitRepo) -> None:
+    """``src/acme`` has no ``__init__.py`` (a namespace package): ``::: acme.tools`` is dated
+    by ``tools/__init__.py`` and by the module it imports from by its absolute name."""
+    git_repo.write(
+        "src/acme/tools/__init__.py",
+        '"""Tools."""\n\nfrom acme.tools._core import Hammer\n\n__all__ = ["Hammer"]\n',
+    )
+    git_repo.write("src/acme/tools/_core.py", 'class Hammer:\n    """A hammer."""\n')
+    git_repo.write("docs/index.md", "# Home\n")
+    git_repo.write("docs/tools.md", "# Tools\n\n::: acme.tools\n")
+    write_config(
+        git_repo,
+        plugins=["sitemap", {"mkdocstrings": {"handlers": {"python": {"paths": ["src"]}}}}],
+    )
+    git_repo.commit("a site", JAN)
+    git_repo.write("src/acme/tools/_core.py", 'class Hammer:\n    """A heavier hammer."""\n')
+    git_repo.commit("core", MAR)
+    mkdocs_build(git_repo.root, "--strict")
+    site = git_repo.root / "site"
+    assert "A heavier hammer." in (site / "tools/index.html").read_text("utf-8")
+    assert dates(site) == {HOME: z(JAN), BASE + "tools/": z(MAR)}
