@@ -26,7 +26,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
 
 import jinja2
-import jinja2.meta
 
 from sitemap_plugins.other_plugins import loaded
 
@@ -102,6 +101,8 @@ def _resolve(env: jinja2.Environment, source: str, found: dict[str, None]) -> No
 
 def _named(env: jinja2.Environment, source: str) -> Iterator[str]:
     """The templates ``source`` names statically, in order; none where it is no template."""
+    import jinja2.meta  # with mkdocs-macros-plugin only: every MkDocs build imports this module
+
     try:
         names = jinja2.meta.find_referenced_templates(env.parse(source))
     except jinja2.TemplateSyntaxError:

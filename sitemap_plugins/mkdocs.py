@@ -52,12 +52,10 @@ from sitemap_plugins.core import (
     WrittenFile,
     WrittenText,
     collector_paused,
-    folder_under,
     shown,
 )
 from sitemap_plugins.core.file_memo import FileMemo
 from sitemap_plugins.core.html import head_of
-from sitemap_plugins.core.html_text import html_text
 from sitemap_plugins.core.json_values import CANNOT_KEEP, from_json, to_json
 from sitemap_plugins.core.urls import encode_path
 from sitemap_plugins.include_sources import IncludeSources
@@ -387,7 +385,11 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         # Our base_url option first, then site_url, as the core chooses the sitemap's base URL.
         option = self._builder.options.base_url if self._builder else None
         reference = option or base_url
-        if self._i18n is None or not reference or folder_under(reference, reference) is None:
+        if self._i18n is None or not reference:
+            return folders
+        from sitemap_plugins.core.languages import folder_under  # translated sites only
+
+        if folder_under(reference, reference) is None:
             return folders  # no base URL: the core says so, and lists nothing
         for language, site_url in self._site_urls.items():
             if not site_url or (base_url and folder_under(base_url, site_url) == ""):
@@ -674,6 +676,8 @@ def _title(page: MkDocsPage | None) -> str | None:
         title = getattr(page, "title", None)
     except Exception:  # MkDocs 1.6 may compute it from a source it no longer holds
         return None
+    from sitemap_plugins.core.html_text import html_text  # the page for humans' only
+
     return (html_text(str(title)) or None) if title else None
 
 

@@ -21,7 +21,6 @@ imports of star imports) do not: README says so.
 from __future__ import annotations
 
 import ast
-import glob
 import importlib.util
 import itertools
 import re
@@ -138,6 +137,8 @@ def _directive_options(lines: list[str], start: int) -> tuple[str | None, Mappin
 def _search_paths(configured: object, config_dir: Path) -> list[Path]:
     """The folders the Python handler looks in first, as it expands them: globs, relative to
     ``mkdocs.yml``'s folder, which stands in when none are set."""
+    import glob  # with mkdocstrings only: every MkDocs build imports this module
+
     paths: list[Path] = []
     if isinstance(configured, list):
         for item in configured:

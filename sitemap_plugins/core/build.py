@@ -28,7 +28,6 @@ from sitemap_plugins.core.options import Options, shown
 from sitemap_plugins.core.page_reads import PageReads
 from sitemap_plugins.core.report import Code, Reporter, StrictError
 from sitemap_plugins.core.resolve import Resolved, Resolver
-from sitemap_plugins.core.spill import DEFAULT_CHUNK, SortedSpill
 from sitemap_plugins.core.urls import check_base_url, directory_url, join_url
 from sitemap_plugins.core.writer import write_sitemaps
 
@@ -431,7 +430,7 @@ class SitemapBuilder:
         *,
         dates: DateLookup,
         host_base_urls: Sequence[tuple[str, str | None]] = (),
-        chunk: int = DEFAULT_CHUNK,
+        chunk: int | None = None,
         spill_dir: Path | None = None,
         html_page: Callable[[Listing], str] | None = None,
         replaces: Sequence[str] = (),
@@ -444,7 +443,8 @@ class SitemapBuilder:
         dates come from the caller, looked up beforehand for every file the pages name
         (``self.file_dates.lookup``), since one git pass needs all the files at once and
         ``written`` cannot be read twice. Resolved entries are sorted and deduplicated through
-        :class:`~.spill.SortedSpill` (at most ``chunk`` in memory; sorted runs on disk in
+        :class:`~.spill.SortedSpill` (at most ``chunk`` in memory, by default
+        :data:`~.spill.DEFAULT_CHUNK`; sorted runs on disk in
         ``spill_dir``, the system's temporary folder by default) and stream into the writer.
         Strict mode is still decided before a file is put in place.
 
@@ -489,7 +489,7 @@ class SitemapBuilder:
         dates: DateLookup,
         host_base_urls: Sequence[tuple[str, str | None]],
         summary: Summary,
-        chunk: int,
+        chunk: int | None,
         spill_dir: Path | None,
         html_page: Callable[[Listing], str] | None = None,
         replaces: Sequence[str] = (),
@@ -509,7 +509,9 @@ class SitemapBuilder:
         articles: dict[str, tuple[str, News]] = {}  # few: the articles of two days
         left_out = LeftOutURLs(base_url)
         with_alternates = _Alternated()
-        with SortedSpill[_Spilled](chunk, spill_dir) as spill:
+        from sitemap_plugins.core.spill import DEFAULT_CHUNK, SortedSpill  # generate's only
+
+        with SortedSpill[_Spilled](chunk or DEFAULT_CHUNK, spill_dir) as spill:
             for item in written:
                 if isinstance(item, LeftOut):
                     summary.left_out[item.reason.value] += 1

@@ -11,7 +11,6 @@ import datetime as dt
 import functools
 from typing import Final
 
-from sitemap_plugins.core.date_syntax import AUTHORED, NOT_THIS_SYNTAX, WrittenDate, read_date_text
 from sitemap_plugins.core.model import Lastmod
 
 _WITH_OFFSET: Final = len("2024-05-01T10:00:00+02:00")
@@ -31,6 +30,14 @@ def parse_lastmod(value: object, *, naive_tz: dt.tzinfo = dt.timezone.utc) -> La
     if isinstance(value, dt.date):
         return value
     if isinstance(value, str):
+        # Imported by the builds that meet a date written as text: most pages have none.
+        from sitemap_plugins.core.date_syntax import (
+            AUTHORED,
+            NOT_THIS_SYNTAX,
+            WrittenDate,
+            read_date_text,
+        )
+
         written = read_date_text(value.strip(), AUTHORED, naive_tz)
         if isinstance(written, WrittenDate):
             return written.moment if written.has_time else written.moment.date()

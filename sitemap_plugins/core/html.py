@@ -17,7 +17,6 @@ import re
 from html.parser import HTMLParser
 from typing import Final, NamedTuple
 
-from sitemap_plugins.core.html_text import html_text
 from sitemap_plugins.core.model import Reason, WrittenText
 
 __all__ = [
@@ -371,4 +370,7 @@ def head_title(page: str | os.PathLike[str]) -> str | None:
     found = _TITLE.search(head_of(page))
     if found is None:
         return None
+    # Imported by the builds that read a title: a plugin's, for the page for humans alone.
+    from sitemap_plugins.core.html_text import html_text
+
     return html_text(found.group(1)) or None

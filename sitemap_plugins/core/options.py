@@ -15,8 +15,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
-from sitemap_plugins.core.indexnow import check_key, masked
-
 CHANGEFREQS: Final = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
 LASTMOD_SOURCES: Final = ("metadata", "git", "mtime", "build")
 MAX_URLS_PER_FILE: Final = 50_000
@@ -159,6 +157,8 @@ def _filename(value: object) -> str | None:
 def _indexnow_key(value: object) -> str | None:
     if value is None or value == "":
         return None
+    from sitemap_plugins.core.indexnow import check_key, masked  # set by few sites
+
     try:
         return check_key(value)
     except ValueError as error:

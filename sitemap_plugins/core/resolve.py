@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from sitemap_plugins.core.git_dates import Undated
 from sitemap_plugins.core.html import NOTHING_READ, PageRead, read_page
-from sitemap_plugins.core.language_tags import language_tag
 from sitemap_plugins.core.lastmod import LastmodRules
 from sitemap_plugins.core.model import EMPTY, Entry, News, Page, Reason, Video
 from sitemap_plugins.core.options import Options, Rule, check_changefreq, check_priority
@@ -259,6 +258,8 @@ class Resolver:
         ``sr-Latn`` (see :mod:`~sitemap_plugins.core.language_tags`)."""
         if len(page.translations) < 2:
             return ()  # a page with only itself as "alternate" has no alternates
+        from sitemap_plugins.core.language_tags import language_tag  # translated sites only
+
         found: dict[str, str] = {}
         for locale, path in sorted(page.translations.items()):
             tag = language_tag(locale)

@@ -31,7 +31,6 @@ from typing import Final, NamedTuple, Protocol
 
 from sitemap_plugins.core.dates import lastmod_text, utc_day
 from sitemap_plugins.core.gzip_stream import GzipStream
-from sitemap_plugins.core.indexnow import key_file_bytes, key_file_name
 from sitemap_plugins.core.model import EMPTY, Entry, IndexEntry, Lastmod
 from sitemap_plugins.core.options import (
     CHANGEFREQS,
@@ -424,6 +423,8 @@ def _publish_nothing(
 def _stage_key_file(publication: Publication, options: Options) -> None:
     """The IndexNow key file, with every set while the option names a key."""
     if options.indexnow_key is not None:
+        from sitemap_plugins.core.indexnow import key_file_bytes, key_file_name
+
         key = options.indexnow_key
         publication.stage_extra(key_file_name(key), key_file_bytes(key))
 
