@@ -36,8 +36,9 @@ HOOK = """
 import json, sys
 
 def on_shutdown():
+    ours = sorted(name for name in sys.modules if name.startswith("sitemap_plugins"))
     with open("modules.json", "w", encoding="utf-8") as stream:  # mkdocs runs in the site
-        json.dump(sorted(name for name in sys.modules if name.startswith("sitemap_plugins")), stream)
+        json.dump(ours, stream)
 """
 
 
