@@ -139,7 +139,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._built_in: dict[tuple[str, str], str] = {}  # each page's language build
         self._site_urls: dict[str, str | None] = {}  # each language build's site_url
         self._folders: dict[str, str | None] = {}  # each language's, under the base URL
-        self._redirected: frozenset[str] = frozenset()
+        self._redirected: frozenset[str] = frozenset()  # mkdocs-redirects' stubs, see _stub_path
         self._i18n: Any = None
         self._default_locale: str | None = None  # mkdocs-static-i18n's, for x-default
         self._dirs = ("", "")
@@ -200,7 +200,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         config_file = os.path.abspath(config.config_file_path or "mkdocs.yml")  # noqa: PTH100
         self._project_dir = os.path.dirname(config_file)  # noqa: PTH120 - a str is kept
         maps = getattr(config.plugins.get("redirects"), "config", {}).get("redirect_maps") or {}
-        self._redirected = frozenset(str(key).replace("\\", "/") for key in maps)
+        urls = config.use_directory_urls
+        self._redirected = frozenset(_stub_path(str(key), urls) for key in maps)
         values = dict(self.config)
         if config.strict:  # mkdocs build --strict: decided before anything is written, as ours
             values["strict"] = True
@@ -474,9 +475,16 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         # docs/404.md (404.fr.md with i18n suffixes) is the not-found page themes render.
         if file.name.split(".")[0] == "404" or posixpath.basename(file.dest_uri) == "404.html":
             return LeftOut(Reason.NOT_FOUND_PAGE, self._origin(file))
-        if file.src_uri in self._redirected:
+        if self._redirected and self._from_site(file) in self._redirected:
             return LeftOut(Reason.REDIRECT_STUB, self._origin(file))
         return None
+
+    def _from_site(self, file: File) -> str:
+        """Where ``file`` is written, by path from the site's folder (a language build of
+        mkdocs-static-i18n writes into a folder of it, see :meth:`_written_files`)."""
+        site = os.path.join(self._dirs[0], "")  # noqa: PTH118
+        dest = file.abs_dest_path
+        return dest[len(site) :].replace(os.sep, "/") if dest.startswith(site) else file.dest_uri
 
     def _origin(self, file: File) -> str:
         if self._monorepo is not None and file.abs_src_path:
@@ -574,6 +582,15 @@ def _generator_scripts(plugins: Iterable[object]) -> tuple[str, ...]:
     if not isinstance(scripts, list):
         return ()
     return tuple(os.path.abspath(str(script)) for script in scripts)  # noqa: PTH100
+
+
+def _stub_path(key: str, use_directory_urls: bool) -> str:
+    """Where mkdocs-redirects writes the stub of a ``redirect_maps`` key, from the site's
+    folder: where MkDocs writes a page of that name (its ``get_html_path``), in every build,
+    mkdocs-static-i18n's language builds too. The stub replaces the page written there
+    whatever that page's own name: ``moved/index.md`` the page of ``moved.md``,
+    ``guide/README.md`` that of ``guide/index.md``."""
+    return File(key, "", "", use_directory_urls).dest_uri
 
 
 def _find_i18n(config: MkDocsConfig) -> Any:

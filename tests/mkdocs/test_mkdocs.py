@@ -307,6 +307,41 @@ def test_a_page_overwritten_by_a_redirect_is_left_out(git_repo: GitRepo) -> None
     assert len(entries) == 5
 
 
+@pytest.mark.parametrize("use_directory_urls", [True, False])
+@pytest.mark.parametrize("redirects_first", [True, False])
+def test_a_redirect_written_where_a_page_of_another_name_goes_leaves_it_out(
+    git_repo: GitRepo,
+    caplog: pytest.LogCaptureFixture,
+    redirects_first: bool,
+    use_directory_urls: bool,
+) -> None:
+    """mkdocs-redirects writes each stub where MkDocs would write a page of its key's name:
+    ``guide/README.md`` where ``guide/index.md`` goes, and ``moved/index.md`` where
+    ``moved.md`` goes with use_directory_urls (without, ``moved.md`` goes to ``moved.html``
+    and stays). The page written over is a stub, whatever name the key gives it."""
+    caplog.set_level(logging.INFO)
+    for relpath in ("index.md", "new.md", "moved.md", "guide/index.md", "guide/setup.md"):
+        git_repo.write(f"docs/{relpath}", f"# {relpath}\n\nText.\n")
+    git_repo.commit("pages", "2024-01-01T00:00:00+00:00")
+    maps = {"moved/index.md": "new.md", "guide/README.md": "new.md"}
+    redirects = {"redirects": {"redirect_maps": maps}}
+    plugins = [redirects, "sitemap"] if redirects_first else ["sitemap", redirects]
+    write_config(git_repo, plugins=plugins, use_directory_urls=use_directory_urls)
+    site = build_site(git_repo.root)
+    for stub in ("moved/index.html", "guide/index.html"):
+        assert 'http-equiv="refresh"' in (site / stub).read_text(encoding="utf-8"), stub
+    if use_directory_urls:
+        pages, written_over = {"", "new/", "guide/setup/"}, 2  # moved/ and guide/
+    else:
+        pages, written_over = {"index.html", "new.html", "moved.html", "guide/setup.html"}, 1
+    entries = sitemap(site)
+    assert set(entries) == {BASE + path for path in pages}
+    assert all(entry.lastmod == "2024-01-01T00:00:00Z" for entry in entries.values())
+    [line] = summary_lines(caplog)
+    assert f"left out {written_over} ({written_over} redirect stub)" in line
+    assert sitemap_warnings(caplog) == []
+
+
 def test_dirty_rebuilds_keep_every_page_and_its_metadata(git_repo: GitRepo) -> None:
     root = example_repo(git_repo)
     first = sitemap(build_site(root))
