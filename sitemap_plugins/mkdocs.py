@@ -472,8 +472,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if inclusion is not None and inclusion.is_excluded():
             draft = inclusion.name == "DRAFT"
             return LeftOut(Reason.DRAFT if draft else Reason.HOST_EXCLUDED, self._origin(file))
-        # docs/404.md (404.fr.md with i18n suffixes) is the not-found page themes render.
-        if file.name.split(".")[0] == "404" or posixpath.basename(file.dest_uri) == "404.html":
+        if _is_not_found_page(file):
             return LeftOut(Reason.NOT_FOUND_PAGE, self._origin(file))
         if self._redirected and self._from_site(file) in self._redirected:
             return LeftOut(Reason.REDIRECT_STUB, self._origin(file))
@@ -591,6 +590,17 @@ def _stub_path(key: str, use_directory_urls: bool) -> str:
     whatever that page's own name: ``moved/index.md`` the page of ``moved.md``,
     ``guide/README.md`` that of ``guide/index.md``."""
     return File(key, "", "", use_directory_urls).dest_uri
+
+
+def _is_not_found_page(file: File) -> bool:
+    """Whether ``file`` is the site's not-found page: ``404.md`` at the top of docs_dir
+    (``404.html``, the file hosts and ``mkdocs serve`` send for a missing URL, or ``404/``
+    with use_directory_urls), and with mkdocs-static-i18n each language's (``404.fr.md``, or
+    ``fr/404.md`` in its folder form, at ``fr/404/``). MkDocs renders a ``404.md`` as any
+    page, wherever it is: one in a folder (``http/404.md``, about the status code) is a page
+    like any other."""
+    source = str(getattr(file, "norm_src_uri", "") or file.src_uri)  # i18n's, without the language
+    return ("/" not in source and source.split(".")[0] == "404") or file.dest_uri == "404.html"
 
 
 def _find_i18n(config: MkDocsConfig) -> Any:

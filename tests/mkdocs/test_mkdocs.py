@@ -342,6 +342,57 @@ def test_a_redirect_written_where_a_page_of_another_name_goes_leaves_it_out(
     assert sitemap_warnings(caplog) == []
 
 
+@pytest.mark.parametrize("use_directory_urls", [True, False])
+def test_only_the_top_404_page_is_the_not_found_page(
+    git_repo: GitRepo, caplog: pytest.LogCaptureFixture, use_directory_urls: bool
+) -> None:
+    """MkDocs renders a ``404.md`` as any page. The one at the top of docs_dir is the site's
+    not-found page (``404.html``, which hosts and ``mkdocs serve`` send for a missing URL);
+    one in a folder, about the status code, is a page like any other, in the nav."""
+    caplog.set_level(logging.INFO)
+    for relpath in ("index.md", "404.md", "http/200.md", "http/404.md"):
+        git_repo.write(f"docs/{relpath}", f"# {relpath}\n\nText.\n")
+    git_repo.commit("pages", "2024-01-01T00:00:00+00:00")
+    nav = ["index.md", {"HTTP": ["http/200.md", "http/404.md"]}]
+    write_config(git_repo, plugins=["sitemap"], nav=nav, use_directory_urls=use_directory_urls)
+    site = build_site(git_repo.root)
+    pages = ["", "http/200/", "http/404/"]
+    if not use_directory_urls:
+        pages = ["index.html", "http/200.html", "http/404.html"]
+    entries = sitemap(site)
+    assert set(entries) == {BASE + path for path in pages}
+    assert entries[BASE + pages[2]].lastmod == "2024-01-01T00:00:00Z"
+    [line] = summary_lines(caplog)
+    assert "left out 1 (1 404 page)" in line
+
+
+@pytest.mark.skipif(i18n_version() < (1, 0), reason="needs mkdocs-static-i18n 1.x")
+@pytest.mark.parametrize("structure", ["suffix", "folder"])
+def test_with_static_i18n_each_languages_top_404_page_is_left_out(
+    git_repo: GitRepo, structure: str
+) -> None:
+    """mkdocs-static-i18n renders a language's ``404.fr.md`` (``fr/404.md`` in its folder
+    form) at ``fr/404/``, the top of that language's site: its not-found page, as ``404.md``
+    is the default language's. A ``404`` page in a folder is listed in every language."""
+    for name in ("index", "404", "http/404"):
+        for locale in ("en", "fr"):
+            if structure == "folder":
+                relpath = f"docs/{locale}/{name}.md"
+            else:
+                relpath = f"docs/{name}.md" if locale == "en" else f"docs/{name}.{locale}.md"
+            git_repo.write(relpath, f"# {name} ({locale})\n")
+    git_repo.commit("pages", "2024-03-01T00:00:00+00:00")
+    i18n = english_and_french()[1]
+    i18n["i18n"]["docs_structure"] = structure
+    write_config(git_repo, plugins=["sitemap", i18n])
+    site = build_site(git_repo.root)
+    assert (site / "fr/404/index.html").is_file()
+    entries = sitemap(site)
+    assert set(entries) == {BASE + path for path in ("", "fr/", "http/404/", "fr/http/404/")}
+    english, french = BASE + "http/404/", BASE + "fr/http/404/"
+    assert entries[english].alternates == {"en": english, "fr": french, "x-default": english}
+
+
 def test_dirty_rebuilds_keep_every_page_and_its_metadata(git_repo: GitRepo) -> None:
     root = example_repo(git_repo)
     first = sitemap(build_site(root))
