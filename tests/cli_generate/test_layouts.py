@@ -127,11 +127,15 @@ def test_the_no_lastmod_line_counts_only_the_pages_the_sitemap_lists(
     assert ("tags/" in got) is (exclude == "drafts/*")
 
 
-def test_a_404_page_is_left_out_in_every_folder(git_repo: GitRepo) -> None:
+def test_a_404_page_is_left_out_at_the_top_of_the_site_and_of_each_language_or_version(
+    git_repo: GitRepo,
+) -> None:
     """Hugo's multilingual output has a not-found page per language (``fr/404.html``), some
-    themes write ``404/index.html``, a versioned site one per version (``1.0/404.html``): each
-    is left out, as the plugins leave out ``docs/fr/404.md`` or Pelican's ``fr/404.html``. A
-    page whose name only holds 404 stays."""
+    themes write ``404/index.html``, a versioned site one per version (``1.0/404.html``, Read
+    the Docs' ``en/latest/404.html``): each is left out, as the plugins leave out
+    ``docs/fr/404.md`` or Pelican's ``fr/404.html``. A page whose name only holds 404 stays,
+    and so does a page named 404 in any other folder (``http/404/``, about the status code,
+    as MkDocs renders ``docs/http/404.md``)."""
     root = git_repo
     root.write(".gitignore", "public/\n")
     root.write("content/_index.md", "home\n")
@@ -139,7 +143,9 @@ def test_a_404_page_is_left_out_in_every_folder(git_repo: GitRepo) -> None:
     root.commit("start", JAN)
     public = root.root / "public"
     listed = ["index.html", "fr/index.html", "errors/404-codes/index.html", "x404.html"]
+    listed += ["http/404/index.html", "fr/http/404/index.html", "status/404.html"]
     not_found = ["404.html", "fr/404.html", "de/404/index.html", "1.0/404.html", "2.0/404.HTM"]
+    not_found += ["pt-br/404.html", "en/latest/404.html", "v2/404/index.html"]
     for relpath in listed + not_found:
         write(public / relpath, page(relpath))
     done = run(

@@ -242,6 +242,26 @@ def test_generate_takes_material_meta_files_as_the_plugin_does(git_repo: GitRepo
     assert BASE + "reference/options/" not in plugin
 
 
+def test_generate_leaves_out_404_pages_and_redirect_stubs_as_the_plugin_does(
+    git_repo: GitRepo,
+) -> None:
+    """A page named 404 in a folder (``docs/http/404.md``, about the status code) is listed by
+    both, the site's own not-found page by neither. A stub mkdocs-redirects writes over a page
+    of another name (``moved/index.md`` over ``moved.md``, ``guide/README.md`` over
+    ``guide/index.md``) is left out by both: the plugin knows where each stub goes,
+    ``generate`` reads it."""
+    example_repo(git_repo)
+    for relpath in ("http/404.md", "moved.md", "guide/index.md"):
+        git_repo.write(f"docs/{relpath}", f"# {relpath}\n")
+    git_repo.commit("more pages", "2024-10-01T00:00:00+00:00")
+    maps = {"moved/index.md": "about.md", "guide/README.md": "about.md"}
+    plugin = built_both_ways(git_repo, "search", {"redirects": {"redirect_maps": maps}})
+    # What MkDocs and mkdocs-redirects wrote, so that agreement is about something.
+    assert 'http-equiv="refresh"' in (git_repo.root / "site/moved/index.html").read_text("utf-8")
+    assert BASE + "http/404/" in plugin
+    assert not {BASE + "404/", BASE + "moved/", BASE + "guide/"} & set(plugin)
+
+
 SUB_DELIMITERS = ("a&b", "it's", "x(1)", "p+q=r", "one,two;three", "at@home!", "cost$", "star*")
 """File names holding RFC 3986 sub-delimiters: a URL may carry them raw or encoded, and MkDocs
 encodes them in every link it writes (``a%26b/``)."""
