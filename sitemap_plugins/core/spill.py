@@ -10,6 +10,10 @@ The runs are pickled: they are this process's own temporary files, written and r
 same code, and removed when the spill is closed (also when the build fails or is interrupted).
 A process killed outright cannot remove them: their folder names the process, and the next spill
 that goes to disk removes the folders of processes that are gone (:func:`_remove_left_behind`).
+
+A run that cannot be written (a full temporary folder, a file size limit) is the one-line
+:class:`~.report.PublishError` a sitemap that cannot be written is, naming the runs' folder: the
+build stops before anything is published, and the user learns where the room was missing.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
+
+from sitemap_plugins.core.report import PublishError
 
 __all__ = ["DEFAULT_CHUNK", "SortedSpill"]
 
@@ -88,23 +94,47 @@ class SortedSpill(Generic[T]):
             level += 1
 
     def _write_run(self, level: int, pairs: Iterator[tuple[Any, T]]) -> None:
-        if self._tempdir is None:
-            _remove_left_behind(Path(self._directory or tempfile.gettempdir()))
-            self._tempdir = tempfile.TemporaryDirectory(
-                prefix=f"{_PREFIX}{os.getpid()}-", dir=self._directory
-            )
+        folder = self._folder()
         self._written += 1
-        path = Path(self._tempdir.name) / f"run-{self._written}.pickle"
-        with open(path, "wb") as stream:
-            batch: list[tuple[Any, T]] = []
-            for pair in pairs:
-                batch.append(pair)
-                if len(batch) >= _BATCH:
+        path = folder / f"run-{self._written}.pickle"
+        try:
+            with open(path, "wb") as stream:
+                batch: list[tuple[Any, T]] = []
+                for pair in pairs:
+                    batch.append(pair)
+                    if len(batch) >= _BATCH:
+                        pickle.dump(batch, stream, pickle.HIGHEST_PROTOCOL)
+                        batch = []
+                if batch:
                     pickle.dump(batch, stream, pickle.HIGHEST_PROTOCOL)
-                    batch = []
-            if batch:
-                pickle.dump(batch, stream, pickle.HIGHEST_PROTOCOL)
+        except OSError as error:
+            raise self._cannot_write(folder, error) from None
         self._runs.append((level, path))
+
+    def _folder(self) -> Path:
+        """The runs' folder, made by the first run that goes to disk."""
+        if self._tempdir is None:
+            parent = Path(self._directory or tempfile.gettempdir())
+            _remove_left_behind(parent)
+            try:
+                self._tempdir = tempfile.TemporaryDirectory(
+                    prefix=f"{_PREFIX}{os.getpid()}-", dir=self._directory
+                )
+            except OSError as error:
+                raise self._cannot_write(parent, error) from None
+        return Path(self._tempdir.name)
+
+    def _cannot_write(self, folder: Path, error: OSError) -> PublishError:
+        """What the user can do about it: a run takes disk space in the system's temporary
+        folder, which ``TMPDIR`` moves, unless the caller chose the folder."""
+        cause = error.strerror or str(error)
+        fix = "make room, or set TMPDIR to a folder with room" if self._directory is None else ""
+        return PublishError(
+            "write",
+            folder,
+            f"{cause} (more than {self._chunk:,} URLs are sorted through files there, about "
+            f"100 bytes a URL{': ' + fix if fix else ''})",
+        )
 
     def merged(self) -> Iterator[T]:
         """Every item added, in key order (the runs are streamed from disk, not held; they

@@ -8,6 +8,7 @@ import os
 import random
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -80,6 +81,44 @@ def test_a_url_list_spilled_to_disk_writes_the_same_bytes(tmp_path: Path) -> Non
         assert summary.urls == 300
         outputs.append({path.name: path.read_bytes() for path in out.iterdir()})
     assert outputs[0] == outputs[1]
+
+
+_FILE_SIZE_LIMIT = (
+    "import os, resource, sys; resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536)); "
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
+"""Runs a command with files limited to 64 KiB: a write past that fails as on a full disk (an
+``OSError`` from the write; Python ignores the signal the limit also sends)."""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a file size limit is a POSIX resource limit")
+def test_a_sort_whose_runs_cannot_be_written_is_one_line_naming_their_folder(
+    tmp_path: Path,
+) -> None:
+    """Past 20,000 URLs the sort writes runs into the temporary folder: a full one was a
+    traceback. Now one line names the folder and the cause and says what to do, the exit
+    status is 1, the sitemap of the run before stays, and the runs are removed."""
+    write(tmp_path / "few.txt", f"{BASE}a\n")
+    first = run("generate", "out", "--urls", "few.txt", "--base-url", BASE, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    before = {path.name: path.read_bytes() for path in (tmp_path / "out").iterdir()}
+    write(tmp_path / "urls.txt", "".join(f"{BASE}item/{n:05d}\n" for n in range(30_000)))
+    temporary = tmp_path / "temporary"
+    temporary.mkdir()
+
+    limited = [sys.executable, "-c", _FILE_SIZE_LIMIT]
+    done = run("generate", "out", "--urls", "urls.txt", "--base-url", BASE, cwd=tmp_path,
+               env={"TMPDIR": str(temporary)}, via=limited)  # fmt: skip
+
+    assert done.returncode == 1
+    assert done.stdout == ""
+    [line] = done.stderr.splitlines()
+    prefix = f"sitemap-plugins generate: error: cannot write {temporary}{os.sep}sitemap-plugins-"
+    assert line.startswith(prefix), line
+    assert f": {os.strerror(errno.EFBIG)} (" in line
+    assert "set TMPDIR to a folder with room" in line
+    assert list(temporary.iterdir()) == []
+    assert {path.name: path.read_bytes() for path in (tmp_path / "out").iterdir()} == before
 
 
 def test_url_list_lines_that_break_the_rules_are_named(tmp_path: Path) -> None:
