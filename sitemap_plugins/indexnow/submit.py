@@ -17,6 +17,7 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from sitemap_plugins.core.indexnow import check_key, key_file_name, masked
+from sitemap_plugins.core.urls import web_origin
 from sitemap_plugins.indexnow.client import MAX_URLS_PER_REQUEST, IndexNowClient, SubmitError
 from sitemap_plugins.indexnow.urls import UrlSet, changes, read_urls
 from sitemap_plugins.validate.collect import ListingError
@@ -101,10 +102,11 @@ def plan(
         urls = sorted(new.urls)
     hosts: dict[str, list[str]] = {}
     for url in urls:
-        hosts.setdefault(urlsplit(url).netloc.lower(), []).append(url)
+        host, on_host = _on_its_host(url)
+        hosts.setdefault(host, []).append(on_host)
     for host, listed in sorted(hosts.items()):
         location = key_location or _default_location(listed, host, key)
-        if urlsplit(location).netloc.lower() != host:
+        if _on_its_host(location)[0] != host:
             raise PlanError(
                 f"--key-location {_mask(location, key)} is not on {host}, the host of "
                 f"{len(listed):,} URLs to submit: IndexNow accepts a key file only on the "
@@ -132,6 +134,18 @@ def _described(found: UrlSet) -> str:
         f"; {found.skipped:,} entries that are not http(s) URLs left out" if found.skipped else ""
     )
     return f"Read {found.source}: {len(found.urls):,} URLs in {files}{skipped}."
+
+
+def _on_its_host(url: str) -> tuple[str, str]:
+    """The host ``url`` is submitted for, as RFC 3986 compares hosts (``Example.org:443`` is
+    ``example.org`` over https), and ``url`` with its scheme and host written so: a request
+    names one host and the endpoint takes only URLs of that host. The rest of the URL is sent
+    as the sitemap spells it."""
+    start = url.find("://") + 3  # only http(s) URLs with a host are read
+    ends = [found for found in (url.find(mark, start) for mark in "/?#") if found != -1]
+    end = min(ends, default=len(url))
+    origin = web_origin(url[: start - 3], url[start:end])
+    return origin.partition("://")[2], origin + url[end:]
 
 
 def _default_location(urls: list[str], host: str, key: str) -> str:

@@ -7,6 +7,11 @@ holding the index file), or else by the rule ``validate`` follows too
 folder the children share, or a parent of it where they are found deeper
 (``https://example.org/docs/2.0/sitemap.xml`` is ``2.0/sitemap.xml`` beside an index of
 ``https://example.org/docs/``), and never makes a child the index file itself.
+
+URLs are compared as RFC 3986 compares them, as ``validate`` tells duplicates apart and the
+writer lists a URL once (:func:`~sitemap_plugins.validate.values.web_parts`): a previous sitemap
+that spells a URL otherwise (``caf%c3%a9`` for ``caf%C3%A9``, ``https://Example.org:443/`` for
+``https://example.org/``) lists the same URL, which has not changed.
 """
 
 from __future__ import annotations
@@ -55,13 +60,14 @@ def read_urls(
     cannot be read in full: acting on part of a list would be worse than stopping.
     """
     found = UrlSet(target)
+    spelled: dict[str, str] = {}  # each URL as compared -> as this set first spells it
 
     def keep(listed: Listed) -> None:
         parts = urlsplit(listed.loc)
         if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
             found.skipped += 1
             return
-        found.urls[listed.loc] = listed.lastmod
+        found.urls[spelled.setdefault(_compared(listed.loc), listed.loc)] = listed.lastmod
 
     source: Path | str
     if is_url(target):
@@ -144,16 +150,28 @@ def changes(new: UrlSet, old: UrlSet) -> Changes:
 
     A URL without lastmod in the new set cannot be known to have changed: it is sent only when
     it is new. A lastmod counts as moved when it names another instant (``2024-05-01T10:00Z``
-    and ``2024-05-01T12:00+02:00`` are the same).
+    and ``2024-05-01T12:00+02:00`` are the same). URLs are compared as RFC 3986 compares them,
+    and each is given as the new set spells it (a removed one as the old set did).
     """
+    before = {_compared(url): url for url in old.urls}
+    still: set[str] = set()
     added, updated = [], []
     for url, lastmod in new.urls.items():
-        if url not in old.urls:
+        key = _compared(url)
+        still.add(key)
+        earlier = before.get(key)
+        if earlier is None:
             added.append(url)
-        elif lastmod is not None and not _same_time(lastmod, old.urls[url]):
+        elif lastmod is not None and not _same_time(lastmod, old.urls[earlier]):
             updated.append(url)
-    removed = [url for url in old.urls if url not in new.urls]
+    removed = [url for key, url in before.items() if key not in still]
     return Changes(tuple(sorted(added)), tuple(sorted(updated)), tuple(sorted(removed)))
+
+
+def _compared(url: str) -> str:
+    """``url`` as RFC 3986 compares it: one text for all its spellings."""
+    parts = values.web_parts(url)
+    return url if parts is None else "".join(parts)
 
 
 def _same_time(new: str, old: str | None) -> bool:

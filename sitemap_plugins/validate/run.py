@@ -31,8 +31,6 @@ from sitemap_plugins.core.urls import (
     directory_url,
     encode_path,
     has_dot_segment,
-    normal_url_tail,
-    web_origin,
 )
 from sitemap_plugins.defaults import DEFAULT_TIMEOUT
 from sitemap_plugins.validate import values
@@ -136,9 +134,9 @@ class _SetTracker:
     def first_seen(self, label: str, line: int, origin: str, rest: str) -> tuple[str, int] | None:
         """Where a URL was listed before in this set, or None (and remember it).
 
-        URLs are compared as :func:`_web_parts` gives them (the site's origin and the rest as
-        RFC 3986 compares them), and kept as 16-byte digests so that a set of millions of
-        URLs stays small.
+        URLs are compared as :func:`~.values.web_parts` gives them (the site's origin and the
+        rest as RFC 3986 compares them), and kept as 16-byte digests so that a set of millions
+        of URLs stays small.
         """
         key = f"{origin}{rest}".encode("utf-8", "surrogatepass")
         digest = hashlib.blake2b(key, digest_size=16).digest()
@@ -171,7 +169,7 @@ class _DocumentSink:
         self._tracker = tracker
         self._origin: str | None = None
         self._children_seen: dict[str, int] = {}
-        self._scope = _web_parts(source.scope) if source.scope else None
+        self._scope = values.web_parts(source.scope) if source.scope else None
         self.result = _Result(None)
 
     def emit(self, check: Check, message: str, line: int | None, column: int | None) -> None:
@@ -187,7 +185,7 @@ class _DocumentSink:
             if instant is not None and (self.result.newest is None or instant > self.result.newest):
                 self.result.newest = instant
                 self.result.newest_text = entry.lastmod
-        parts = _web_parts(loc)
+        parts = values.web_parts(loc)
         if parts is None:
             return  # reported as not absolute already
         self._check_scope(loc, parts, entry.line)
@@ -200,7 +198,7 @@ class _DocumentSink:
     def child(self, entry: Entry) -> None:
         self.result.children.append(entry)
         loc = entry.loc
-        parts = _web_parts(loc) if loc is not None else None
+        parts = values.web_parts(loc) if loc is not None else None
         if loc is None or parts is None:
             return
         self._check_scope(loc, parts, entry.line)
@@ -621,34 +619,6 @@ def _older(listed: str, newest: str) -> bool:
         return values.trim(listed)[:10] < values.trim(newest)[:10]
     listed_at, newest_at = values.instant_of(listed), values.instant_of(newest)
     return listed_at is not None and newest_at is not None and listed_at < newest_at
-
-
-def _web_parts(url: str) -> tuple[str, str] | None:
-    """``(scheme://host[:port], the rest)`` of an http(s) URL; None for anything else.
-
-    The origin is the core's :func:`~sitemap_plugins.core.urls.web_origin` (the host's case
-    and the scheme's default port make no other site), as the writer and ``generate`` decide.
-
-    The rest is as RFC 3986 compares it (:func:`~sitemap_plugins.core.urls.normal_url_tail`):
-    ``/docs/%2e%2e/admin`` is ``/admin``, outside ``/docs/``, and ``%7Euser`` is ``~user``,
-    the same URL. String operations only: this runs for every URL, and ``urlsplit`` costs
-    more than the rest of an entry's checks together.
-    """
-    text = values.trim(url)
-    head = text[:8].lower()
-    start = 8 if head.startswith("https://") else 7 if head.startswith("http://") else 0
-    if not start:
-        return None
-    end = len(text)
-    for mark in "/?#":
-        found = text.find(mark, start)
-        if found != -1 and found < end:
-            end = found
-    if end == start:
-        return None
-    rest = text[end:]
-    origin = web_origin(text[: start - 3], text[start:end])
-    return origin, normal_url_tail(rest if rest.startswith("/") else "/" + rest)
 
 
 @functools.lru_cache(maxsize=256)

@@ -177,6 +177,64 @@ def test_a_dry_run_shows_the_requests_and_sends_nothing(
     assert KEY not in done.stdout + done.stderr
 
 
+def _urlset(path: Path, lastmods: dict[str, str]) -> Path:
+    """A urlset written by hand, its URLs spelled as given (the core's writer spells each URL
+    one way)."""
+    body = "".join(
+        f"<url><loc>{loc}</loc><lastmod>{lastmod}</lastmod></url>"
+        for loc, lastmod in lastmods.items()
+    )
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{body}</urlset>\n',
+        "utf-8",
+    )
+    return path
+
+
+def test_a_url_spelled_otherwise_is_the_same_url(endpoint: Endpoint, tmp_path: Path) -> None:
+    """Spellings RFC 3986 makes equal (escapes in lower case, an escaped letter, the host's
+    case and the scheme's default port) are one URL, as validate's E307 and the writer hold
+    them: not added and removed, and never a request of their own for ``example.org:443``.
+    A URL is sent as the new sitemap spells it; a removed one as the previous did, on the
+    host its request names."""
+    day, later = "2024-05-01", "2024-06-01"
+    new = _urlset(
+        tmp_path / "sitemap.xml",
+        {
+            "https://example.org/caf%C3%A9/": day,
+            "https://example.org/e/": day,
+            "https://example.org/~user/": later,
+            "https://example.org/new/": day,
+            "https://example.org/n%65w/": day,
+        },
+    )
+    previous = _urlset(
+        tmp_path / "previous.xml",
+        {
+            "https://example.org/caf%c3%a9/": day,
+            "https://Example.org:443/e/": day,
+            "https://example.org/%7Euser/": day,
+            "HTTPS://EXAMPLE.ORG:443/gone/": day,
+        },
+    )
+    done = run("submit", new, "--since", previous, "--key", KEY, "--dry-run",
+               "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"Read {new}: 4 URLs in 1 file." in done.stdout
+    assert "1 added, 1 with a new lastmod, 1 removed: 3 URLs to submit." in done.stdout
+    [shown] = done.stdout.split("not sent)\n")[1:]
+    document = json.loads(shown.rsplit("\nDry run:", 1)[0])
+    assert document["host"] == "example.org"
+    assert document["keyLocation"].startswith("https://example.org/")
+    assert document["urlList"] == [
+        "https://example.org/gone/",
+        "https://example.org/new/",
+        "https://example.org/~user/",
+    ]
+    assert endpoint.answers == []
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
