@@ -25,8 +25,10 @@ from sitemap_plugins.validate import values
 from sitemap_plugins.validate.collect import Listed, ListingError, read_listing
 from sitemap_plugins.validate.findings import Check
 from sitemap_plugins.validate.ondisk import (
+    FOLDER_SITEMAPS,
     LocalSite,
     children_site,
+    folder_sitemap,
     is_index_itself,
     is_web_url,
     origin,
@@ -54,7 +56,8 @@ def read_urls(
     timeout: float = 30.0,
     progress: Callable[[str], None] | None = None,
 ) -> UrlSet:
-    """Read ``target`` (a path, a folder holding ``sitemap.xml``, or a URL) and its children.
+    """Read ``target`` (a path, a folder as ``validate`` takes one for its ``sitemap.xml`` or
+    else ``sitemap.xml.gz``, or a URL) and its children.
 
     Raises :class:`~sitemap_plugins.validate.collect.ListingError` when any file of the set
     cannot be read in full: acting on part of a list would be worse than stopping.
@@ -72,9 +75,14 @@ def read_urls(
     source: Path | str
     if is_url(target):
         source = target
+    elif Path(target).is_dir():
+        found_in = folder_sitemap(Path(target))
+        if found_in is None:
+            names = " or ".join(FOLDER_SITEMAPS)
+            raise ListingError(target, Check.NO_SITEMAP, f"no {names} in the folder")
+        source = found_in
     else:
-        path = Path(target)
-        source = path / "sitemap.xml" if path.is_dir() else path
+        source = Path(target)
         if not source.exists():
             raise ListingError(str(source), Check.NOT_FOUND, "no such file")
     if progress is not None:

@@ -9,7 +9,8 @@ parent of it where the children are found deeper on disk: one mike version
 beside the index. A folder that would make a child the index file itself is never taken: a
 missing ``2.0/sitemap.xml`` is missing, not the index, which shares its name.
 
-``validate`` and ``submit`` both follow indexes on disk, and find children by this one rule.
+``validate`` and ``submit`` both follow indexes on disk, and find children by this one rule;
+both take a folder for the same sitemap (:func:`folder_sitemap`).
 """
 
 from __future__ import annotations
@@ -19,10 +20,24 @@ import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 from urllib.parse import unquote, urlsplit
 
 from sitemap_plugins.core.urls import directory_url
 from sitemap_plugins.validate import values
+
+FOLDER_SITEMAPS: Final = ("sitemap.xml", "sitemap.xml.gz")
+"""What a folder without robots.txt ``Sitemap:`` lines stands for, the first found."""
+
+
+def folder_sitemap(folder: Path) -> Path | None:
+    """The sitemap of ``folder``: its ``sitemap.xml``, else its ``sitemap.xml.gz`` (a site
+    built with ``gzip: on`` publishes only that one); None when neither is a file."""
+    for name in FOLDER_SITEMAPS:
+        candidate = folder / name
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 @dataclass(frozen=True, slots=True)

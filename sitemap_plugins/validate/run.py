@@ -36,7 +36,12 @@ from sitemap_plugins.defaults import DEFAULT_TIMEOUT
 from sitemap_plugins.validate import values
 from sitemap_plugins.validate.documents import DocumentChecker
 from sitemap_plugins.validate.findings import Check, Document, Finding, Report
-from sitemap_plugins.validate.ondisk import LocalSite, children_site
+from sitemap_plugins.validate.ondisk import (
+    FOLDER_SITEMAPS,
+    LocalSite,
+    children_site,
+    folder_sitemap,
+)
 from sitemap_plugins.validate.ondisk import is_web_url as _is_web_url
 from sitemap_plugins.validate.ondisk import origin as _origin
 from sitemap_plugins.validate.reading import (
@@ -50,8 +55,6 @@ from sitemap_plugins.validate.reading import (
 )
 from sitemap_plugins.validate.xmldoc import Entry
 
-FOLDER_SITEMAPS: Final = ("sitemap.xml", "sitemap.xml.gz")
-"""What a folder without robots.txt ``Sitemap:`` lines is checked for, in this order."""
 SAME_DAY_MIN: Final = 3
 """Fewer dated URLs than this can honestly share a day; more all on one day is a build date."""
 
@@ -313,17 +316,15 @@ class _Run:
             yield _Source(str(path), path, url, host_scope, site, host_wide=True)
         if lines:
             return
-        for name in FOLDER_SITEMAPS:
-            candidate = folder / name
-            if candidate.is_file():
-                if self.base_url is None:
-                    yield _Source(str(candidate), candidate)
-                else:
-                    site = LocalSite(folder, self.base_url)
-                    yield _Source(
-                        str(candidate), candidate, self.base_url + name, self.base_url, site
-                    )
-                return
+        candidate = folder_sitemap(folder)
+        if candidate is not None:
+            if self.base_url is None:
+                yield _Source(str(candidate), candidate)
+            else:
+                site = LocalSite(folder, self.base_url)
+                url = self.base_url + candidate.name
+                yield _Source(str(candidate), candidate, url, self.base_url, site)
+            return
         self._problem(
             Check.NO_SITEMAP,
             f"no robots.txt with a Sitemap: line, and no {' or '.join(FOLDER_SITEMAPS)}",

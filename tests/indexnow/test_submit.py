@@ -177,6 +177,24 @@ def test_a_dry_run_shows_the_requests_and_sends_nothing(
     assert KEY not in done.stdout + done.stderr
 
 
+def test_a_folder_is_read_for_the_sitemap_validate_finds_there(
+    endpoint: Endpoint, tmp_path: Path
+) -> None:
+    """A site built with ``gzip: on`` (or ``generate --gzip on``) publishes sitemap.xml.gz
+    alone: a folder stands for its sitemap.xml, else its sitemap.xml.gz, as for validate (a
+    folder was read for its sitemap.xml only, and such a site could not be submitted)."""
+    base = "https://example.org/"
+    build(tmp_path / "site", base, NEW, gzip="on")
+    build(tmp_path / "previous", base, OLD, gzip="on")
+    assert not (tmp_path / "site" / "sitemap.xml").exists()
+    done = run("submit", "site", "--since", "previous", "--key", KEY, "--dry-run",
+               "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"Read site: {len(NEW)} URLs in 1 file." in done.stdout
+    assert "1 added, 1 with a new lastmod, 1 removed: 3 URLs to submit." in done.stdout
+    assert endpoint.answers == []
+
+
 def _urlset(path: Path, lastmods: dict[str, str]) -> Path:
     """A urlset written by hand, its URLs spelled as given (the core's writer spells each URL
     one way)."""
@@ -243,6 +261,7 @@ def test_a_url_spelled_otherwise_is_the_same_url(endpoint: Endpoint, tmp_path: P
         (["--key", "short", "--all"], "the key (5 characters) is not an IndexNow key: 8 to 128"),
         (["--key", KEY + "\n", "--all"], f"the key ({len(KEY) + 1} characters) is not an Index"),
         (["--key", KEY, "--since", "missing.xml"], "cannot read missing.xml: no such file"),
+        (["--key", KEY, "--since", "."], "cannot read .: no sitemap.xml or sitemap.xml.gz in "),
         (["--key", KEY, "--all", "--key-location", "https://elsewhere.example/k.txt"],
          "--key-location https://elsewhere.example/k.txt is not on 127.0.0.1"),
     ],
