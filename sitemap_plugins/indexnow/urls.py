@@ -125,7 +125,11 @@ def _child(index: Path | str, loc: str, base_url: str | None, site: LocalSite | 
             )
         return loc
     if base_url is not None and not loc.startswith(base_url):
-        raise ListingError(label, Check.OUT_OF_SCOPE, f"lists {loc}, which is not under {base_url}")
+        raise ListingError(
+            label,
+            Check.OUT_OF_SCOPE,
+            f"lists {loc}, which is not under {base_url} (--base-url, the URL of {index.parent})",
+        )
     path = site.path_of(loc) if site is not None else None
     # With a base URL, a child at the index's own URL is the index (and is refused as nested);
     # without one, the index file is what a missing child of the same name would resolve to.
@@ -135,7 +139,10 @@ def _child(index: Path | str, loc: str, base_url: str | None, site: LocalSite | 
         and (base_url is not None or not is_index_itself(path, index))
     ):
         return path
-    hint = "" if base_url else " (pass --base-url with the URL of the index's folder)"
+    if path is not None:  # the file is missing where the base URL, given or found, puts it
+        hint = f" (looked for {path})"
+    else:
+        hint = "" if base_url else " (pass --base-url with the URL of the index's folder)"
     raise ListingError(label, Check.CHILD_MISSING, f"lists {loc}, not found on disk{hint}")
 
 

@@ -303,10 +303,9 @@ class _Run:
                 continue
             located = self._locate(url, folder)
             if located is None:
-                hint = "; pass --base-url" if self.base_url is None else ""
                 self._problem(
                     Check.CHILD_MISSING,
-                    f"robots.txt lists {url}, which is not in {folder}{hint}",
+                    f"robots.txt lists {url}, {self._not_in(url, folder)}",
                     str(robots),
                     number,
                 )
@@ -337,18 +336,24 @@ class _Run:
             site = LocalSite(folder, self.base_url)
             path = site.path_of(url)
             return (path, site) if path is not None and path.is_file() else None
-        origin = _origin(url)
-        raw_segments = urlsplit(url).path.lstrip("/").split("/")
-        for start in range(len(raw_segments)):
-            tail = [unquote(segment) for segment in raw_segments[start:]]
-            if any(part in ("", ".", "..") for part in tail):
-                continue
-            candidate = folder.joinpath(*tail)
+        for candidate, base in _placements(url, folder):
             if candidate.is_file():
-                prefix = "/".join(raw_segments[:start])
-                base = f"{origin}/{prefix}/" if prefix else f"{origin}/"
                 return candidate, LocalSite(folder, base)
         return None
+
+    def _not_in(self, url: str, folder: Path) -> str:
+        """Why :meth:`_locate` found no file for ``url``: the places it looked (no base URL
+        would find it elsewhere), or the ``--base-url`` it is not under."""
+        if self.base_url is None:
+            looked = [str(candidate) for candidate, _ in _placements(url, folder)]
+        else:
+            path = LocalSite(folder, self.base_url).path_of(url)
+            if path is None:
+                return f"which is not under {self.base_url} (--base-url, the URL of {folder})"
+            looked = [str(path)]
+        if not looked:
+            return f"which names no file in {folder}"
+        return f"which does not exist (looked for {', '.join(looked)})"
 
     def _url_target(self, url: str) -> Iterator[_Source]:
         parts = _split(url)
@@ -526,6 +531,11 @@ class _Run:
             return _Source(loc, url=loc, scope=child_scope, host_wide=index.host_wide)
         path = site.path_of(loc) if site is not None else None
         if path is None:
+            if site is not None and self.base_url is not None:  # the site --base-url gives
+                return (
+                    f"lists {loc}, which is not under {site.base_url} (--base-url, the URL of "
+                    f"{site.root}), so it cannot be found on disk"
+                )
             where = (
                 f"which is not under {site.base_url}"
                 if site is not None
@@ -603,6 +613,20 @@ class _Run:
 
     def _problem(self, check: Check, message: str, source: str, line: int | None = None) -> None:
         self.report.add(Finding(check, message, source, line))
+
+
+def _placements(url: str, folder: Path) -> Iterator[tuple[Path, str]]:
+    """Where a robots.txt in ``folder`` may find the file of ``url`` when no base URL is given:
+    ``(file, the URL the folder is then served at)``, the folder served at the host root
+    first, then at each deeper URL folder of the path (``/docs/``...)."""
+    origin = _origin(url)
+    raw_segments = urlsplit(url).path.lstrip("/").split("/")
+    for start in range(len(raw_segments)):
+        tail = [unquote(segment) for segment in raw_segments[start:]]
+        if any(part in ("", ".", "..") for part in tail):
+            continue
+        prefix = "/".join(raw_segments[:start])
+        yield folder.joinpath(*tail), f"{origin}/{prefix}/" if prefix else f"{origin}/"
 
 
 def _older(listed: str, newest: str) -> bool:

@@ -92,6 +92,38 @@ def test_unreadable_exits_2_even_with_errors(tmp_path: Path) -> None:
     assert summary["problems"].startswith("1 read failure")
 
 
+def test_a_missing_file_is_named_where_it_was_looked_for_not_blamed_on_the_base_url(
+    tmp_path: Path,
+) -> None:
+    """E601's hint fits its case. A robots.txt line or index entry whose file is missing says
+    where it was looked for: no --base-url would find it elsewhere, and "pass --base-url" sent
+    users after the wrong fix. An entry outside the --base-url given names that option as
+    what does not match, not as an option still to pass."""
+    write(tmp_path / "robots.txt", "Sitemap: https://example.org/docs/sitemap.xml\n")
+    write(tmp_path / "1.0" / "sitemap.xml", urlset("https://example.org/1.0/a/"))
+    children = ("https://example.org/1.0/sitemap.xml", "https://example.org/2.0/sitemap.xml")
+    write(tmp_path / "versions.xml", index(*children))
+
+    robots = run("validate", ".", cwd=tmp_path)
+    child = run("validate", "versions.xml", cwd=tmp_path)
+    elsewhere = run("validate", "versions.xml", "--base-url", BASE, cwd=tmp_path)
+
+    missing = Path("docs") / "sitemap.xml"
+    assert robots.stdout.splitlines()[0] == (
+        f"robots.txt:1: E601: robots.txt lists https://example.org/docs/sitemap.xml, which does "
+        f"not exist (looked for {missing}, sitemap.xml)"
+    )
+    assert child.stdout.splitlines()[0].endswith(
+        f"which does not exist (looked for {Path('2.0') / 'sitemap.xml'})"
+    )
+    outside = [line for line in elsewhere.stdout.splitlines() if ": E601: " in line]
+    assert len(outside) == 2
+    for line in outside:
+        assert f"which is not under {BASE} (--base-url, the URL of " in line
+    assert [done.returncode for done in (robots, child, elsewhere)] == [1, 1, 1]
+    assert "pass --base-url" not in robots.stdout + child.stdout + elsewhere.stdout
+
+
 def test_a_bad_option_is_one_named_line_and_exit_2(tmp_path: Path) -> None:
     done = run("validate", ".", "--base-url", "docs/", cwd=tmp_path)
     assert done.returncode == 2

@@ -204,7 +204,7 @@ def test_robots_txt_naming_a_missing_sitemap(tmp_path: Path) -> None:
     report = validate([tmp_path], now=NOW)
     missing = only(report, "E601")
     assert (missing.source, missing.line) == (str(tmp_path / "robots.txt"), 2)
-    assert "--base-url" in missing.message
+    assert missing.message.endswith(f"which does not exist (looked for {tmp_path / 'sitemap.xml'})")
     relative = only(report, "E301")
     assert relative.line == 3
     assert report.documents == []
@@ -407,7 +407,9 @@ def test_a_child_outside_the_index_folder_needs_a_base_url(tmp_path: Path) -> No
     report = validate([top], base_url=BASE, now=NOW)
 
     assert sorted(codes(report)) == ["E305", "E601"]
-    assert "--base-url" in only(report, "E601").message
+    message = only(report, "E601").message
+    assert f"which is not under {BASE} (--base-url, the URL of {tmp_path})" in message
+    assert "pass --base-url" not in message
 
 
 def test_the_same_file_is_read_once_across_targets(tmp_path: Path) -> None:
