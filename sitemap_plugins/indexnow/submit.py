@@ -105,10 +105,11 @@ def plan(
         host, on_host = _on_its_host(url)
         hosts.setdefault(host, []).append(on_host)
     for host, listed in sorted(hosts.items()):
-        location = key_location or _default_location(listed, host, key)
-        if _on_its_host(location)[0] != host:
+        given = key_location or _default_location(listed, host, key)
+        key_host, location = _on_its_host(given)
+        if key_host != host:
             raise PlanError(
-                f"--key-location {_mask(location, key)} is not on {host}, the host of "
+                f"--key-location {_mask(given, key)} is not on {host}, the host of "
                 f"{len(listed):,} URLs to submit: IndexNow accepts a key file only on the "
                 "URLs' own host"
             )
@@ -140,12 +141,15 @@ def _on_its_host(url: str) -> tuple[str, str]:
     """The host ``url`` is submitted for, as RFC 3986 compares hosts (``Example.org:443`` is
     ``example.org`` over https), and ``url`` with its scheme and host written so: a request
     names one host and the endpoint takes only URLs of that host. The rest of the URL is sent
-    as the sitemap spells it."""
-    start = url.find("://") + 3  # only http(s) URLs with a host are read
-    ends = [found for found in (url.find(mark, start) for mark in "/?#") if found != -1]
-    end = min(ends, default=len(url))
-    origin = web_origin(url[: start - 3], url[start:end])
-    return origin.partition("://")[2], origin + url[end:]
+    as the sitemap spells it. A text that is no URL (a ``--key-location`` of ``key.txt``) is
+    on no host."""
+    scheme, separator, rest = url.partition("://")
+    if not separator:
+        return "", url
+    ends = [found for found in (rest.find(mark) for mark in "/?#") if found != -1]
+    end = min(ends, default=len(rest))
+    origin = web_origin(scheme, rest[:end])
+    return origin.partition("://")[2], origin + rest[end:]
 
 
 def _default_location(urls: list[str], host: str, key: str) -> str:

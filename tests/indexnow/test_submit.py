@@ -215,7 +215,7 @@ def test_a_url_spelled_otherwise_is_the_same_url(endpoint: Endpoint, tmp_path: P
     case and the scheme's default port) are one URL, as validate's E307 and the writer hold
     them: not added and removed, and never a request of their own for ``example.org:443``.
     A URL is sent as the new sitemap spells it; a removed one as the previous did, on the
-    host its request names."""
+    host its request names, and so is a --key-location on that host."""
     day, later = "2024-05-01", "2024-06-01"
     new = _urlset(
         tmp_path / "sitemap.xml",
@@ -236,15 +236,16 @@ def test_a_url_spelled_otherwise_is_the_same_url(endpoint: Endpoint, tmp_path: P
             "HTTPS://EXAMPLE.ORG:443/gone/": day,
         },
     )
+    location = f"https://Example.org:443/{KEY}.txt"
     done = run("submit", new, "--since", previous, "--key", KEY, "--dry-run",
-               "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+               "--key-location", location, "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"Read {new}: 4 URLs in 1 file." in done.stdout
     assert "1 added, 1 with a new lastmod, 1 removed: 3 URLs to submit." in done.stdout
     [shown] = done.stdout.split("not sent)\n")[1:]
     document = json.loads(shown.rsplit("\nDry run:", 1)[0])
     assert document["host"] == "example.org"
-    assert document["keyLocation"].startswith("https://example.org/")
+    assert document["keyLocation"] == f"https://example.org/{KEY[:4]}{'*' * (len(KEY) - 4)}.txt"
     assert document["urlList"] == [
         "https://example.org/gone/",
         "https://example.org/new/",
