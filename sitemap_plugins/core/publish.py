@@ -380,11 +380,15 @@ class Publication:
         """Prepare ``robots.txt`` now, so that a file we cannot read stops the build before any
         sitemap is replaced; it is renamed into place right after the entry points.
 
-        Each sitemap URL gets its ``Sitemap:`` line; the line of one of the ``drop`` URLs (a
-        sitemap this build no longer publishes) goes. Only lines of ours are ever changed: a
-        line naming the URL itself, or one the record says an earlier build wrote for a file of
-        the same name (the sitemap under an old base URL); see :mod:`.robots`. The record then
-        names the lines of ours the file holds, for the next build."""
+        Each sitemap URL gets its ``Sitemap:`` line, and every other line of ours goes: the
+        line of one of the ``drop`` URLs (a sitemap this build no longer publishes), and each
+        line the record says an earlier build wrote that this one does not list, since the
+        file it named goes with the earlier set (another ``filename``, ``gzip`` or format, a
+        news sitemap no longer written, another ``--output``). Only lines of ours are ever
+        changed: a line naming the URL itself, or one the record says an earlier build wrote
+        (for a file of the same name, it is the sitemap under an old base URL, and is
+        updated); see :mod:`.robots`. The record then names the lines of ours the file
+        holds, for the next build."""
         path = self.root / "robots.txt"
         try:
             data = path.read_bytes()
@@ -415,6 +419,9 @@ class Publication:
             text = robots_text(text, url, previous=self.robots)
         for url in drop:
             text = robots_without(text, url, previous=self.robots)
+        for url in self.robots:
+            if url not in listed:  # a line of the same file name was updated above
+                text = robots_without(text, url)
         self._robots_now = tuple(sitemaps_named(text, {*listed, *self.robots}))
         if text == current:
             return

@@ -8,7 +8,9 @@ of the same file name (a blog's ``/blog/sitemap.xml``, a shop's ``sitemap.xml`` 
 host), and those are the site owner's. A line is ours when it names the URL we publish, or a
 URL that the publisher's record says an earlier build of ours wrote into this robots.txt
 (``previous``) for a file of the same name: the same sitemap under an old base URL or folder,
-as when a site moves to a host of its own. Without that record (a first build, or a record
+as when a site moves to a host of its own. Any other line the record names is ours too, for
+a file the build no longer publishes (another file name), and goes with that file (see
+:meth:`.publish.Publication.stage_robots`). Without that record (a first build, or a record
 written before lines were recorded) only the exact URL is ours, so a moved site keeps its old
 line beside the new one rather than risk deleting someone else's.
 

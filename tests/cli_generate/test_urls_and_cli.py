@@ -256,6 +256,23 @@ def test_a_url_list_keeps_query_strings_escaped_in_xml_and_plain_in_text(tmp_pat
 # -- the command line -----------------------------------------------------------------------
 
 
+def test_robots_txt_names_the_sitemap_under_its_new_filename_only(tmp_path: Path) -> None:
+    """``--filename`` changed between two runs: the first run's sitemap goes, and so does the
+    robots.txt line it wrote, which ``validate`` would find naming a missing file."""
+    write(tmp_path / "out/robots.txt", "User-agent: *\nDisallow: /cart/\n")
+    urls = f"{BASE}a/\n{BASE}b/\n"
+    for name in ("sitemap.xml", "map.xml"):
+        done = run("generate", "out", "--urls", "-", "--base-url", BASE, "--robots-txt",
+                   "--filename", name, cwd=tmp_path, stdin=urls)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    assert not (tmp_path / "out/sitemap.xml").exists()
+    assert (tmp_path / "out/robots.txt").read_text("utf-8").splitlines() == [
+        "User-agent: *", "Disallow: /cart/", f"Sitemap: {BASE}map.xml"
+    ]  # fmt: skip
+    validated = run("validate", "out", cwd=tmp_path)
+    assert validated.returncode == 0, validated.stdout + validated.stderr
+
+
 def test_every_option_is_a_flag_and_a_config_key(tmp_path: Path) -> None:
     done = run("generate", "--help", cwd=tmp_path)
     assert done.returncode == 0

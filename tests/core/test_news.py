@@ -23,7 +23,7 @@ from sitemap_plugins.core import (
     Summary,
 )
 from tests.core.publish_site import BASE as SITE_BASE
-from tests.core.publish_site import SPLIT, write_news
+from tests.core.publish_site import SPLIT, write, write_news
 from tests.support.hosts import child_env
 from tests.support.publishing import (
     RECORD,
@@ -182,6 +182,21 @@ def test_when_no_article_is_recent_any_more_the_news_sitemap_and_its_line_go(
     assert summary.news == 0
     assert summary.line().endswith("; news: no article of the last two days, no news sitemap")
     check_sitemap_file(tmp_path / "sitemap.xml", BASE + "sitemap.xml")
+
+
+def test_without_the_news_option_the_news_sitemap_and_its_line_go(tmp_path: Path) -> None:
+    """The option taken out of the configuration: the build no longer knows the news file's
+    name, but the record knows the line an earlier build wrote for it."""
+    (tmp_path / "robots.txt").write_text("User-agent: *\nDisallow: /private/\n", "utf-8")
+    write_news(tmp_path, "A", robots_txt=True)
+    assert (tmp_path / "sitemap-news.xml").is_file()
+    line = f"Sitemap: {SITE_BASE}sitemap-news.xml"
+    assert line in (tmp_path / "robots.txt").read_text("utf-8").splitlines()
+    assert write(tmp_path, "A", robots_txt=True).warnings == []
+    assert not (tmp_path / "sitemap-news.xml").exists()
+    assert (tmp_path / "robots.txt").read_text("utf-8") == (
+        f"User-agent: *\nDisallow: /private/\nSitemap: {SITE_BASE}sitemap.xml\n"
+    )
 
 
 def test_a_users_own_news_sitemap_is_never_removed_nor_its_line(tmp_path: Path) -> None:

@@ -208,6 +208,36 @@ def test_a_line_already_there_is_not_taken_for_ours_under_another_base_url(
     assert robots_lines(tmp_path) == [old_line, f"Sitemap: {MOVED}sitemap.xml"]
 
 
+@pytest.mark.parametrize(
+    ("change", "top"),
+    [
+        ({"gzip": "on"}, "sitemap.xml.gz"),
+        ({"filename": "map.xml"}, "map.xml"),
+        ({"format": "txt"}, "sitemap.txt"),
+        ({"filename": "map.xml", "base": MOVED}, "map.xml"),
+    ],
+    ids=["gzip on", "filename", "format txt", "filename and base URL"],
+)
+def test_our_line_for_a_sitemap_no_longer_published_goes_with_it(
+    tmp_path: Path, change: dict[str, str], top: str
+) -> None:
+    """Another ``filename``, ``gzip`` or format (and a new base URL with it): the earlier
+    sitemap goes, and so does the line our build wrote for it, which would name a missing
+    file; the user's lines stay, a ``sitemap.xml`` in another folder of the host among them."""
+    (tmp_path / "robots.txt").write_text("\n".join(USERS_ROBOTS) + "\n", "utf-8")
+    write(tmp_path, "A", robots_txt=True)
+    assert robots_lines(tmp_path) == [*USERS_ROBOTS, f"Sitemap: {BASE}sitemap.xml"]
+    options = dict(change)
+    base = options.pop("base", BASE)
+    write(tmp_path, "A", base=base, robots_txt=True, **options)
+    assert not (tmp_path / "sitemap.xml").exists()
+    assert (tmp_path / top).is_file()
+    assert robots_lines(tmp_path) == [*USERS_ROBOTS, f"Sitemap: {base}{top}"]
+    write(tmp_path, "A", robots_txt=True)  # and back
+    assert robots_lines(tmp_path) == [*USERS_ROBOTS, f"Sitemap: {BASE}sitemap.xml"]
+    assert not (tmp_path / top).exists()
+
+
 def test_a_kill_before_robots_txt_is_replaced_still_leaves_one_line_of_ours(
     tmp_path: Path,
 ) -> None:

@@ -353,6 +353,23 @@ def test_robots_txt_keeps_the_lines_of_the_sites_other_sitemaps(tmp_path: Path) 
         ]  # fmt: skip
 
 
+def test_the_line_of_an_index_no_longer_written_goes_with_it(tmp_path: Path) -> None:
+    """A run under another ``--output`` removes the index the last run wrote, and the line
+    that run wrote for it, which would name a missing file; the site's other lines stay."""
+    root = versions(tmp_path / "site")
+    theirs = ["User-agent: *", f"Sitemap: {BASE}blog/sitemap.xml"]
+    (root / "robots.txt").write_text("\n".join(theirs) + "\n")
+    first = run("index", "site", "--base-url", BASE, cwd=tmp_path)
+    assert first.returncode == 0, first.stdout + first.stderr
+    robots = root / "robots.txt"
+    assert robots.read_text().splitlines() == [*theirs, f"Sitemap: {BASE}sitemap.xml"]
+    moved = run("index", "site", "--base-url", BASE, "--output", "sitemap-index.xml", cwd=tmp_path)
+    assert moved.returncode == 0, moved.stdout + moved.stderr
+    assert not (root / "sitemap.xml").exists()
+    assert len(checked(root, "sitemap-index.xml")) == 2
+    assert robots.read_text().splitlines() == [*theirs, f"Sitemap: {BASE}sitemap-index.xml"]
+
+
 def test_a_robots_txt_that_cannot_be_updated_leaves_everything_as_it_was(tmp_path: Path) -> None:
     root = versions(tmp_path / "site")
     (root / "robots.txt").write_bytes(b"User-agent: *\nDisallow: /caf\xe9/\n")

@@ -353,6 +353,26 @@ def test_a_users_file_where_an_old_shard_stood_survives_a_clean_build(git_repo: 
     check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
 
 
+def test_robots_txt_names_only_the_files_a_dirty_build_publishes(git_repo: GitRepo) -> None:
+    """``gzip: both`` (MkDocs' default), then ``on``: the next build (``--dirty``, as ``mkdocs
+    serve`` builds) removes ``sitemap.xml``, and the line the first build wrote for it goes
+    too, which would name a missing file; the site's own lines stay."""
+    root = site_repo(git_repo, robots_txt=True)
+    git_repo.write("docs/robots.txt", "User-agent: *\nDisallow: /drafts/\n")
+    git_repo.commit("robots", "2024-11-01T09:00:00+00:00")
+    mkdocs_build(root)
+    robots = root / "site" / "robots.txt"
+    theirs = ["User-agent: *", "Disallow: /drafts/"]
+    assert robots.read_text().splitlines() == [*theirs, f"Sitemap: {BASE}sitemap.xml"]
+    write_config(git_repo, plugins=[{"sitemap": {"robots_txt": True, "gzip": "on"}}],
+                 hooks=["hooks.py"])  # fmt: skip
+    git_repo.commit("gzip only", "2024-11-02T09:00:00+00:00")
+    mkdocs_build(root, "--dirty")
+    assert not (root / "site" / "sitemap.xml").exists()
+    assert robots.read_text().splitlines() == [*theirs, f"Sitemap: {BASE}sitemap.xml.gz"]
+    check_sitemap_file(root / "site" / "sitemap.xml.gz", BASE + "sitemap.xml.gz")
+
+
 def test_an_existing_robots_txt_keeps_its_mode(git_repo: GitRepo) -> None:
     root = site_repo(git_repo, robots_txt=True)
     git_repo.write("docs/robots.txt", "User-agent: *\n")
