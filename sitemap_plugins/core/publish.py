@@ -17,7 +17,9 @@ after each step that changes the disk):
 
 1. Lock the output folder, so that two builds into the same folder publish one after the other.
 2. Read the record (:data:`RECORD`) and remove the temporary files an interrupted build left
-   (their name prefix is in the record, so a file of anyone else is never taken for one).
+   (their name prefix is in the record, so a file of anyone else is never taken for one). A
+   record that cannot be read names nothing: nothing is removed, and it is written anew, even
+   by a build that then fails, since putting it back would fail every strict build after.
 3. Before the first new file, record this build's temporary-name prefix.
 4. Write every file under a temporary name. Shards are then named after their content, so that a
    new shard never replaces one that the live index still lists, and identical input still gives
@@ -178,7 +180,8 @@ class Publication:
     """One build's publishing into ``output_dir``; use as a context manager.
 
     Leaving the block with an exception removes this build's temporary files and changes
-    nothing else: only :meth:`commit` puts files in place.
+    nothing else (but a record that could not be read, which is written anew: see
+    :meth:`_renew_record`): only :meth:`commit` puts files in place.
     """
 
     def __init__(
@@ -220,8 +223,8 @@ class Publication:
         self._announced = False
         self._committing = False
         self._original: bytes | None = None
-        self._restorable = True
         self._distrusted = False  # the record is to be written anew (see _distrust)
+        self._renew = False  # and is not put back after a failure (see _renew_record)
         self._lock_fd: int | None = None
 
     # -- 1 and 2: lock, read the record, clean up after an interrupted build -------------------
@@ -234,17 +237,26 @@ class Publication:
             self._remove_leftovers()
             _step("start")
         except BaseException:
-            self._unlock()
+            # A host may raise on a warning (Sphinx before 8.1 under -W): the record's own too.
+            self._fail()
             raise
         return self
 
     def __exit__(self, kind: object, error: object, traceback: object) -> None:
+        if error is not None:
+            self._fail()
+        else:
+            self._unlock()
+
+    def _fail(self) -> None:
+        """Leave the folder as the build found it (but for a record to renew), and unlock."""
         try:
-            if error is not None:
-                for temp in self._temps:
-                    temp.discard()
-                if self._announced and not self._committing:
-                    self._restore_record()
+            for temp in self._temps:
+                temp.discard()
+            if self._renew and not self._committing:
+                self._renew_record()
+            elif self._announced and not self._committing:
+                self._restore_record()
         finally:
             self._unlock()
 
@@ -253,13 +265,21 @@ class Publication:
         was, so that a failed build leaves the folder exactly as it found it. Best effort: if
         that fails too, the record still names every file correctly."""
         path = self.root / self.record
-        if not self._restorable:
-            return
         with contextlib.suppress(OSError):
             if self._original is None:
                 path.unlink(missing_ok=True)
             else:
                 self._replace_record(self._original)
+
+    def _renew_record(self) -> None:
+        """After a failure, a record that could not be read is not put back but written anew,
+        naming no earlier file, as the warning said (:meth:`_distrust`). It held nothing this
+        release can use (damaged bytes, or a file it may not read), so nothing is lost; put
+        back, it would make every later build warn again, and strict mode stop each of them,
+        until the user removed it by hand. Best effort, as restoring is."""
+        prefixes = self.prefixes if self._announced else ()
+        with contextlib.suppress(OSError):
+            self._write_record(self.files, prefixes + tuple(sorted(self._unclean)), self.robots)
 
     def _unlock(self) -> None:
         if self._lock_fd is not None:
@@ -274,7 +294,6 @@ class Publication:
         except FileNotFoundError:
             return  # a first build: nothing is known to be ours, so nothing will be removed
         except OSError as error:
-            self._restorable = False
             self._distrust(path, _cause(error))
             return
         try:
@@ -282,12 +301,17 @@ class Publication:
         except ValueError:
             self._distrust(path, "not valid JSON")
             return
-        if not isinstance(data, dict) or data.get("version") != _RECORD_VERSION:
-            self._distrust(path, "not a record of this version")
+        version = data.get("version") if isinstance(data, dict) else None
+        if isinstance(version, int) and not isinstance(version, bool) and version > _RECORD_VERSION:
+            self._distrust_newer(path, version)
             return
-        files = data.get("files")
-        temporary = data.get("temporary")
-        if not isinstance(files, dict) or not isinstance(temporary, list):
+        files = data.get("files") if isinstance(data, dict) else None
+        temporary = data.get("temporary") if isinstance(data, dict) else None
+        if (
+            version != _RECORD_VERSION
+            or not isinstance(files, dict)
+            or not isinstance(temporary, list)
+        ):
             self._distrust(path, "not a record of this version")
             return
         self.files.update(_recorded_files(files))
@@ -306,11 +330,31 @@ class Publication:
                 self._leftover_prefixes.append(prefix)
 
     def _distrust(self, path: Path, reason: str) -> None:
-        self._distrusted = True
+        """A record that cannot be read, or is damaged: nothing is known to be ours, so nothing
+        is removed, and the record is written anew, even by a build that fails (strict mode
+        stops it on this very warning), so that one build alone warns."""
+        self._distrusted = self._renew = True
         self.reporter.warning(
             Code.PUBLISH,
             f"{path} is not readable as the record of published sitemap files ({reason}); "
-            "no earlier sitemap file is removed this time, and the record is written anew",
+            "no earlier sitemap file is removed this time, and the record is written anew, "
+            "also by a build that strict mode stops, so that the next one does not warn again",
+        )
+
+    def _distrust_newer(self, path: Path, version: int) -> None:
+        """A record of a newer release (one going back to an older release): this one cannot
+        read it, but the newer release can, and it alone knows which earlier files were its own.
+        A build that goes on writes its own record, as over a damaged one; a build that fails
+        (strict mode stops it on this warning) puts it back, for the user to choose."""
+        self._distrusted = True
+        self.reporter.warning(
+            Code.PUBLISH,
+            f"{path} is a record of published sitemap files written by a newer release of "
+            f"sitemap-plugins (record version {version}; this release reads version "
+            f"{_RECORD_VERSION}): no earlier sitemap file is removed this time, and the record "
+            "is written anew in this release's version, but a build that stops (strict mode "
+            "stops on this warning) leaves it as it is: upgrade sitemap-plugins, or remove the "
+            "file",
         )
 
     def _remove_leftovers(self) -> None:

@@ -407,6 +407,65 @@ def test_an_unreadable_record_removes_nothing_and_says_so(tmp_path: Path) -> Non
     assert recorded_files(tmp_path) == published | {f"{name}.gz" for name in published}
 
 
+def _strict_write(out: Path, version: str, reporter: CollectingReporter) -> None:
+    """Write ``version`` as a strict build does: any warning before publishing stops it."""
+    write_sitemaps(iter(entries(version)), out, base_url=BASE,
+                   options=Options.from_mapping({**SPLIT, "strict": True}), reporter=reporter,
+                   before_publish=lambda: _fail_if_warned(reporter))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [b"{not json", b"", b'{"version": 1, "files": []}', b'["version", 1]'],
+    ids=["truncated", "empty", "files not a mapping", "not a mapping"],
+)
+def test_a_damaged_record_stops_one_strict_build_and_no_more(tmp_path: Path, damage: bytes) -> None:
+    """A damaged record names nothing usable: the strict build that warns of it publishes
+    nothing, yet writes the record anew, as the warning says, so that the next strict build
+    is not stopped by it again (MkDocs keeps the record when it empties ``site_dir``)."""
+    write(tmp_path, "A", **SPLIT)
+    (tmp_path / RECORD).write_bytes(damage)
+    before = {name: data for name, data in snapshot(tmp_path).items() if name != RECORD}
+    reporter = CollectingReporter()
+    with pytest.raises(StrictError):
+        _strict_write(tmp_path, "B", reporter)
+    [(code, message)] = reporter.warnings
+    assert code is Code.PUBLISH
+    assert message.startswith(f"{tmp_path / RECORD} is not readable as the record")
+    assert "written anew, also by a build that strict mode stops" in message
+    assert {name: data for name, data in snapshot(tmp_path).items() if name != RECORD} == before
+    assert temporary_files(tmp_path) == []
+    reporter = CollectingReporter()
+    _strict_write(tmp_path, "B", reporter)
+    assert reporter.warnings == []
+    check_sitemap_file(tmp_path / "sitemap.xml", BASE + "sitemap.xml")
+    assert before.keys() <= snapshot(tmp_path).keys()  # A's files stay: none was known as ours
+    assert temporary_files(tmp_path) == []
+
+
+def test_a_record_of_a_newer_release_is_kept_by_a_build_that_stops_on_it(tmp_path: Path) -> None:
+    """A newer release's record is not this release's to read, but it is that release's
+    knowledge of its files: a strict build stops on it and leaves it as it is, saying what to
+    do; a build that goes on removes nothing and writes a record of its own."""
+    write(tmp_path, "A", **SPLIT)
+    record = json.loads((tmp_path / RECORD).read_bytes())
+    (tmp_path / RECORD).write_text(json.dumps({**record, "version": 2, "more": {}}), "utf-8")
+    before = snapshot(tmp_path)
+    reporter = CollectingReporter()
+    with pytest.raises(StrictError):
+        _strict_write(tmp_path, "B", reporter)
+    [(code, message)] = reporter.warnings
+    assert code is Code.PUBLISH
+    newer = "written by a newer release of sitemap-plugins (record version 2;"
+    assert message.startswith(f"{tmp_path / RECORD} is a record of published sitemap files {newer}")
+    assert message.endswith("upgrade sitemap-plugins, or remove the file")
+    assert snapshot(tmp_path) == before
+    assert write(tmp_path, "B", **SPLIT).codes() == [Code.PUBLISH]
+    assert set(before) - {RECORD} <= set(files_of(tmp_path))  # A's files stay
+    published = published_set(tmp_path, "sitemap.xml").keys()
+    assert recorded_files(tmp_path) == published | {f"{name}.gz" for name in published}
+
+
 def test_a_record_naming_files_outside_the_folder_is_not_followed(tmp_path: Path) -> None:
     outside = tmp_path / "outside.xml"
     outside.write_text("precious")

@@ -337,6 +337,25 @@ def test_strict_mode_writes_no_sitemap_and_keeps_the_previous_one(
     assert temporary_files(site) == []
 
 
+def test_a_damaged_record_stops_one_strict_build_and_no_more(git_repo: GitRepo) -> None:
+    """MkDocs keeps the record, a dotfile, when it empties ``site_dir``: put back by the strict
+    build that stopped on it, a damaged one would stop every later strict build too."""
+    root = site_repo(git_repo)
+    mkdocs_build(root)
+    site = root / "site"
+    (site / RECORD).write_text('{"version": 1, "files": {"sitema', "utf-8")
+    stopped = mkdocs_build(root, "--strict", check=False)
+    assert stopped.returncode == 1
+    [warning] = [line for line in error_lines(stopped) if "WARNING" in line]
+    assert f"sitemap: {site / RECORD} is not readable as the record" in warning
+    assert warning.endswith("so that the next one does not warn again")
+    assert not (site / "sitemap.xml").exists()
+    passed = mkdocs_build(root, "--strict")
+    assert [line for line in error_lines(passed) if "INFO" not in line] == []
+    check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
+    assert recorded_files(site) == {"sitemap.xml", "sitemap.xml.gz"}
+
+
 def test_a_users_file_where_an_old_shard_stood_survives_a_clean_build(git_repo: GitRepo) -> None:
     """MkDocs empties site_dir but keeps the record (a dotfile): a file of the user's that now
     stands under the name of one of our earlier shards is not ours, and is not removed."""

@@ -313,6 +313,26 @@ def test_strict_mode_is_a_build_error_and_writes_no_sitemap(
     assert temporary_files(outdir) == []
 
 
+@pytest.mark.parametrize("flags", [("-W",), ("-W", "--keep-going")], ids=["-W", "--keep-going"])
+def test_a_damaged_record_stops_one_w_build_and_no_more(
+    git_repo: GitRepo, tmp_path: Path, flags: tuple[str, ...]
+) -> None:
+    """Sphinx keeps its output folder: put back by the ``-W`` build that stopped on it (before
+    Sphinx 8.1, at the warning itself), a damaged record would stop every later one too."""
+    srcdir = project(git_repo)
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir)
+    before = ours(outdir)
+    (outdir / RECORD).write_bytes(b'{"version": 1, "files"')
+    stopped = sphinx_build(srcdir, outdir, *flags, check=False)
+    assert stopped.returncode != 0
+    assert f"{outdir / RECORD} is not readable as the record" in output(stopped)
+    assert ours(outdir) == before
+    sphinx_build(srcdir, outdir, *flags)  # no warning: -W passes
+    check_sitemap_file(outdir / "sitemap.xml", BASE_URL + "sitemap.xml")
+    assert recorded_files(outdir) == {"sitemap.xml"}
+
+
 LOCK_USAGE = """
 import os
 
