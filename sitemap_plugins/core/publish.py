@@ -27,7 +27,9 @@ after each step that changes the disk):
 5. Record the new set together with the old one: from here on, whatever a kill leaves on disk is
    known to the next build.
 6. Rename the shards into place (no index lists them yet), then the entry points (the index is
-   the one way in, so it goes last), then ``robots.txt``.
+   the one way in, so it goes last), then ``robots.txt``. A ``robots.txt`` this build changes
+   is first replaced by a copy of itself, before step 5, so that one that cannot be replaced
+   fails the build before any sitemap is (:meth:`Publication._try_robots_txt`).
 7. Remove what earlier builds published and this one did not, entry points first, so that no
    index is ever left listing a removed file; and the host's own sitemap this set replaces
    without overwriting it (:meth:`Publication.retire`).
@@ -213,6 +215,7 @@ class Publication:
         # and those this build leaves there once it has staged robots.txt.
         self.robots: tuple[str, ...] = ()
         self._robots_now: tuple[str, ...] | None = None
+        self._robots_staged = False
         self._leftover_prefixes: list[str] = []
         self._unclean: set[str] = set()
         self._temps: list[TempFile] = []
@@ -398,12 +401,15 @@ class Publication:
                     self.files, self.prefixes + tuple(sorted(self._unclean)), self.robots
                 )
             self._announced = True
-        self._counter += 1
-        prefix = f"{folder}/{TEMP_PREFIX}" if folder else TEMP_PREFIX
-        relpath = f"{prefix}{self.token}-{self._counter}.tmp"
-        temp = TempFile(self.root / relpath, self.root / label)
+        temp = TempFile(self.root / self._temp_relpath(folder), self.root / label)
         self._temps.append(temp)
         return temp
+
+    def _temp_relpath(self, folder: str) -> str:
+        """A new temporary name in ``folder``, under this build's recorded prefix."""
+        self._counter += 1
+        prefix = f"{folder}/{TEMP_PREFIX}" if folder else TEMP_PREFIX
+        return f"{prefix}{self.token}-{self._counter}.tmp"
 
     def written(self, temp: TempFile) -> None:
         """Tell the publication that ``temp`` is complete (for :data:`step_hook`)."""
@@ -422,7 +428,8 @@ class Publication:
 
     def stage_robots(self, *listed: str, drop: tuple[str, ...] = ()) -> None:
         """Prepare ``robots.txt`` now, so that a file we cannot read stops the build before any
-        sitemap is replaced; it is renamed into place right after the entry points.
+        sitemap is replaced; it is renamed into place right after the entry points, once
+        :meth:`_try_robots_txt` has shown, before them, that it can be.
 
         Each sitemap URL gets its ``Sitemap:`` line, and every other line of ours goes: the
         line of one of the ``drop`` URLs (a sitemap this build no longer publishes), and each
@@ -477,6 +484,7 @@ class Publication:
                 temp.path.chmod(mode)  # an existing robots.txt keeps its mode
         self.written(temp)
         self._staged.append(_Staged("robots.txt", temp, entry=False, recorded=False))
+        self._robots_staged = True
 
     def stage_extra(self, relpath: str, data: bytes) -> None:
         """Put a small file of the site's own (the IndexNow key file) in place with the entry
@@ -533,6 +541,8 @@ class Publication:
             final = self.root / staged.relpath
             if final.is_dir() and not final.is_symlink():
                 raise PublishError("write", final, os.strerror(errno.EISDIR))
+        if self._robots_staged:
+            self._try_robots_txt()
         new = {
             staged.relpath: _Published(
                 staged.temp.size,
@@ -574,6 +584,48 @@ class Publication:
                 f"cannot write {self.root / self.record}, the record of published sitemap files: "
                 f"{_cause(error)}; the next build completes it",
             )
+
+    def _try_robots_txt(self) -> None:
+        """Replace ``robots.txt`` with an exact copy of itself before anything is put in place.
+
+        It goes in place after the entry points, and failing there would leave the new sitemap
+        published by a failed build. Whether a file can be replaced is known only by replacing
+        it: one that is immutable, or another user's in a folder with the sticky bit (a shared
+        web root), or open in another program on Windows, cannot be, whatever its mode says.
+        The copy has its bytes and mode (a symbolic link stays one, to the same target), so a
+        reader finds the same file throughout, and a kill leaves at most a temporary file,
+        which the next build removes. What the copy cannot keep is the owner.
+        """
+        path = self.root / "robots.txt"
+        try:
+            info = path.lstat()
+        except FileNotFoundError:
+            return  # a new name in the folder, where this build has already written its files
+        except OSError as error:
+            raise PublishError("update", path, _cause(error)) from None
+        if stat.S_ISLNK(info.st_mode):
+            copy = self.root / self._temp_relpath("")
+            try:
+                copy.symlink_to(path.readlink())
+                _step(f"write {copy.name}")
+                copy.replace(path)
+            except OSError as error:
+                with contextlib.suppress(OSError):
+                    copy.unlink()
+                raise PublishError("update", path, _cause(error)) from None
+        else:
+            with _io("update", path):
+                data = path.read_bytes()
+            temp = self.new_file("", "robots.txt")
+            temp.write(data)
+            temp.close()
+            with _io("update", path):
+                temp.path.chmod(stat.S_IMODE(info.st_mode))
+            self.written(temp)
+            with _io("update", path):
+                temp.path.replace(path)
+            self._temps.remove(temp)
+        _step("copy robots.txt")
 
     def _changes_nothing(self) -> bool:
         """Whether the set is empty and the record names nothing (or is not there): nothing

@@ -273,11 +273,17 @@ def test_a_kill_before_robots_txt_is_replaced_still_leaves_one_line_of_ours(
 # -- always whole ------------------------------------------------------------------------------
 
 
-def count_steps(tmp_path: Path, reference: dict[str, dict[str, bytes]]) -> list[str]:
-    """The steps of publishing B over A, as a child process goes through them."""
+def count_steps(
+    tmp_path: Path, reference: dict[str, dict[str, bytes]], *, robots_emptied: bool = False
+) -> list[str]:
+    """The steps of publishing B over A, as a child process goes through them; with
+    ``robots_emptied``, over A's robots.txt emptied (a host that copies the site's own
+    robots.txt anew), to which B adds its line again."""
     folder = tmp_path / "count"
     folder.mkdir()
     write(folder, "A", **SPLIT)
+    if robots_emptied:
+        (folder / "robots.txt").write_bytes(b"")
     log = tmp_path / "steps.log"
     assert child("B", folder, SITEMAP_TEST_STEPS=str(log)).returncode == 0
     assert ours(folder) == {**reference["B"], RECORD: (folder / RECORD).read_bytes()}
@@ -287,15 +293,18 @@ def count_steps(tmp_path: Path, reference: dict[str, dict[str, bytes]]) -> list[
 def test_a_kill_at_any_step_leaves_one_whole_set_and_the_next_build_cleans_up(
     tmp_path: Path, reference: dict[str, dict[str, bytes]]
 ) -> None:
-    all_steps = count_steps(tmp_path, reference)
+    """B's robots.txt line is added again (a host copied the site's own robots.txt over A's),
+    so that every step of putting robots.txt in place is one a kill may follow."""
+    all_steps = count_steps(tmp_path, reference, robots_emptied=True)
     kinds = {step.split()[0] for step in all_steps}
-    assert kinds == {"start", "record", "write", "publish", "remove"}, all_steps
+    assert kinds == {"start", "record", "write", "copy", "publish", "remove"}, all_steps
     assert len(all_steps) > 20
     start = tmp_path / "start"
     start.mkdir()
     for name, text in USER_FILES.items():
         (start / name).write_text(text)
     write(start, "A", **SPLIT)
+    (start / "robots.txt").write_bytes(b"")
     for number, step in enumerate(all_steps, 1):
         out = tmp_path / f"kill-{number}"
         shutil.copytree(start, out)
@@ -305,6 +314,8 @@ def test_a_kill_at_any_step_leaves_one_whole_set_and_the_next_build_cleans_up(
         problems = whole_set_problems(out, ["sitemap.xml", "sitemap.xml.gz"], reference)
         assert problems == [], f"killed after {step!r}: {problems}"
         assert snapshot(out).items() >= {k: v.encode() for k, v in USER_FILES.items()}.items()
+        robots = (out / "robots.txt").read_bytes()
+        assert robots in (b"", reference["B"]["robots.txt"]), f"killed after {step!r}: {robots!r}"
         # The next build: B exactly, nothing left of A or of the killed build, user files kept.
         assert child("B", out).returncode == 0
         assert temporary_files(out) == [], f"killed after {step!r}"
@@ -571,6 +582,51 @@ def test_a_robots_txt_that_is_not_utf8_is_one_named_error(
     ):
         write(out, "B", **SPLIT)
     assert snapshot(out) == before
+
+
+def _unreplaceable(path: Path) -> str | None:
+    """Make ``path`` a file that a rename cannot replace, whatever its mode (the immutable
+    attribute, as root), or say why that cannot be done here; :func:`make_writable` undoes it.
+    A file of another user's in a folder with the sticky bit, or open on Windows, is alike."""
+    if os.geteuid() != 0 or shutil.which("chattr") is None:
+        return "needs root and chattr to make a file that its folder's owner cannot replace"
+    try:
+        steps.make_read_only(path)  # chattr +i, as root
+    except subprocess.CalledProcessError as error:
+        return f"cannot make a file immutable here: {error.stderr.decode().strip()}"
+    probe = path.with_name("probe.tmp")
+    probe.write_bytes(b"")
+    try:
+        probe.replace(path)
+    except OSError:
+        probe.unlink()
+        return None
+    return "a file made immutable was replaced all the same here"
+
+
+def test_a_robots_txt_that_cannot_be_replaced_fails_the_build_before_any_sitemap_is(
+    published: tuple[Path, dict[str, bytes]],
+) -> None:
+    """robots.txt goes in place after the entry points: that it cannot be replaced must be
+    found before them, or the failed build has already published its sitemap."""
+    out, _ = published
+    robots = out / "robots.txt"
+    robots.write_text("User-agent: *\n")  # the site's own, without our line: B adds it
+    before = snapshot(out)
+    reason = _unreplaceable(robots)
+    if reason is not None:
+        pytest.skip(reason)
+    try:
+        refused = "(Operation not permitted|Permission denied)"
+        with pytest.raises(PublishError, match=rf"^cannot update {out}/robots\.txt: {refused}$"):
+            write(out, "B", **SPLIT)
+        assert snapshot(out) == before
+    finally:
+        make_writable(robots)
+    write(out, "B", **SPLIT)  # replaceable again: the next build publishes
+    assert robots_lines(out) == ["User-agent: *", f"Sitemap: {BASE}sitemap.xml"]
+    assert temporary_files(out) == []
+    check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml")
 
 
 def test_a_full_disk_on_a_real_tmpfs_is_one_named_error(tmp_path: Path) -> None:
