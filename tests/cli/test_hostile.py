@@ -7,8 +7,9 @@ import datetime as dt
 import gzip
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from sitemap_plugins.validate import Check, Severity, validate
@@ -122,8 +123,19 @@ def damaged(draw: st.DrawFn) -> bytes:
     return gzip.compress(result, mtime=0) if draw(st.booleans()) else result
 
 
+def _as_compared(url: str) -> str:
+    """``url`` with its scheme and host in lower case and a default port dropped, as URLs are
+    compared: a damage that changed a letter's case there (``example.oRg``) left the same URL."""
+    parts = urlsplit(url)
+    host = parts.netloc.lower().removesuffix(
+        {"https": ":443", "http": ":80"}.get(parts.scheme.lower(), "")
+    )
+    return parts._replace(scheme=parts.scheme.lower(), netloc=host).geturl()
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(damaged())
+@example(GOOD.replace("example.org", "example.oRg", 1).encode())  # one hypothesis once drew
 def test_damaged_sitemaps_get_findings_not_exceptions(data: bytes) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = write(Path(folder) / "sitemap.xml", data)
@@ -133,7 +145,7 @@ def test_damaged_sitemaps_get_findings_not_exceptions(data: bytes) -> None:
         if not report.findings:
             entries = read_sitemap(path)
             assert entries
-            assert all(entry.loc.startswith(BASE) for entry in entries), entries
+            assert all(_as_compared(entry.loc).startswith(BASE) for entry in entries), entries
     assert report.exit_status in (0, 1, 2)
     assert {finding.code for finding in report.findings} <= {check.value for check in Check}
     if data.startswith(b"\x1f\x8b"):
