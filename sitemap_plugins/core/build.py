@@ -391,7 +391,8 @@ class SitemapBuilder:
 
         A page's own source (and a listing's items) decides which repositories count: a
         dependency anywhere else never dates a page. A file time from :meth:`start` to ``now``
-        (with the clock skew any date is allowed) is the build's own, and dates nothing.
+        (with the clock skew any date is allowed) is the build's own, and dates nothing. The
+        folders listings take their items from are asked when a file last left them.
         """
         sources = self.options.lastmod_sources
         if "git" not in sources and "mtime" not in sources:
@@ -406,6 +407,7 @@ class SitemapBuilder:
             use_git="git" in sources,
             use_mtime="mtime" in sources,
             built=built,
+            removals_in={folder for page in pages for folder in page.listed_folders},
         )
 
     def _deduplicate(self, resolved: list[Resolved]) -> list[Resolved]:

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Mapping
+from itertools import chain
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
 from sitemap_plugins.core.cache_file import (
@@ -31,13 +34,15 @@ __all__ = ["HistoryCache", "StoredWalk"]
 
 _KIND: Final = "git-history"
 """How the names of this cache's files start (see :func:`.cache_file.forget_oldest`)."""
-_VERSION: Final = 5
+_VERSION: Final = 6
 """The files' format. It must change whenever a pass would be answered differently: the log
 git runs or how its output is read (:mod:`.git_history`), or how the answers are drawn from the
-commits (:mod:`.git_dates`: last changes, cut and link paths). A file of another format, or
-written by another version of the package, is a miss (:func:`.cache_file.read_cache`).
-5: every file names the package version and its walk; 4 kept answers of a pass that
-``log.follow = true`` in a user's git config had left without dates."""
+commits (:mod:`.git_dates`: last changes, cut and link paths, removals). A file of another
+format, or written by another version of the package, is a miss
+(:func:`.cache_file.read_cache`). 6: the folders each commit deleted files from, and the
+answers' newest deletion per folder; 5: every file names the package version and its walk; 4
+kept answers of a pass that ``log.follow = true`` in a user's git config had left without
+dates."""
 _ERRORS: Final = (OSError, ValueError, KeyError, TypeError, AttributeError)
 
 
@@ -62,6 +67,15 @@ class StoredWalk(NamedTuple):
     """The wanted paths HEAD holds as symbolic links: their pages read the files they name."""
     walk: str = ""
     """The stored pass's own name, written in both its files; empty until stored."""
+    folders: frozenset[str] = frozenset()
+    """The folders whose deletions were asked for besides ``paths`` (their pathspecs include
+    them: see :func:`.git_history.pathspecs`)."""
+    removed: Mapping[str, str] = MappingProxyType({})
+    """Each folder a commit HEAD reaches deleted a file from, with the newest such commit's
+    date as text: what a page listing the folder's files last lost."""
+    bound: str = ""
+    """In a shallow clone, the newest date of the commits it stops at, as text: a deletion
+    before them is not seen, and was no later than that."""
 
 
 class HistoryCache:
@@ -86,7 +100,8 @@ class HistoryCache:
         try:
             data = _read(files[0], top, date_format)
             dates = data["dates"]
-            if not all(isinstance(text, str) for text in dates.values()):
+            removed = data["removed"]
+            if not all(isinstance(text, str) for text in chain(dates.values(), removed.values())):
                 raise TypeError("a date that is no text")
             return StoredWalk(
                 head=str(data["head"]),
@@ -98,6 +113,9 @@ class HistoryCache:
                 first_parent_diffs=bool(data["first_parent_diffs"]),
                 links=frozenset(map(str, data["links"])),
                 walk=str(data["walk"]),
+                folders=frozenset(map(str, data["folders"])),
+                removed=removed,
+                bound=str(data["bound"]),
             )
         except _ERRORS:
             return None
@@ -136,7 +154,7 @@ class HistoryCache:
         if walk.commits is not None:
             commits = (
                 [c.sha.decode(), [p.decode() for p in c.parents], c.date.decode(),
-                 {name: change.decode() for name, change in c.changes.items()}]
+                 {name: change.decode() for name, change in c.changes.items()}, c.removed]
                 for c in walk.commits
             )  # fmt: skip
             if not write_json_rows(files[1], common, "commits", commits):
@@ -148,6 +166,9 @@ class HistoryCache:
             "cut": sorted(walk.cut),
             "first_parent_diffs": walk.first_parent_diffs,
             "links": sorted(walk.links),
+            "folders": sorted(walk.folders),
+            "removed": dict(sorted(walk.removed.items())),
+            "bound": walk.bound,
         }
         if write_json(files[0], {**common, **answers}):
             forget_oldest(files[0].parent, _KIND)
@@ -161,11 +182,12 @@ def _read(path: Path, top: Path, date_format: str) -> Any:
 
 
 def _commit(item: Any, ids: dict[bytes, bytes]) -> Commit:
-    sha, parents, date, changes = item
+    sha, parents, date, changes, removed = item
     shared = [ids.setdefault(one, one) for one in (sha.encode(), *map(str.encode, parents))]
     return Commit(
         shared[0],
         shared[1:],
         date.encode(),
         {str(name): change.encode() for name, change in changes.items()},
+        tuple(map(str, removed)) if removed else (),
     )

@@ -20,12 +20,21 @@ import stat
 import subprocess
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Final, NamedTuple
 
 from sitemap_plugins.core.built_sources import BuildWindow, BuiltSources
 from sitemap_plugins.core.git_background import BackgroundGit, detached_work_tree, git_env
 from sitemap_plugins.core.git_cache import HistoryCache, StoredWalk
-from sitemap_plugins.core.git_history import Commit, last_changes, log_args, parse_log, reachable
+from sitemap_plugins.core.git_history import (
+    Commit,
+    covers,
+    last_changes,
+    log_args,
+    parse_log,
+    pathspecs,
+    reachable,
+)
 from sitemap_plugins.core.model import FilePath
 from sitemap_plugins.core.nested_repos import NestedRepositories
 from sitemap_plugins.core.paths import absolute_path
@@ -135,10 +144,13 @@ _Outcome = FileDate | Undated | None
 
 
 class DateLookup(NamedTuple):
-    """The date of every existing file asked about, or why it has none."""
+    """The date of every existing file asked about, or why it has none; and for each folder
+    asked about, the date a file last left it (deleted, or renamed away), or why it cannot be
+    known (a folder nothing ever left is not named)."""
 
     dates: dict[FilePath, FileDate]
     undated: dict[FilePath, Undated]
+    removals: Mapping[FilePath, FileDate | Undated] = MappingProxyType({})
 
 
 class _Plan(NamedTuple):
@@ -152,6 +164,8 @@ class _Plan(NamedTuple):
     old: list[Commit] | None
     first_parent_diffs: bool = True
     """How the old commits' merges were diffed: the new ones must be diffed alike."""
+    folders: frozenset[str] = frozenset()
+    """The folders whose deletions are asked for besides ``paths``."""
 
 
 class _Repo(NamedTuple):
@@ -265,11 +279,14 @@ class FileDates:
         if boundary is None or not head:
             return
         walk = self._stored(top, boundary)
+        where = _tree_name(_inside(top), os.path.join(folder, ""))  # noqa: PTH118
         if walk is not None:
             wanted = walk.paths
         else:
             wanted = self._tracked_under(top, os.path.relpath(folder, top))
-        self._begin(top, head.decode(), boundary, wanted, start_git)
+        # Deletions under the folder too: a listing of its files may ask when one last went.
+        folders = frozenset() if where is None else frozenset({where.rstrip("/")})
+        self._begin(top, head.decode(), boundary, wanted, folders, start_git)
 
     def _start_copy(self, copy: Path, folder: Path, start_git: GitStarter) -> None:
         """The pass for a copy of a commit's tree (see :meth:`exported`), begun as for a work
@@ -297,7 +314,8 @@ class FileDates:
         walk = self._stored(top, boundary)
         if walk is not None:
             wanted |= walk.paths
-        self._begin(top, commit, boundary, wanted, start_git)
+        folders = frozenset({"" if where == "." else where})
+        self._begin(top, commit, boundary, wanted, folders, start_git)
 
     def _fetches_first(self, probe: _Probe) -> bool:
         """Whether the lookup must fetch (a shallow clone's history, a treeless clone's trees)
@@ -322,16 +340,21 @@ class FileDates:
         head: str,
         boundary: frozenset[bytes],
         wanted: frozenset[str],
+        folders: frozenset[str],
         start_git: GitStarter,
     ) -> None:
-        """Start the pass over ``wanted`` at ``head``, unless a stored walk already answers."""
+        """Start the pass over ``wanted`` at ``head``, with the deletions under ``folders``,
+        unless a stored walk already answers."""
         if not wanted:
             return
-        plan = self._plan(top, head, boundary, wanted)
+        plan = self._plan(top, head, boundary, wanted, folders)
         if isinstance(plan, StoredWalk):
             self._walks[top] = plan
             return
-        self._started[top] = (plan, start_git(self._log_args(plan.revisions, plan.paths), top))
+        self._started[top] = (
+            plan,
+            start_git(self._log_args(plan.revisions, plan.paths, plan.folders), top),
+        )
 
     def widen(self, files: Iterable[FilePath]) -> None:
         """The host has read its sources and names the files pages' dates may come from: when
@@ -366,13 +389,15 @@ class FileDates:
                     continue
                 git.cancel()
                 del self._started[top]
-                wider = self._plan(top, plan.head, plan.boundary, plan.paths | tracked)
+                wider = self._plan(
+                    top, plan.head, plan.boundary, plan.paths | tracked, plan.folders
+                )
                 if isinstance(wider, StoredWalk):
                     self._walks[top] = wider
                     continue
                 self._started[top] = (
                     wider,
-                    start_git(self._log_args(wider.revisions, wider.paths), top),
+                    start_git(self._log_args(wider.revisions, wider.paths, wider.folders), top),
                 )
         except (OSError, ValueError):
             return  # the lookup runs what it needs, and reports what fails
@@ -454,6 +479,7 @@ class FileDates:
         use_git: bool = True,
         use_mtime: bool = True,
         built: BuildWindow | None = None,
+        removals_in: Iterable[FilePath] = (),
     ) -> DateLookup:
         """Date each existing file, or say why it has no date; missing files are left out.
 
@@ -474,6 +500,14 @@ class FileDates:
         ``built`` is the span of the build that asks: a file that would be dated by its time
         gets none when that time is one a build gave it (see :mod:`.built_sources`). Without
         it (``generate``, which runs after the build) every such file takes its time.
+
+        ``removals_in`` names folders whose files pages list (a blog's posts, a site's
+        articles): each gets the date a file last left it, deleted or renamed away, from the
+        same history pass (a folder nothing ever left gets nothing). A deletion not committed
+        yet is dated by the time of the folder it left, as a working-tree change is; where the
+        history cannot show every deletion (a shallow clone: those before the commits it stops
+        at), the folder is undated, with the bound those commits give. Folders outside the
+        sources' repositories, and every folder without ``use_git``, are not answered.
         """
         located: dict[FilePath, _File] = {}
         folders: dict[str, str] = {}
@@ -493,6 +527,10 @@ class FileDates:
                 continue
             parents[path] = parent
             located[path] = (folder, name)
+        asked_folders: dict[FilePath, _File] = {}  # each as (its real path, ""): no file name
+        for path in removals_in if use_git else ():
+            with contextlib.suppress(OSError, ValueError):
+                asked_folders[path] = (os.path.realpath(absolute_path(path)), "")
         on_disk = _OnDisk()
         # A deploy hook's checkout and a copy of a commit's tree have no .git: their top is where
         # their files' repository is found.
@@ -509,7 +547,7 @@ class FileDates:
         # What a file gets without git depends on its folder only: each folder is decided once.
         ask: dict[str, Path] = {}  # folder -> the repository whose git dates its files
         settled: dict[str, _Outcome] = {}  # folder -> what its files get without git
-        for folder in {file[0] for file in located.values()}:
+        for folder in {file[0] for file in (*located.values(), *asked_folders.values())}:
             root = _find_root(folder, roots)
             if scope is not None and not scope.holds(folder, root):
                 settled[folder] = Undated(Why.OUTSIDE, root)
@@ -521,16 +559,18 @@ class FileDates:
                 ask[folder] = root
         outcomes: dict[_File, _Outcome] = {}
         by_root: dict[Path, list[_File]] = {}
-        for file in located.values():
+        for file in (*located.values(), *asked_folders.values()):
             repository = ask.get(file[0])
             if repository is None:
                 outcomes[file] = settled[file[0]]
             else:
                 by_root.setdefault(repository, []).append(file)
+        gone: dict[_File, list[str]] = {}  # a folder's files deleted in the working tree
         for root, repo_files in sorted(by_root.items()):
-            outcomes.update(self._repo_outcomes(root, repo_files, on_disk.regular))
+            outcomes.update(self._repo_outcomes(root, repo_files, on_disk.regular, gone))
         epoch = _source_date_epoch()
-        result = DateLookup({}, {})
+        removals: dict[FilePath, FileDate | Undated] = {}
+        result = DateLookup({}, {}, removals)
         for path, file in located.items():
             if file not in outcomes:  # never committed, and not on disk either
                 continue
@@ -559,6 +599,14 @@ class FileDates:
                 result.dates[path] = (dt.datetime.fromtimestamp(seconds, dt.timezone.utc), "mtime")
             else:
                 result.undated[path] = Undated(Why.UNCOMMITTED, roots.get(file[0]))
+        for path, file in asked_folders.items():
+            outcome = outcomes.get(file)
+            if file in gone:
+                outcome = _deleted_in_work_tree(gone[file], built, use_mtime=use_mtime, epoch=epoch)
+            if outcome is not None and not (
+                isinstance(outcome, Undated) and outcome.reason is Why.OUTSIDE
+            ):
+                removals[path] = outcome
         if built is not None:
             self._built.save()
         return result
@@ -566,20 +614,30 @@ class FileDates:
     # -- per repository -----------------------------------------------------------------------
 
     def _repo_outcomes(
-        self, root: Path, files: list[_File], present: Callable[[_File], os.stat_result | None]
+        self,
+        root: Path,
+        files: list[_File],
+        present: Callable[[_File], os.stat_result | None],
+        gone: dict[_File, list[str]],
     ) -> dict[_File, _Outcome]:
         """Each file's git date, or None for a working-tree change, or why it is undated; a file
-        git never committed is left out when ``present`` finds nothing on disk."""
+        git never committed is left out when ``present`` finds nothing on disk. A folder (a
+        file without a name) gets the date a file last left it, or why that is unknown, and
+        in ``gone`` the files deleted from it in the working tree."""
         try:
             if root in self._exports:
                 return self._ask_export(root, files, present)
-            return self._ask_repo(root, files, present)
+            return self._ask_repo(root, files, present, gone)
         except OSError:
             no_git: dict[_File, _Outcome] = dict.fromkeys(files, Undated(Why.NO_GIT, root))
             return no_git
 
     def _ask_repo(
-        self, root: Path, files: list[_File], present: Callable[[_File], os.stat_result | None]
+        self,
+        root: Path,
+        files: list[_File],
+        present: Callable[[_File], os.stat_result | None],
+        gone: dict[_File, list[str]],
     ) -> dict[_File, _Outcome]:
         failed: dict[_File, _Outcome] = dict.fromkeys(files, Undated(Why.GIT_FAILED, root))
         probe, early_status = self._early.pop(root, (None, None))
@@ -597,17 +655,21 @@ class FileDates:
         repo = _Repo(top, {}, {})
         inside = _inside(top)
         prefixes: dict[str, str | None] = {}
+        folders: dict[_File, str] = {}  # the folders asked about, as git names them
         for file in files:
             prefix = prefixes.get(file[0], "?")
             if prefix == "?":
                 prefix = prefixes[file[0]] = _tree_name(inside, file[0] + os.sep)
             if prefix is None:  # a symlink led out of the work tree
                 repo.outcome[file] = Undated(Why.NOT_TRACKED, top)
+            elif not file[1]:
+                folders[file] = prefix.rstrip("/")
             else:
                 repo.by_file[file] = prefix + file[1]
         wanted = self._history_wanted(top, head, boundary, frozenset(repo.by_file.values()), dirty)
-        walk = self._walked(top, head, boundary, wanted)
-        if walk is None and head is not None and wanted:
+        listed = frozenset(folders.values())
+        walk = self._walked(top, head, boundary, wanted, listed)
+        if walk is None and head is not None and (wanted or listed):
             return failed
         targets: dict[str, str] = {}
         if walk is not None and walk.links:
@@ -615,9 +677,17 @@ class FileDates:
             beyond = sorted({name for name in targets.values() if name not in walk.paths} - dirty)
             tracked = self._listed(top, ["--cached"], beyond) if beyond else None
             if tracked:  # a file a link names, which the pass lacks: a pass over it too
-                walk = self._walked(top, head, boundary, wanted | tracked)
+                walk = self._walked(top, head, boundary, wanted | tracked, listed)
                 if walk is None:
                     return failed
+        for file, name in folders.items():
+            deleted = _deleted_under(top, name, dirty)
+            if deleted:
+                gone[file] = deleted
+            elif walk is not None:
+                outcome = self._last_removal(top, walk, name)
+                if outcome is not None:
+                    repo.outcome[file] = outcome
         unknown: dict[_File, str] = {}
         parsed: dict[str, dt.datetime] = {}
         dates = walk.dates if walk is not None else {}
@@ -645,6 +715,20 @@ class FileDates:
                 else:
                     repo.outcome[file] = Undated(Why.IGNORED, top)
         return repo.outcome
+
+    def _last_removal(self, top: Path, walk: StoredWalk, folder: str) -> _Outcome:
+        """When a file last left ``folder`` in the history ``walk`` read (None: never); in a
+        shallow clone, only a deletion no older than every commit the clone stops at is sure
+        to be the last one (while committer dates run forward): otherwise one before them may
+        be newer than any date known, and is no later than those commits' newest date."""
+        text = _newest_removal(walk.removed, folder)
+        date = None if text is None else commit_instant(text)
+        if not walk.boundary:
+            return None if date is None else (date, "git")
+        bound = commit_instant(walk.bound) if walk.bound and self._bounded else None
+        if date is not None and bound is not None and date >= bound:
+            return date, "git"
+        return Undated(Why.SHALLOW, top, bound)
 
     def _ready(self, root: Path, probe: _Probe | None) -> tuple[Path, frozenset[bytes]] | Undated:
         """The top of the repository holding ``root``, made ready for a history pass (a shallow
@@ -693,24 +777,32 @@ class FileDates:
         top, boundary = ready
         inside = _inside(root)
         names: dict[_File, str] = {}
+        folders: dict[_File, str] = {}  # the folders asked about, as the commit names them
         outcome: dict[_File, _Outcome] = {}
         for file in files:
             prefix = _tree_name(inside, file[0] + os.sep)
             if prefix is None:  # a symlink led out of the copy
                 outcome[file] = Undated(Why.NOT_TRACKED, root)
+            elif not file[1]:
+                folders[file] = prefix.rstrip("/")
             else:
                 names[file] = prefix + file[1]
         if not names:
             return outcome
-        walk = self._walked(top, head, boundary, frozenset(names.values()))
+        listed = frozenset(folders.values())
+        walk = self._walked(top, head, boundary, frozenset(names.values()), listed)
         if walk is None:
             return failed
         targets = _link_targets(inside, names, walk.links, set()) if walk.links else {}
         beyond = frozenset(targets.values()) - walk.paths
         if beyond:  # a file a link names, which the pass lacks: a pass over it too
-            walk = self._walked(top, head, boundary, walk.paths | beyond)
+            walk = self._walked(top, head, boundary, walk.paths | beyond, listed)
             if walk is None:
                 return failed
+        for file, name in folders.items():
+            removal = self._last_removal(top, walk, name)
+            if removal is not None:
+                outcome[file] = removal
         for file, name in names.items():
             text = walk.dates.get(name)
             if text is None:
@@ -819,9 +911,15 @@ class FileDates:
         return again is not None and b"?" not in again
 
     def _walked(
-        self, top: Path, head: str | None, boundary: frozenset[bytes], wanted: frozenset[str]
+        self,
+        top: Path,
+        head: str | None,
+        boundary: frozenset[bytes],
+        wanted: frozenset[str],
+        folders: frozenset[str] = frozenset(),
     ) -> StoredWalk | None:
-        """The history pass for ``wanted`` at ``head``, from the last one where it can be.
+        """The history pass for ``wanted`` at ``head``, and the deletions under ``folders``,
+        from the last one where it can be.
 
         Same HEAD: the last answers stand. HEAD moved: only the commits the old pass lacks are
         read (``git log HEAD ^OLD``, which also covers a rebase or a switch to another branch,
@@ -831,19 +929,24 @@ class FileDates:
         files (which answers each file as a pass over fewer would).
         """
         started = self._started.pop(top, None)
-        if head is None or not wanted:
+        if head is None or not (wanted or folders):
             if started is not None:
                 started[1].cancel()
             return None
         if started is not None:
             plan, git = started
-            if plan.head == head and plan.boundary == boundary and wanted <= plan.paths:
+            if (
+                plan.head == head
+                and plan.boundary == boundary
+                and wanted <= plan.paths
+                and _covered(plan.paths, plan.folders, folders)
+            ):
                 walk = self._run_plan(top, plan, git)
                 if walk is not None:
                     return walk
             else:
                 git.cancel()
-        plan_or_walk = self._plan(top, head, boundary, wanted)
+        plan_or_walk = self._plan(top, head, boundary, wanted, folders)
         if isinstance(plan_or_walk, StoredWalk):
             self._walks[top] = plan_or_walk
             return plan_or_walk
@@ -892,12 +995,23 @@ class FileDates:
         return frozenset() if walk is None else walk.paths
 
     def _plan(
-        self, top: Path, head: str, boundary: frozenset[bytes], wanted: frozenset[str]
+        self,
+        top: Path,
+        head: str,
+        boundary: frozenset[bytes],
+        wanted: frozenset[str],
+        folders: frozenset[str] = frozenset(),
     ) -> StoredWalk | _Plan:
-        """The stored walk when it answers ``wanted`` at ``head``, else the pass to run."""
+        """The stored walk when it answers ``wanted`` and ``folders`` at ``head``, else the
+        pass to run."""
         walk = self._walks.get(top) or self._cache.load(top, self._format)
         usable = walk is not None and walk.boundary == boundary
-        if walk is not None and usable and wanted <= walk.paths:
+        if (
+            walk is not None
+            and usable
+            and wanted <= walk.paths
+            and _covered(walk.paths, walk.folders, folders)
+        ):
             if walk.head == head:
                 return walk
             # The new commits must be diffed as the stored ones were: -m if git was old then.
@@ -907,9 +1021,13 @@ class FileDates:
                 old = self._cache.load_commits(top, self._format, walk)
             if old is not None and self._first_parent_diffs == walk.first_parent_diffs:
                 revisions = (head, f"^{walk.head}")
-                return _Plan(head, boundary, walk.paths, revisions, old, walk.first_parent_diffs)
-        paths = wanted | walk.paths if walk is not None and usable else wanted
-        return _Plan(head, boundary, paths, (head,), None)
+                return _Plan(
+                    head, boundary, walk.paths, revisions, old, walk.first_parent_diffs,
+                    walk.folders,
+                )  # fmt: skip
+        if walk is not None and usable:
+            wanted, folders = wanted | walk.paths, folders | walk.folders
+        return _Plan(head, boundary, wanted, (head,), None, folders=folders)
 
     def _run_plan(self, top: Path, plan: _Plan, started: BackgroundGit | None) -> StoredWalk | None:
         """Carry out ``plan``, from the output of the git process :meth:`start` ran for it if
@@ -918,34 +1036,33 @@ class FileDates:
         finished = started.finish() if started is not None else None
         if finished is not None:
             done, output = finished
-            expected = self._log_args(plan.revisions, plan.paths)
+            expected = self._log_args(plan.revisions, plan.paths, plan.folders)
             with output:  # read a chunk at a time: a long history prints tens of megabytes
                 if done.returncode == 0 and done.args[1:] == expected:
                     with contextlib.suppress(OSError):
                         commits = parse_log(output, plan.paths)
         if commits is None:  # not started, failed or unreadable: run here, reporting failures
-            commits = self._log(top, list(plan.revisions), plan.paths, quiet=plan.old is not None)
+            commits = self._log(top, plan, quiet=plan.old is not None)
         if plan.old is not None:
             # git older than 2.31 refused --diff-merges just now: these commits were diffed
             # with -m, unlike the old ones, so only a full pass gives true answers.
             if commits is not None and self._first_parent_diffs == plan.first_parent_diffs:
-                return self._keep(
-                    top, self._answer(plan.head, plan.boundary, plan.paths, commits + plan.old)
-                )
-            full = _Plan(plan.head, plan.boundary, plan.paths, (plan.head,), None)
+                return self._keep(top, self._answer(plan, commits + plan.old))
+            full = _Plan(
+                plan.head, plan.boundary, plan.paths, (plan.head,), None, folders=plan.folders
+            )
             return self._run_plan(top, full, None)
         if commits is None:
             return None
-        return self._keep(top, self._answer(plan.head, plan.boundary, plan.paths, commits))
+        return self._keep(top, self._answer(plan, commits))
 
     def _keep(self, top: Path, walk: StoredWalk) -> StoredWalk:
         self._walks[top] = walk
         self._cache.save(top, self._format, walk)
         return walk
 
-    def _answer(
-        self, head: str, boundary: frozenset[bytes], paths: frozenset[str], commits: list[Commit]
-    ) -> StoredWalk:
+    def _answer(self, plan: _Plan, commits: list[Commit]) -> StoredWalk:
+        head, boundary, paths = plan.head, plan.boundary, plan.paths
         found = last_changes(
             commits, head.encode(), paths, first_parent_diffs=self._first_parent_diffs
         )
@@ -958,25 +1075,34 @@ class FileDates:
             for path, commit in found.items()
             if commit.changes.get(path, b"").startswith(_LINK_MODE)
         )
-        return StoredWalk(head, boundary, paths, dates, cut, kept, self._first_parent_diffs, links)
+        removed, bound = _removals(kept, boundary)
+        return StoredWalk(
+            head, boundary, paths, dates, cut, kept, self._first_parent_diffs, links,
+            folders=plan.folders, removed=removed, bound=bound,
+        )  # fmt: skip
 
-    def _log(
-        self, top: Path, revisions: list[str], paths: frozenset[str], *, quiet: bool
-    ) -> list[Commit] | None:
-        """Parsed commits of ``revisions``; None if git failed (warned unless ``quiet``)."""
-
-        proc = self._run(self._log_args(revisions, paths), top)
+    def _log(self, top: Path, plan: _Plan, *, quiet: bool) -> list[Commit] | None:
+        """Parsed commits of the plan's revisions; None if git failed (warned unless
+        ``quiet``)."""
+        args = (plan.revisions, plan.paths, plan.folders)
+        proc = self._run(self._log_args(*args), top)
         if proc.returncode != 0 and self._first_parent_diffs and b"diff-merges" in proc.stderr:
             self._first_parent_diffs = False  # git < 2.31: use -m from now on
-            proc = self._run(self._log_args(revisions, paths), top)
+            proc = self._run(self._log_args(*args), top)
         if quiet and proc.returncode != 0:
             return None
         out = self._checked(top, "log", proc)
-        return None if out is None else parse_log(out, paths)
+        return None if out is None else parse_log(out, plan.paths)
 
-    def _log_args(self, revisions: Sequence[str], paths: frozenset[str]) -> list[str]:
+    def _log_args(
+        self, revisions: Sequence[str], paths: frozenset[str], folders: frozenset[str]
+    ) -> list[str]:
         return log_args(
-            revisions, paths, first_parent_diffs=self._first_parent_diffs, date_format=self._format
+            revisions,
+            paths,
+            folders,
+            first_parent_diffs=self._first_parent_diffs,
+            date_format=self._format,
         )
 
     def _untracked(self, top: Path, names: list[str]) -> set[str] | None:
@@ -1255,6 +1381,95 @@ def _answer(
     if name in cut:
         return Undated(Why.SHALLOW, top, date if bounded else None)
     return date, "git"
+
+
+def _covered(paths: frozenset[str], folders: frozenset[str], asked: frozenset[str]) -> bool:
+    """Whether a pass over ``paths`` and ``folders`` sees every deletion under the ``asked``
+    folders (its pathspecs hold each of them)."""
+    if not asked or asked <= folders:
+        return True
+    specs = pathspecs(paths, folders)
+    return all(covers(specs, folder) for folder in asked)
+
+
+def _removals(commits: Sequence[Commit], boundary: frozenset[bytes]) -> tuple[dict[str, str], str]:
+    """Each folder ``commits`` deleted a file from, with the newest such commit's date, and
+    the newest date of the ``boundary`` commits among them ("" for none), all as git wrote
+    them. Every commit HEAD reaches counts, not only those ``git log -1`` would follow: a
+    deletion a side branch brought in changed what the folder holds when it was merged, a
+    commit no older, and one that a merge undid dates a listing later than needed, never
+    earlier."""
+    newest: dict[str, tuple[dt.datetime, str]] = {}
+    bound: tuple[dt.datetime, str] | None = None
+    for commit in commits:
+        if not commit.removed and commit.sha not in boundary:
+            continue
+        text = commit.date.decode()
+        instant = commit_instant(text)
+        for folder in commit.removed:
+            known = newest.get(folder)
+            if known is None or instant > known[0]:
+                newest[folder] = (instant, text)
+        if commit.sha in boundary and (bound is None or instant > bound[0]):
+            bound = (instant, text)
+    return {folder: text for folder, (_, text) in newest.items()}, "" if bound is None else bound[1]
+
+
+def _newest_removal(removed: Mapping[str, str], folder: str) -> str | None:
+    """The date, as git wrote it, a file last left ``folder`` or a folder in it, or None."""
+    found: tuple[dt.datetime, str] | None = None
+    for name, text in removed.items():
+        if folder and name != folder and not name.startswith(folder + "/"):
+            continue
+        instant = commit_instant(text)
+        if found is None or instant > found[0]:
+            found = (instant, text)
+    return None if found is None else found[1]
+
+
+def _deleted_under(top: Path, folder: str, dirty: set[str]) -> list[str]:
+    """The files under ``folder`` deleted in the working tree (changed, by git's status, and
+    gone from the disk), as paths on disk."""
+    inside = folder + "/" if folder else ""
+    deleted = []
+    for name in dirty:
+        if name.startswith(inside):
+            path = os.path.join(top, name)  # noqa: PTH118
+            if not os.path.lexists(path):
+                deleted.append(path)
+    return deleted
+
+
+def _deleted_in_work_tree(
+    paths: list[str], built: BuildWindow | None, *, use_mtime: bool, epoch: int | None
+) -> FileDate | Undated:
+    """When files were deleted in the working tree, as far as a file time tells: the time of
+    the folder each left (the nearest that is still there), the newest of them, as a
+    working-tree change is dated by its file's time. Not where ``mtime`` is not wanted, nor
+    where that time is one the build gave the folder by writing a file there."""
+    if not use_mtime:
+        return Undated(Why.UNCOMMITTED)
+    newest: int | None = None
+    for path in paths:
+        folder = os.path.dirname(path)  # noqa: PTH120
+        while True:
+            try:
+                mtime_ns = os.stat(folder).st_mtime_ns  # noqa: PTH116
+                break
+            except OSError:
+                parent = os.path.dirname(folder)  # noqa: PTH120
+                if parent == folder:
+                    return Undated(Why.UNCOMMITTED)
+                folder = parent
+        if built is not None and built.holds(mtime_ns):
+            return Undated(Why.UNCOMMITTED)
+        newest = mtime_ns if newest is None else max(newest, mtime_ns)
+    if newest is None:
+        return Undated(Why.UNCOMMITTED)
+    seconds = newest // 1_000_000_000
+    if epoch is not None:
+        seconds = min(seconds, epoch)
+    return dt.datetime.fromtimestamp(seconds, dt.timezone.utc), "mtime"
 
 
 _ISO_OFFSET: Final = re.compile(r"(.*[0-9])([+-])([0-9]{2}):?([0-9]{2})")

@@ -28,7 +28,16 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, NamedTuple
 
-__all__ = ["ABSENT", "Commit", "last_changes", "log_args", "parse_log", "pathspecs", "reachable"]
+__all__ = [
+    "ABSENT",
+    "Commit",
+    "covers",
+    "last_changes",
+    "log_args",
+    "parse_log",
+    "pathspecs",
+    "reachable",
+]
 
 ABSENT = b"-"
 """The "blob" of a path that does not exist in a commit."""
@@ -43,12 +52,23 @@ class Commit(NamedTuple):
     parents: list[bytes]
     date: bytes
     changes: dict[str, bytes]
+    removed: tuple[str, ...] = ()
+    """The folders (``docs/blog/posts``; ``""`` for the top) it deleted a file from, wanted or
+    not, as far as the pathspecs reach (a rename is a deletion, with ``--no-renames``): a page
+    that lists a folder's files changed when one of them went, though no file it still lists
+    did. Most commits delete nothing and share the one empty tuple."""
 
 
 def log_args(
-    revisions: Sequence[str], wanted: Iterable[str], *, first_parent_diffs: bool, date_format: str
+    revisions: Sequence[str],
+    wanted: Iterable[str],
+    folders: Iterable[str] = (),
+    *,
+    first_parent_diffs: bool,
+    date_format: str,
 ) -> list[str]:
-    """The one ``git log`` that lists ``revisions`` with what :func:`parse_log` reads.
+    """The one ``git log`` that lists ``revisions`` with what :func:`parse_log` reads, over
+    ``wanted`` files and the ``folders`` whose deletions are asked for.
 
     ``--full-history --sparse``: every commit, with its true parents, so that each file's chain
     can be followed; the pathspec only trims the diffs. ``--no-renames``: a rename is a change of
@@ -63,15 +83,20 @@ def log_args(
         "--literal-pathspecs",
         "log", "-z", "--topo-order", "--full-history", "--sparse", "--no-renames", "--raw",
         "--no-abbrev", "--root", merges, "--no-color", "--no-ext-diff", "--no-textconv",
-        f"--format=%x1e%H %P%x1f{date_format}", *revisions, "--", *pathspecs(wanted),
+        f"--format=%x1e%H %P%x1f{date_format}", *revisions, "--", *pathspecs(wanted, folders),
     ]  # fmt: skip
 
 
-def pathspecs(paths: Iterable[str]) -> list[str]:
-    """A few directories covering ``paths``, so git diffs only what can matter (many = all)."""
+def pathspecs(paths: Iterable[str], folders: Iterable[str] = ()) -> list[str]:
+    """A few directories covering ``paths`` and ``folders``, so git diffs only what can matter
+    (many = all, as does the work tree's top among ``folders``)."""
     groups: dict[str, list[str]] = {}
     for path in paths:
         groups.setdefault(path.split("/", 1)[0], []).append(path)
+    for folder in folders:
+        if not folder:
+            return []
+        groups.setdefault(folder.split("/", 1)[0], []).append(folder)
     if len(groups) > 32:
         return []
     specs = []
@@ -87,9 +112,15 @@ def pathspecs(paths: Iterable[str]) -> list[str]:
     return sorted(specs)
 
 
+def covers(specs: Sequence[str], folder: str) -> bool:
+    """Whether a pass over ``specs`` (:func:`pathspecs`) sees every deletion under ``folder``."""
+    return not specs or any(folder == spec or folder.startswith(spec + "/") for spec in specs)
+
+
 def parse_log(out: bytes | IO[bytes], wanted: frozenset[str]) -> list[Commit]:
-    """Commits in git's topological order, each with its wanted paths' blobs after the commit,
-    from git's output or the file it went to (read a chunk at a time).
+    """Commits in git's topological order, each with its wanted paths' blobs after the commit
+    and the folders it deleted files from, from git's output or the file it went to (read a
+    chunk at a time).
 
     Kept small, as a long history's commits stay in memory for the next build of a session:
     each commit's id is one object, shared with the lists of parents that name it.
@@ -110,11 +141,19 @@ def parse_log(out: bytes | IO[bytes], wanted: frozenset[str]) -> list[Commit]:
                 commits.append(current)
         elif token[:1] == b":":
             # The name is taken by position: any byte may be in it.
-            path = names.get(next(tokens, b""))
-            if path is not None and current is not None:
+            name = next(tokens, b"")
+            if current is None:
+                continue
+            path = names.get(name)
+            gone = token[8:14] == b"000000"  # ":100644 000000 ...": no mode after the commit
+            if path is not None:
                 fields = token.split(b" ")
-                gone = fields[1] == b"000000"
                 current.changes[path] = ABSENT if gone else fields[1] + b" " + fields[3]
+            if gone:
+                folder = os.fsdecode(name.rpartition(b"/")[0])
+                if folder not in current.removed:
+                    current = current._replace(removed=(*current.removed, folder))
+                    commits[-1] = current
     return commits
 
 

@@ -3,10 +3,12 @@
 The order is the user's ``lastmod_sources``: a date the author wrote (``sitemap.lastmod``, then
 the host's own modified field), the git history of the page's files, a working-tree change's file
 time, and the build time only when asked for. A page without a source of its own (a listing) is
-as new as what it lists. A date in the future is no modification date, and a page nothing can
-date gets none: the reason (a shallow clone, no git) is said once per build with its fix, never
-once per page. Nor is a page dated by some of its files (or items) while another, which git
-cannot date, may have changed after them: that date would be older than the page's last change.
+as new as what it lists, and as the last time an item left the folders its items come from: an
+item gone changed the listing too, and no item it still lists shows that. A date in the future
+is no modification date, and a page nothing can date gets none: the reason (a shallow clone, no
+git) is said once per build with its fix, never once per page. Nor is a page dated by some of
+its files (or items) while another, which git cannot date, may have changed after them (or an
+item may have left since): that date would be older than the page's last change.
 """
 
 from __future__ import annotations
@@ -105,7 +107,7 @@ class LastmodRules:
                 dated, undated = self._from_files(page)
                 if dated is not None and self._future(page, dated[0], dated[1]):
                     dated = None
-                if page.sources and (page.listed_dates or page.listed_sources):
+                if page.sources and _lists(page):
                     view = self._with_listed(page, dated, undated)
                     if view is not None:
                         return view
@@ -113,7 +115,7 @@ class LastmodRules:
                     return Decision(*dated)
             elif source == "build":
                 return Decision(self.now, "build time")
-            if not page.sources and (page.listed_dates or page.listed_sources):
+            if not page.sources and _lists(page):
                 listed = self._listed(page)
                 if listed is not None:
                     if listed.value is not None:
@@ -169,9 +171,11 @@ class LastmodRules:
     ) -> Decision | None:
         """A page of its own that also lists others (a Material blog's front page, with its
         ``index.md`` and its newest posts): it changes when its source does and when what it
-        lists does, so it is as new as the newest of both. An item git cannot date may be the
-        newest: no lastmod then; and the page's own source, undated, must be no newer than what
-        the items say (a source the build wrote, made of what it lists, is not)."""
+        lists does, so it is as new as the newest of both. An item git cannot date (or one
+        that may have left since) may be the newest: no lastmod then, unless its own source is
+        newer than any such item can be (one a shallow clone bounds); and the page's own
+        source, undated, must be no newer than what the items say (a source the build wrote,
+        made of what it lists, is not)."""
         listed = self._listed(page)
         if listed is None:
             if dated is None:
@@ -179,6 +183,8 @@ class LastmodRules:
             newer = self._newer_item(page, dated[0])
             return Decision(*dated) if newer is None else Decision(None, "none", newer)
         if listed.value is None:
+            if dated is not None and self._newer_item(page, dated[0]) is None:
+                return Decision(*dated)  # what items may be newer than is older than its source
             return listed  # an item may be newer than anything known
         if dated is not None:
             newer_items = sort_key(listed.value) > sort_key(dated[0])
@@ -188,8 +194,10 @@ class LastmodRules:
         return None
 
     def _listed(self, page: Page) -> Decision | None:
-        """A listing is as new as its newest item, whichever step dated it. An item dated in
-        the future was reported with its own page; its date is not spread to the listings."""
+        """A listing is as new as its newest item, whichever step dated it, or as the last
+        time an item left the folders they come from, if that is newer: a listing that lost
+        its newest item is not as old as the item now newest. An item dated in the future was
+        reported with its own page; its date is not spread to the listings."""
         listed: list[tuple[Lastmod, str]] = []
         for raw in page.listed_dates:
             try:
@@ -198,6 +206,11 @@ class LastmodRules:
                 continue  # the item's own page says what is wrong with it
         dates = self.files.dates
         listed += [dates[path] for path in page.listed_sources if path in dates]
+        removals = self.files.removals
+        for folder in page.listed_folders:
+            removal = removals.get(folder)
+            if removal is not None and not isinstance(removal, Undated):
+                listed.append(removal)
         if not listed:
             return None
         newest = max(listed, key=lambda item: sort_key(item[0]))
@@ -212,13 +225,21 @@ class LastmodRules:
         return Decision(*newest)
 
     def _newer_item(self, page: Page, date: Lastmod) -> Undated | None:
-        """Why an item the page lists may have changed after ``date``, or None if none may."""
+        """Why an item the page lists may have changed after ``date``, or one may have left
+        its folders since, or None if none may."""
         undated = self.files.undated
-        if not undated:  # most builds: git dated every file
-            return None
-        return _may_be_newer(
-            date, [undated[path] for path in page.listed_sources if path in undated]
+        missing = (
+            [undated[path] for path in page.listed_sources if path in undated] if undated else []
         )
+        removals = self.files.removals
+        if removals:
+            for folder in page.listed_folders:
+                removal = removals.get(folder)
+                if isinstance(removal, Undated):
+                    missing.append(removal)
+        if not missing:  # most builds: git dated every file, and saw every removal
+            return None
+        return _may_be_newer(date, missing)
 
     def _future(self, page: Page, value: Lastmod, origin: str) -> bool:
         if isinstance(value, dt.datetime):
@@ -232,6 +253,11 @@ class LastmodRules:
             "the future; not written",
         )
         return True
+
+
+def _lists(page: Page) -> bool:
+    """Whether ``page`` lists other pages (see :class:`~.model.Page`)."""
+    return bool(page.listed_dates or page.listed_sources or page.listed_folders)
 
 
 def _may_be_newer(date: Lastmod, missing: list[Undated]) -> Undated | None:

@@ -104,7 +104,7 @@ class Article(NamedTuple):
     language: str | None = None
 
 
-# Not frozen: a frozen dataclass sets each of the 14 fields through object.__setattr__, three
+# Not frozen: a frozen dataclass sets each of the 15 fields through object.__setattr__, three
 # times what making a Page costs otherwise, and one is made per page, every build (a fifth of the
 # Sphinx adapter's work at the end of an incremental build). Nothing changes a Page once made.
 @dataclass(slots=True)
@@ -129,6 +129,13 @@ class Page:
     its source files in ``listed_sources`` instead, which the core dates as it dates any source.
     A page with sources of its own may list items too (a blog's front page, which shows the newest
     posts): it is then as new as the newer of the two.
+
+    ``listed_folders`` are the folders a listing's items come from (a blog's posts folder, a
+    site's article paths; each a :data:`FilePath`): an item that left one (its file deleted, or
+    renamed away) changed every listing that may have shown it, though nothing it lists now
+    changed, so the listing is also as new as the last time a file left one of them. That
+    date may be newer than the listing's last change (the file was not one it showed), never
+    older, as its newest item's alone would be.
 
     ``sitemap`` is the page's own ``sitemap`` metadata as the author wrote it: a mapping with
     ``priority``, ``changefreq``, ``lastmod``, ``exclude``; ``False`` to leave the page out;
@@ -168,6 +175,7 @@ class Page:
     default_locale: str | None = None
     listed_dates: tuple[object, ...] = ()
     listed_sources: tuple[FilePath, ...] = ()
+    listed_folders: tuple[FilePath, ...] = ()
     html: str | WrittenText | os.PathLike[str] | None = None
     encoded: bool = True
     article: Article | None = None

@@ -321,6 +321,108 @@ def test_a_listing_is_not_dated_older_than_an_item_git_cannot_date(
     assert summary.undated == {Why.NOT_TRACKED if where == "copy" else Why.NO_GIT: 2}
 
 
+def test_a_listing_is_as_new_as_the_last_time_an_item_left_its_folder(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """A post deleted (or renamed away) from the posts folder is gone from every listing that
+    showed it: the listings changed then, though every post they still show is older. A
+    listing is as new as its newest item or that deletion, whichever is newer, never as old as
+    the item now newest; a deletion elsewhere does not move it. One not committed yet is dated
+    by the time of the folder the post left, as an edit is by its file's time."""
+    repo = git_repo
+    repo.write("docs/index.md", "# Blog\n")
+    repo.write("docs/posts/old.md", "# Old\n")
+    repo.write("docs/other.md", "# Other\n")
+    repo.commit("blog", "2024-01-10T09:00:00+00:00")
+    repo.write("docs/posts/new.md", "# New\n")
+    repo.commit("new post", "2024-02-05T12:00:00+00:00")
+    posts = repo.path("docs/posts")
+
+    def pages(*listed: str) -> list[Page]:
+        return [
+            Page(path="archive/", origin="archive", listed_dates=listed, listed_folders=(posts,)),
+            Page(path="", origin="docs/index.md", sources=(repo.path("docs/index.md"),),
+                 listed_dates=listed, listed_folders=(posts,)),
+            Page(path="tags/", origin="tags", listed_dates=listed),  # no folder: as before
+        ]  # fmt: skip
+
+    def dates(out: str, *listed: str) -> dict[str, str | None]:
+        _, reporter = build(tmp_path / out, pages(*listed))
+        assert reporter.warnings == []
+        return {
+            e.loc.removeprefix(BASE): e.lastmod
+            for e in read_sitemap(tmp_path / out / "sitemap.xml")
+        }
+
+    both = dates("both", "2024-01-05", "2024-02-05")
+    assert both == {"": "2024-02-05", "archive/": "2024-02-05", "tags/": "2024-02-05"}
+    repo.remove("docs/posts/new.md")
+    repo.commit("unpublish the new post", "2024-07-01T12:00:00+00:00")
+    removed = dates("removed", "2024-01-05")
+    assert removed == {
+        "": "2024-07-01T12:00:00Z",
+        "archive/": "2024-07-01T12:00:00Z",
+        "tags/": "2024-01-05",  # told of no folder, it cannot know
+    }
+    repo.remove("docs/other.md")
+    repo.commit("remove a page that no listing shows", "2024-08-01T12:00:00+00:00")
+    assert dates("elsewhere", "2024-01-05") == removed
+    repo.path("docs/posts/old.md").unlink()  # not committed: a working-tree change
+    when = dt.datetime.fromtimestamp(int(posts.stat().st_mtime), dt.timezone.utc)
+    assert dates("uncommitted")["archive/"] == when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def test_a_listing_is_not_dated_where_an_item_may_have_left_unseen(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """Where the history that would show a deletion is missing (a shallow clone stops after
+    it, a copy of the sources has no ``.git``), the listing may have lost an item after the
+    newest one it shows: no lastmod, the cause said once, unless what it shows is no older than
+    the commits the clone stops at (committer dates run forward: a deletion before them is
+    older)."""
+    repo = git_repo
+    repo.write("docs/posts/a.md", "# A\n")
+    repo.write("docs/posts/b.md", "# B\n")
+    repo.commit("posts", "2024-01-10T09:00:00+00:00")
+    repo.remove("docs/posts/b.md")
+    repo.commit("unpublish b", "2024-02-01T09:00:00+00:00")
+    repo.write("docs/posts/c.md", "# C\n")
+    repo.commit("post c", "2024-03-01T09:00:00+00:00")
+    repo.write("docs/posts/a.md", "# A\n\nedited\n")
+    repo.commit("edit a", "2024-04-01T09:00:00+00:00")
+
+    def listings(root: Path) -> list[Page]:
+        posts = (root / "docs/posts",)
+        a, c = root / "docs/posts/a.md", root / "docs/posts/c.md"
+        old = ("2024-01-05",)
+        return [
+            Page(path="by-date/", origin="l1", listed_dates=old, listed_folders=posts),
+            Page(path="by-file/", origin="l2", listed_sources=(a, c), listed_folders=posts),
+            # Its own source changed after the clone's oldest commit: newer than any deletion
+            # the clone cannot show.
+            Page(path="front/", origin="f", sources=(a,), listed_dates=old, listed_folders=posts),
+        ]
+
+    build(tmp_path / "full", listings(repo.root))
+    truth = {e.loc: e.lastmod for e in read_sitemap(tmp_path / "full/sitemap.xml")}
+    assert truth == {BASE + "by-date/": "2024-02-01T09:00:00Z",
+                     BASE + "by-file/": "2024-04-01T09:00:00Z",
+                     BASE + "front/": "2024-04-01T09:00:00Z"}  # fmt: skip
+    clone = repo.clone(tmp_path / "ci", depth=2)  # stops at "post c": b's deletion unseen
+    summary, reporter = build(tmp_path / "shallow", listings(clone.root))
+    entries = {e.loc: e.lastmod for e in read_sitemap(tmp_path / "shallow/sitemap.xml")}
+    assert entries == {BASE + "by-date/": None, BASE + "by-file/": "2024-04-01T09:00:00Z",
+                       BASE + "front/": "2024-04-01T09:00:00Z"}  # fmt: skip
+    [(code, message)] = reporter.warnings
+    assert code is Code.GIT
+    assert message.startswith("1 page has no lastmod: ")
+    assert summary.undated == {Why.SHALLOW: 1}
+    copy = repo.archive(tmp_path / "copy")
+    build(tmp_path / "copied", listings(copy))
+    entries = {e.loc: e.lastmod for e in read_sitemap(tmp_path / "copied/sitemap.xml")}
+    assert entries == {BASE + "by-date/": None, BASE + "by-file/": None, BASE + "front/": None}
+
+
 def test_a_page_is_not_dated_older_than_a_file_git_cannot_date(
     site: GitRepo, tmp_path: Path
 ) -> None:

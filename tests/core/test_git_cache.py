@@ -184,6 +184,63 @@ def test_a_pass_started_early_is_the_one_the_lookup_takes(tmp_path: Path) -> Non
     assert ran(recorder, "log") == (1, 1)
 
 
+def removals(
+    repo: GitRepo, cache: Path | None, folders: list[str], *, started: bool = False
+) -> tuple[dict[str, str | None], Recorder]:
+    """When a file last left each of ``folders``, from a fresh instance sharing ``cache``
+    (None: no cache at all, a full pass), with the tracked files asked about, as a build
+    asks; ``started``: the pass was begun for ``docs/`` first, before the folders were known."""
+    recorder = Recorder()
+    reporter = CollectingReporter()
+    dates = FileDates(
+        reporter, cache_dir=cache, runner=recorder, starter=recorder.start if started else None
+    )
+    if started:
+        dates.start(repo.path("docs"))
+    found = dates.lookup(
+        [repo.path(name) for name in repo.tracked_files()],
+        removals_in=[repo.path(folder) for folder in folders],
+    )
+    assert reporter.warnings == []
+    answers: dict[str, str | None] = {}
+    for folder in folders:
+        removal = found.removals.get(repo.path(folder))
+        answers[folder] = None if removal is None else removal[0].isoformat()
+    return answers, recorder
+
+
+@pytest.mark.parametrize("started", [False, True], ids=["at the lookup", "started early"])
+def test_when_a_file_last_left_a_folder_is_kept_with_the_pass(
+    tmp_path: Path, started: bool
+) -> None:
+    """The folders files left are stored with the pass: a build at the same HEAD reads no
+    history and knows them, one after a deletion reads only the new commits, and both answer
+    as a full pass does. The pass begun for the source folder covers every folder in it."""
+    repo = GitRepo(tmp_path / "repo")
+    for name in ("docs/posts/a.md", "docs/posts/b.md", "docs/index.md"):
+        repo.write(name, name)
+    repo.commit("add", D1)
+    repo.remove("docs/posts/b.md")
+    repo.commit("unpublish b", D2)
+    cache = tmp_path / "cache"
+    folders = ["docs/posts", "docs"]
+    first, recorder = removals(repo, cache, folders, started=started)
+    assert first == removals(repo, None, folders)[0] == dict.fromkeys(folders, D2)
+    assert recorder.count("log") + recorder.count("log", started=True) == 1
+    again, recorder = removals(repo, cache, folders, started=started)
+    assert again == first
+    assert recorder.count("log") + recorder.count("log", started=True) == 0
+    repo.write("docs/posts/c.md", "c")
+    repo.commit("add c", D3)
+    repo.remove("docs/posts/c.md")
+    repo.remove("docs/index.md")
+    repo.commit("unpublish c", "2024-04-01T10:00:00+00:00")
+    moved, recorder = removals(repo, cache, folders, started=started)
+    assert moved == removals(repo, None, folders)[0]
+    assert moved == dict.fromkeys(folders, "2024-04-01T10:00:00+00:00")
+    assert incremental(recorder)
+
+
 def lookup_all(
     repo: GitRepo, cache: Path, names: list[str], *, started: bool
 ) -> tuple[dict[str, str], Recorder]:

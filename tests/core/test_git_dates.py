@@ -1466,3 +1466,152 @@ def test_the_users_log_follow_setting_changes_no_date(
     found = dates.lookup([repo.path(name) for name in names]).dates
     assert {name: iso(found[repo.path(name)]) for name in names} == truth
     assert reporter.warnings == []
+
+
+# -- when a file last left a folder ---------------------------------------------------------------
+
+
+def last_removal(repo: GitRepo, folder: str, *, old_git: bool) -> str | None:
+    """What git itself says of the last time a file left ``folder`` in HEAD's history: the
+    newest commit date among those whose diff deletes a file there, renames split into a
+    deletion and an addition, a merge diffed as the pass diffs it (against its first parent;
+    against each parent for a git older than 2.31)."""
+    merges = "-m" if old_git else "--diff-merges=first-parent"
+    out = repo.git(
+        "log", "--full-history", "--no-renames", "--diff-filter=D", merges, "--name-only",
+        "--format=date %cI", "HEAD", "--", *([folder] if folder else []),
+    )  # fmt: skip
+    dates = {line[5:] for line in out.splitlines() if line.startswith("date ")}
+    return max(dates, key=dt.datetime.fromisoformat) if dates else None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_histories_date_each_folders_last_removal_as_git_log_does(
+    repo: GitRepo, make: Make, seed: int
+) -> None:
+    """Deletions, renames away and merges that bring either in, on random histories: the
+    date a file last left a folder is what ``git log --diff-filter=D`` shows, for a folder
+    and what is under it, from the same single pass that dates the files."""
+    random_history(repo, seed)
+    files = repo.tracked_files()
+    folders = ["", "docs", "docs/sub", "nowhere"]
+    dates, reporter, recorder = make()
+    found = dates.lookup(
+        [repo.path(name) for name in files],
+        removals_in=[repo.path(folder) if folder else repo.root for folder in folders],
+    )
+    old_git = bool(recorder.refused)
+    for folder in folders:
+        expected = last_removal(repo, folder, old_git=old_git)
+        got = found.removals.get(repo.path(folder) if folder else repo.root)
+        if expected is None:
+            assert got is None, (seed, folder)
+        else:
+            assert got == (dt.datetime.fromisoformat(expected), "git"), (seed, folder)
+    assert reporter.warnings == []
+    assert recorder.count("log") == 1
+
+
+def test_a_folder_a_file_left_is_dated_by_that_commit_and_one_never_left_is_not_named(
+    repo: GitRepo, make: Make
+) -> None:
+    """Deleted (with git rm, or renamed away) from the folder or a folder in it: the commit
+    that did it, though no file left in the folder changed then; a file leaving another
+    folder, or moving into this one, is no removal from it."""
+    for name in ("posts/a.md", "posts/b.md", "posts/2024/c.md", "pages/p.md", "kept/k.md"):
+        repo.write(name, name)
+    repo.commit("add", D1)
+    repo.remove("posts/b.md")
+    repo.commit("unpublish b", D2)
+    repo.move("pages/p.md", "posts/p.md")  # into posts: a removal from pages only
+    repo.commit("move p", D3)
+    repo.move("posts/2024/c.md", "archive/c.md")  # away from posts/2024
+    repo.commit("archive c", D4)
+    repo.write("posts/a.md", "edited")
+    repo.commit("edit a", D5)
+    dates, reporter, _ = make()
+    folders = {name: repo.path(name) for name in ("posts", "posts/2024", "pages", "kept")}
+    found = dates.lookup([repo.path("posts/a.md")], removals_in=folders.values())
+    removals = found.removals
+    dated = {name: removals[path][0] for name, path in folders.items() if path in removals}
+    assert {name: date.isoformat() for name, date in dated.items()} == {
+        "posts": "2024-04-01T10:00:00+05:30",  # c left posts/2024, a folder in it
+        "posts/2024": "2024-04-01T10:00:00+05:30",
+        "pages": "2024-03-01T10:00:00-05:00",
+    }
+    assert reporter.warnings == []
+
+
+def test_a_file_deleted_in_the_working_tree_dates_its_folder_by_the_folders_time(
+    repo: GitRepo, make: Make
+) -> None:
+    """Not committed yet, a deletion is a working-tree change: dated by the time of the
+    folder it left, as an edit by its file's; not at all where file times are not wanted."""
+    for name in ("posts/a.md", "posts/2024/b.md"):
+        repo.write(name, name)
+    repo.commit("add", D1)
+    repo.path("posts/2024/b.md").unlink()
+    when = int(repo.path("posts/2024").stat().st_mtime)
+    dates, _, _ = make()
+    posts = repo.path("posts")
+    found = dates.lookup([repo.path("posts/a.md")], removals_in=[posts])
+    assert found.removals[posts] == (dt.datetime.fromtimestamp(when, dt.timezone.utc), "mtime")
+    found = dates.lookup([repo.path("posts/a.md")], removals_in=[posts], use_mtime=False)
+    assert found.removals[posts] == Undated(Why.UNCOMMITTED)
+
+
+def test_a_shallow_clone_dates_a_folders_last_removal_only_when_none_can_be_newer(
+    repo: GitRepo, make: Make, tmp_path: Path
+) -> None:
+    """A deletion before the commits a shallow clone stops at is not seen: a folder is dated
+    by a deletion inside the clone's history (no older than those commits), and otherwise
+    undated, with their date as the bound (none with author dates, which bound nothing)."""
+    for name in ("posts/a.md", "posts/b.md", "posts/c.md"):
+        repo.write(name, name)
+    repo.commit("add", D1)
+    repo.remove("posts/b.md")
+    repo.commit("unpublish b", D2)
+    repo.write("posts/a.md", "edited")
+    repo.commit("edit a", D3)
+    repo.remove("posts/c.md")
+    repo.commit("unpublish c", D4)
+    repo.write("other.md", "other")
+    repo.commit("other", D5)
+
+    def removal(depth: int, git_date: str = "committer") -> object:
+        clone = repo.clone(tmp_path / f"depth-{depth}-{git_date}", depth=depth)
+        dates, reporter, _ = make(git_date)
+        found = dates.lookup([clone.path("posts/a.md")], removals_in=[clone.path("posts")])
+        assert reporter.warnings == []
+        return found.removals.get(clone.path("posts"))
+
+    assert removal(9) == (dt.datetime.fromisoformat(D4), "git")  # deeper than history
+    assert removal(3) == (dt.datetime.fromisoformat(D4), "git")  # "edit a" is the boundary
+    cut = removal(2)
+    assert isinstance(cut, Undated)
+    assert cut.reason is Why.SHALLOW
+    assert cut.bound == dt.datetime.fromisoformat(D4)  # "unpublish c" is the boundary
+    by_author = removal(3, "author")
+    assert isinstance(by_author, Undated)
+    assert (by_author.reason, by_author.bound) == (Why.SHALLOW, None)
+
+
+def test_a_folder_outside_git_or_without_git_gets_no_removal_date(
+    repo: GitRepo, make: Make, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where no history can be read, a file may have left the folder at any time."""
+    plain = tmp_path / "plain"
+    (plain / "posts").mkdir(parents=True)
+    (plain / "posts/a.md").write_text("a", encoding="utf-8")
+    dates, _, _ = make()
+    found = dates.lookup([plain / "posts/a.md"], removals_in=[plain / "posts"])
+    assert found.removals == {plain / "posts": Undated(Why.NOT_TRACKED)}
+    assert dates.lookup([plain / "posts/a.md"], removals_in=[plain / "posts"],
+                        use_git=False).removals == {}  # fmt: skip
+    repo.write("posts/a.md", "a")
+    repo.commit("add", D1)
+    empty = tmp_path / "no-git-here"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    found = make()[0].lookup([repo.path("posts/a.md")], removals_in=[repo.path("posts")])
+    assert found.removals == {repo.path("posts"): Undated(Why.NO_GIT, repo.root.resolve())}
