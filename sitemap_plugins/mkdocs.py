@@ -153,6 +153,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._mkdocstrings: MkdocstringsSources | None = None  # with mkdocstrings
         self._monorepo: MonorepoSources | None = None  # with mkdocs-monorepo-plugin
         self._generators: tuple[str, ...] = ()  # the scripts mkdocs-gen-files runs
+        self._blogs: tuple[tuple[str, str], ...] = ()  # Material blogs' folders, posts' folders
         self._read_in: dict[tuple[str, str], tuple[str, ...]] = {}  # what each page read in
         self._offered: set[str] = set()  # files read in this build's history pass was told of
         self._started_at: dt.datetime | None = None  # see on_startup
@@ -182,6 +183,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._macros_sources = MacrosSources.of(config.plugins.values())
         self._monorepo = MonorepoSources.of(config.plugins.values())
         self._generators = _generator_scripts(config.plugins.values())
+        self._blogs = _material_blogs(config.plugins.values(), config.docs_dir)
         self._i18n = _find_i18n(config)
         self._files = []
         self._outputs = {}
@@ -531,10 +533,24 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             translations=self._translations(file),
             default_locale=self._default_locale,
             listed_dates=tuple(_post_date(post) for post in posts) if posts else (),
+            listed_folders=self._posts_folders(file.src_uri) if posts is not None else (),
             html=html,
             article=self._article(file, page) if options and options.news is not None else None,
             title=_title(page) if options and options.html_page else None,
         )
+
+    def _posts_folders(self, src_uri: str) -> tuple[str, ...]:
+        """The posts folder of the Material blog a view of ``src_uri`` belongs to (its own page,
+        an archive, a category, an author's): a post deleted there left the view. The blog
+        whose folder holds the view, the innermost; else every blog's."""
+        holding = [
+            (blog, posts)
+            for blog, posts in self._blogs
+            if not blog or src_uri.startswith(blog + "/")
+        ]
+        if not holding:
+            return tuple(posts for _, posts in self._blogs)
+        return (max(holding, key=lambda item: len(item[0]))[1],)
 
     def _generated_sources(self, file: File, read_in: tuple[str, ...]) -> tuple[str, ...]:
         """A page mkdocs-gen-files writes has no source of its own, and what its scripts read
@@ -601,6 +617,30 @@ def _is_not_found_page(file: File) -> bool:
     like any other."""
     source = str(getattr(file, "norm_src_uri", "") or file.src_uri)  # i18n's, without the language
     return ("/" not in source and source.split(".")[0] == "404") or file.dest_uri == "404.html"
+
+
+def _material_blogs(plugins: Iterable[object], docs_dir: str) -> tuple[tuple[str, str], ...]:
+    """Each Material blog among MkDocs' ``plugins`` that is on (the plugin may be loaded more
+    than once): its folder in ``docs_dir`` (``blog``; ``""`` for the whole site) and the
+    absolute folder of its posts, as the blog plugin finds them (``post_dir``, where
+    ``{blog}`` is the blog's folder)."""
+    blogs: list[tuple[str, str]] = []
+    for plugin in plugins:
+        if not type(plugin).__module__.startswith("material.plugins.blog."):
+            continue
+        settings = getattr(plugin, "config", None)
+        if not isinstance(settings, Mapping) or not settings.get("enabled", True):
+            continue
+        try:
+            blog = posixpath.normpath(str(settings.get("blog_dir", "blog")))
+            posts = posixpath.normpath(
+                str(settings.get("post_dir", "{blog}/posts")).format(blog=blog)
+            )
+        except (KeyError, IndexError, ValueError):  # a post_dir naming other fields
+            continue
+        folder = os.path.normpath(os.path.join(docs_dir, posts))  # noqa: PTH118
+        blogs.append(("" if blog == "." else blog, folder))
+    return tuple(blogs)
 
 
 def _find_i18n(config: MkDocsConfig) -> Any:

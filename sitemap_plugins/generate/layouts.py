@@ -143,6 +143,7 @@ class SourceFinder:
         self._folders: dict[str, dict[str, tuple[str, bool]]] = {}
         self._posts: dict[str, str] | None = None
         self._blog: dict[str, str] | None = None
+        self._blogs: set[str] = set()  # the blogs' folders (those holding a posts folder)
         self._post_dates: dict[Path, object] = {}  # each blog post's own date, by its source
 
     def find(self, relpath: str) -> Path | None:
@@ -240,6 +241,27 @@ class SourceFinder:
             return False
         return self._listing("" if folder == "." else folder).get("posts") == ("posts", True)
 
+    def posts_folder(self, relpath: str) -> Path | None:
+        """The posts folder of the Material or Zensical blog whose view (its own page, an
+        archive, a category) is built at ``relpath``: the innermost blog whose folder holds
+        it, or None where no blog does. A post deleted there left the view."""
+        if self.layout not in ("mkdocs", "zensical"):
+            return None
+        self._blog_posts()
+        holding = [blog for blog in self._blogs if not blog or relpath.startswith(blog + "/")]
+        if not holding:
+            return None
+        blog = max(holding, key=len)
+        return self.source_dir / blog / "posts" if blog else self.source_dir / "posts"
+
+    def posts_folders(self) -> list[Path]:
+        """Every blog's posts folder (see :meth:`posts_folder`)."""
+        if self.layout not in ("mkdocs", "zensical"):
+            return []
+        self._blog_posts()
+        return [self.source_dir / blog / "posts" if blog else self.source_dir / "posts"
+                for blog in sorted(self._blogs)]  # fmt: skip
+
     def _builds(self, source: str, relpath: str) -> bool:
         """Whether MkDocs or Zensical builds ``source`` (a candidate of :func:`_mkdocs`) to
         ``relpath``: a folder's ``index.md`` or ``README.md`` always to its ``index.html``;
@@ -324,6 +346,7 @@ class SourceFinder:
                     continue
                 blog = "/".join(parts[: parts.index("posts")])
                 blog = "" if blog == "." else blog
+                self._blogs.add(blog)
                 for name in sorted(files):
                     if posixpath.splitext(name)[1].lower() not in _MARKDOWN:
                         continue

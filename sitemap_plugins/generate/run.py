@@ -173,7 +173,8 @@ def generate_site(
         elif file.relpath in tracked:
             committed.add(path)
     del tracked
-    dates = _dates(builder, sources, committed, by_build)
+    folders = finder.posts_folders() if finder is not None else []
+    dates = _dates(builder, sources, committed, by_build, folders)
     described = held.values() if len(held) == total else _read_again(reader, files(), held)
     pages = _pages(reader, described, total, builder.reporter, progress)
     lang = _site_language(site_dir) if options.html_page else "en"
@@ -284,17 +285,23 @@ def _site_language(site_dir: Path) -> str:
 
 
 def _dates(
-    builder: SitemapBuilder, sources: set[Path], committed: set[Path], by_build: set[Path]
+    builder: SitemapBuilder,
+    sources: set[Path],
+    committed: set[Path],
+    by_build: set[Path],
+    folders: list[Path],
 ) -> DateLookup:
     """Every file's date in one lookup: the sources by git (and a working-tree change by its
     time, but not one of ``by_build``, which the build wrote), the committed built files by git
-    only."""
+    only; and when a file last left each of ``folders`` (a blog's posts)."""
     wanted = builder.options.lastmod_sources
     use_git, use_mtime = "git" in wanted, "mtime" in wanted
     files = sources | committed
     if not (use_git or use_mtime) or not files:
         return DateLookup({}, {})
-    dates = builder.file_dates.lookup(files, within=files, use_git=use_git, use_mtime=use_mtime)
+    dates = builder.file_dates.lookup(
+        files, within=files, use_git=use_git, use_mtime=use_mtime, removals_in=folders
+    )
     for path in committed:
         # A built file's time is the build's: changed since its commit, it has no date.
         if path in dates.dates and dates.dates[path][1] == "mtime":

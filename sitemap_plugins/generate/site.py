@@ -229,6 +229,7 @@ class SiteReader:
             origin = self._source_origin(found)
         sitemap = declared = None
         listed: tuple[object, ...] = ()
+        folders: tuple[Path, ...] = ()  # where the posts a blog view lists come from
         if not is_built:
             front, problems = read_front_matter(found)
             if front is not None:
@@ -242,8 +243,10 @@ class SiteReader:
                 sitemap = self.folder_sitemap(found, sitemap)
             if self.finder is not None and self.finder.blog_index(found):
                 listed = self._listed_posts(file)  # the blog's own page: its newest posts too
+                folders = self._posts_folder(file)
         elif self.finder is not None and self.finder.layout in ("mkdocs", "zensical"):
             listed = self._listed_posts(file)  # a blog's archive or category page
+            folders = self._posts_folder(file) if listed else ()
         in_head = _declared(scan.modified)
         translations, default = self._translations(path, scan) if scan.alternates else ({}, None)
         path, translations, encoded = _as_linked(path, translations)
@@ -254,6 +257,7 @@ class SiteReader:
             # the newer of its source and its newest post, as the core dates such a page.
             sources=() if is_built and listed else self.sources(found, is_built),
             listed_dates=listed,
+            listed_folders=folders,
             sitemap=sitemap,
             updated=in_head if in_head is not None else _declared(declared),
             translations=translations,
@@ -275,6 +279,12 @@ class SiteReader:
             self.warn_unreadable(f"{where}: cannot read the folder ({why}); its pages are left out")
         else:
             self.warn_unreadable(f"{where}: cannot read it ({why}); left out")
+
+    def _posts_folder(self, file: BuiltFile) -> tuple[Path, ...]:
+        """The posts folder of the blog whose view ``file`` is, as the core is told of a
+        listing's folders: a post deleted there left the view, as the MkDocs plugin dates it."""
+        folder = self.finder.posts_folder(file.relpath) if self.finder is not None else None
+        return () if folder is None else (folder,)
 
     def _listed_posts(self, file: BuiltFile) -> tuple[object, ...]:
         """The dates of the posts of the Material or Zensical blog view that the page belongs

@@ -900,6 +900,36 @@ def test_a_blog_front_page_git_cannot_date_is_not_dated_by_its_posts(
     assert by_path["blog/2024/07/01/new/"] == "2024-07-01"
 
 
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+def test_a_blog_post_deleted_moves_the_pages_that_listed_it_forward(git_repo: GitRepo) -> None:
+    """Deleting the newest post (or moving it out of the posts folder) changes the blog's
+    page, its archive and its category: they are as new as that commit, not as the post now
+    newest, which would date them back. A ``--dirty`` build gives what a clean one gives."""
+    git_repo.write("docs/index.md", "# Home\n\nHome.\n")
+    git_repo.write("docs/blog/index.md", "# Blog\n")
+    git_repo.write(".gitignore", "site/\n.cache/\n")
+    write_config(git_repo, theme={"name": "material"}, plugins=["sitemap", "blog"])
+    git_repo.commit("blog", "2024-01-01T00:00:00+00:00")
+    for number in (1, 2):
+        git_repo.write(
+            f"docs/blog/posts/p{number}.md",
+            f"---\ndate: 2024-0{number}-05\ncategories: [News]\n---\n\n# Post {number}\n",
+        )
+        git_repo.commit(f"post {number}", f"2024-0{number}-05T12:00:00+00:00")
+    listings = ("blog/", "blog/archive/2024/", "blog/category/news/")
+    before = blog_dates(git_repo)
+    assert {path: before[path] for path in listings} == dict.fromkeys(listings, "2024-02-05")
+    git_repo.remove("docs/blog/posts/p2.md")
+    git_repo.commit("unpublish post 2", "2024-07-01T12:00:00+00:00")
+    dirty = sitemap(build_site(git_repo.root, dirty=True))
+    after = blog_dates(git_repo)
+    assert {path: after[path] for path in listings} == dict.fromkeys(
+        listings, "2024-07-01T12:00:00Z"
+    )
+    assert {loc.removeprefix(BASE): entry.lastmod for loc, entry in dirty.items()} == after
+    assert after["blog/2024/01/05/post-1/"] == "2024-01-05"  # the post keeps its own date
+
+
 def blog_dates(git_repo: GitRepo) -> dict[str, str | None]:
     entries = sitemap(build_site(git_repo.root))
     return {loc.removeprefix(BASE): entry.lastmod for loc, entry in entries.items()}
