@@ -180,6 +180,11 @@ class _Site:
             for source, dest in (settings.get("TEMPLATE_PAGES") or {}).items()
         }
         self.urls = SiteUrls(settings)
+        self.article_folders = tuple(
+            os.path.join(self.content_path, str(folder))  # noqa: PTH118
+            for folder in settings.get("ARTICLE_PATHS") or [""]
+        )
+        """Where Pelican reads articles from: an article deleted there left the listings."""
         self.author_dates = AuthorDates(settings, self.content_path, _timezone(settings))
         names = {getattr(plugin, "__name__", str(plugin)) for plugin in pelican.plugins}
         self.incumbent = sorted(names & _INCUMBENTS)
@@ -426,6 +431,7 @@ class _Site:
                     if date is None and getattr(article, "source_path", None)
                 )
             ),
+            listed_folders=self.article_folders if listed is not None else (),
             html=WrittenFile(self.output_prefix + rel),
             encoded=False,
         )

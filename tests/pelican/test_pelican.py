@@ -316,6 +316,37 @@ DEFAULT_DATE = "fs"
 author's, so it is dated as any article without a date."""
 
 
+def test_a_deleted_article_moves_the_listings_that_showed_it_forward(git_repo: GitRepo) -> None:
+    """Deleting the newest article changes the index, the archives, its category and tag: they
+    are as new as that commit, not as the article now newest, which would date them back. A
+    build from Pelican's content cache gives what a clean build gives."""
+    settings = "CACHE_CONTENT = True\nLOAD_CONTENT_CACHE = True\n"
+    site = plain_repo(
+        git_repo,
+        {"content/a.md": post("A", "2024-01-05"), "content/b.md": post("B", "2024-02-05")},
+        settings,
+        date="2024-02-05T12:00:00+00:00",
+    )
+    listings = ("", "archives.html", "category/news.html", "tag/misc.html", "author/author.html")
+    pelican_build(site)
+    before = sitemap(site)
+    assert {path: before[path].lastmod for path in listings} == dict.fromkeys(
+        listings, "2024-02-05T00:00:00Z"
+    )
+    git_repo.remove("content/b.md")
+    git_repo.commit("unpublish b", "2024-07-01T12:00:00+00:00")
+    pelican_build(site)  # from the content cache
+    cached = {path: entry.lastmod for path, entry in sitemap(site).items()}
+    assert {path: cached[path] for path in listings} == dict.fromkeys(
+        listings, "2024-07-01T12:00:00Z"
+    )
+    assert cached["a.html"] == "2024-01-05T00:00:00Z"  # the article keeps its own date
+    for folder in ("output", "cache"):
+        shutil.rmtree(site / folder)
+    pelican_build(site)
+    assert {path: entry.lastmod for path, entry in sitemap(site).items()} == cached
+
+
 def test_an_article_a_plugin_writes_at_start_up_has_no_lastmod(git_repo: GitRepo) -> None:
     """Untracked, the generated article's file time is the build's: no lastmod, this build or
     the next one that finds it as the plugin left it, and one info line saying why. A page
