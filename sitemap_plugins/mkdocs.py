@@ -18,6 +18,7 @@ so its pages are listed there: under the base URL, or not at all (one host per s
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import logging
 import os
@@ -60,6 +61,7 @@ from sitemap_plugins.core.json_values import CANNOT_KEEP, from_json, to_json
 from sitemap_plugins.core.urls import encode_path
 from sitemap_plugins.include_sources import IncludeSources
 from sitemap_plugins.macros_sources import MacrosSources
+from sitemap_plugins.material_tags import MaterialTags
 from sitemap_plugins.mkdocstrings_sources import MkdocstringsSources
 from sitemap_plugins.monorepo_sources import MonorepoSources
 from sitemap_plugins.other_plugins import loaded
@@ -75,11 +77,16 @@ MKDOCS_DEFAULTS: Mapping[str, object] = {"gzip": "both"}
 """MkDocs has always written ``sitemap.xml`` and ``sitemap.xml.gz``; whatever reads either keeps
 working."""
 
-_SOURCES_FORMAT: Final = 1
+_SOURCES_FORMAT: Final = 2
 """The format of what is kept of a source between builds (the "sources" memo of
 :mod:`~sitemap_plugins.core.file_memo`). It must change whenever a source would be kept or read
 back otherwise (:func:`_kept`, :func:`_last_rendered`, or the JSON form of metadata values in
-:mod:`~sitemap_plugins.core.json_values`): a source as it was would keep the old value."""
+:mod:`~sitemap_plugins.core.json_values`): a source as it was would keep the old value.
+2: whether the page is tagged and holds a listing of Material's tags plugin."""
+
+_TagState = tuple[bool, bool]
+"""Whether a page is tagged, and whether Material's tags plugin renders a listing into it (see
+:mod:`~sitemap_plugins.material_tags`)."""
 
 
 class _CoreOption(BaseConfigOption[object]):
@@ -154,6 +161,9 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._monorepo: MonorepoSources | None = None  # with mkdocs-monorepo-plugin
         self._generators: tuple[str, ...] = ()  # the scripts mkdocs-gen-files runs
         self._blogs: tuple[tuple[str, str], ...] = ()  # Material blogs' folders, posts' folders
+        self._tags: MaterialTags | None = None  # with Material's tags plugin rendering listings
+        self._tag_state: dict[tuple[str, str], _TagState] = {}  # each page's, last rendered
+        self._tag_listings: dict[tuple[str, str], bool] = {}  # rendered pages holding a listing
         self._read_in: dict[tuple[str, str], tuple[str, ...]] = {}  # what each page read in
         self._offered: set[str] = set()  # files read in this build's history pass was told of
         self._started_at: dt.datetime | None = None  # see on_startup
@@ -184,6 +194,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._monorepo = MonorepoSources.of(config.plugins.values())
         self._generators = _generator_scripts(config.plugins.values())
         self._blogs = _material_blogs(config.plugins.values(), config.docs_dir)
+        self._tags = MaterialTags.of(config.plugins.values())
+        self._tag_listings = {}
         self._i18n = _find_i18n(config)
         self._files = []
         self._outputs = {}
@@ -194,6 +206,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if self._dirs != (config.site_dir, config.docs_dir):
             self._seen = {}  # MkDocs keeps one instance per process, even across sites
             self._read_in = {}
+            self._tag_state = {}
         self._dirs = (config.site_dir, config.docs_dir)
         docs_dir_named = (
             config.docs_dir if self._monorepo is None else self._monorepo.docs_dir(config.docs_dir)
@@ -293,6 +306,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             if self._macros_sources is None
             else self._macros_sources.included(markdown, page.meta, page.file.src_path)
         )
+        if self._tags is not None:  # before the tags plugin replaces its directives
+            self._tag_listings[_key(page.file)] = self._tags.lists(page.file.src_uri, markdown)
 
     @event_priority(1000)  # the first handler once MkDocs has rendered the page
     def on_page_content(
@@ -356,9 +371,16 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                     if left_out is not None
                     else self._described(page.file, page.meta, html, page, read_in)
                 )
-                _keep_rendered(page.file, page.meta, read_in, sources)
+                state = None
+                if self._tags is not None:
+                    state = (self._tags.tagged(page.meta), self._tag_listings.get(key, False))
+                    self._tag_state[key] = state
+                _keep_rendered(page.file, page.meta, read_in, sources, state)
             self._rendered = {}
+            self._tag_listings = {}
             written = [self._seen_or_read(file, sources) for file in self._files]
+            if self._tags is not None:
+                self._list_tagged_pages(written, docs_dir)
             sources.save()
             self._files = []
         try:
@@ -462,10 +484,36 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if seen is None or isinstance(seen, LeftOut):
             # A --dirty build skipped this unchanged page: read it back from its output, with
             # the metadata it was last rendered with and the files it read in then.
-            meta, read_in = _last_rendered(file, self._source(file), sources)
+            meta, read_in, state = _last_rendered(file, self._source(file), sources, self._tags)
             seen = self._described(file, meta, WrittenFile(file.abs_dest_path), file.page, read_in)
             self._seen[_key(file)] = seen
+            if state is not None:
+                self._tag_state[_key(file)] = state
         return seen
+
+    def _list_tagged_pages(self, written: list[Page | LeftOut], docs_dir: str) -> None:
+        """Each page Material's tags plugin renders a listing into (in ``written``, the pages
+        of this build in the order of ``self._files``) made a page that lists every tagged page
+        and takes them from ``docs_dir`` (see :mod:`~sitemap_plugins.material_tags`): as new as
+        its own source, the newest tagged page, and the last time a file left ``docs_dir`` (a
+        tagged page deleted). A page the configuration leaves out is not rendered: neither
+        tagged nor a listing."""
+        tagged: list[str] = []
+        holders: list[tuple[int, Page]] = []
+        for index, file in enumerate(self._files):
+            state = self._tag_state.get(_key(file))
+            if state is None or self._left_out(file) is not None:
+                continue
+            if state[0]:
+                tagged.append(self._source(file))
+            page = written[index]
+            if state[1] and isinstance(page, Page):
+                holders.append((index, page))
+        folders = (os.path.abspath(docs_dir),)  # noqa: PTH100 - a str is kept
+        for index, page in holders:
+            own = page.sources[0] if page.sources else None
+            items = tuple(source for source in tagged if source != own)
+            written[index] = dataclasses.replace(page, listed_sources=items, listed_folders=folders)
 
     def _left_out(self, file: File) -> LeftOut | None:
         """Why the site's configuration keeps ``file`` out, whatever its page says: excluded or
@@ -658,19 +706,24 @@ def _key(file: File) -> tuple[str, str]:
 
 
 def _keep_rendered(
-    file: File, meta: Mapping[str, Any], read_in: tuple[str, ...], memo: FileMemo
+    file: File,
+    meta: Mapping[str, Any],
+    read_in: tuple[str, ...],
+    memo: FileMemo,
+    state: _TagState | None = None,
 ) -> None:
-    """Keep the ``sitemap`` metadata MkDocs rendered the page with, and the files it read in
-    (snippets, includes), for a later ``--dirty`` build in a fresh process that does not render
-    it again: what the page's source says, plus what other plugins added (Material's
-    ``.meta.yml`` files, hooks), which its source alone does not tell."""
+    """Keep the ``sitemap`` metadata MkDocs rendered the page with, the files it read in
+    (snippets, includes) and what Material's tags plugin made of it, for a later ``--dirty``
+    build in a fresh process that does not render it again: what the page's source says, plus
+    what other plugins added (Material's ``.meta.yml`` files, hooks), which its source alone
+    does not tell."""
     name = file.abs_src_path
     if not name:
         return
     stamp, known = memo.recall(name)
     if stamp is None:
         return
-    kept = _kept(file, meta, read_in)
+    kept = _kept(file, meta, read_in, state)
     if kept is None:
         memo.forget(name)
     elif kept != known:
@@ -678,40 +731,57 @@ def _keep_rendered(
 
 
 def _last_rendered(
-    file: File, name: str, memo: FileMemo
-) -> tuple[Mapping[str, Any], tuple[str, ...]]:
-    """The metadata of a page MkDocs did not render in this build from its source ``name``, and
-    the files it read in (snippets, includes): as it was last rendered while its source stays as
-    it was then, else its source's front matter, read as MkDocs reads it (without what plugins
-    would add), and no files read in."""
+    file: File, name: str, memo: FileMemo, tags: MaterialTags | None = None
+) -> tuple[Mapping[str, Any], tuple[str, ...], _TagState | None]:
+    """The metadata of a page MkDocs did not render in this build from its source ``name``, the
+    files it read in (snippets, includes), and with Material's ``tags`` plugin what it made of
+    the page: as it was last rendered while its source stays as it was then, else its source's
+    front matter, read as MkDocs reads it (without what plugins would add), and no files read
+    in."""
     stamp, known = memo.recall(name)
-    if known is not None and len(known) == 3 and known[0] == file.url:
-        if known[1] is None and not known[2]:  # most pages: no sitemap value, nothing read in
-            return EMPTY, ()
-        try:
-            value = from_json(known[1])
-            read_in = tuple(str(path) for path in known[2])
-        except (ValueError, TypeError):
-            pass  # kept by another version: read the source
-        else:
-            return ({} if value is None else {"sitemap": value}), read_in
+    if known is not None and len(known) == 4 and known[0] == file.url:
+        state = _tag_state(known[3])
+        if tags is None or state is not None:  # else kept without the tags plugin
+            if known[1] is None and not known[2]:  # most pages: no sitemap value, nothing read in
+                return EMPTY, (), state
+            try:
+                value = from_json(known[1])
+                read_in = tuple(str(path) for path in known[2])
+            except (ValueError, TypeError):
+                pass  # kept by another version: read the source
+            else:
+                return ({} if value is None else {"sitemap": value}), read_in, state
     try:
         with open(name, encoding="utf-8-sig") as source:
-            meta = get_data(source.read())[1]
+            text = source.read()
+        meta = get_data(text)[1]
     except (OSError, ValueError):
-        return {}, ()
-    kept = _kept(file, meta, ())
+        return {}, (), None
+    state = None if tags is None else (tags.tagged(meta), tags.lists(file.src_uri, text))
+    kept = _kept(file, meta, (), state)
     if stamp is not None and kept is not None:
         memo.remember(name, stamp, kept)
-    return meta, ()
+    return meta, (), state
 
 
-def _kept(file: File, meta: Mapping[str, Any], read_in: tuple[str, ...]) -> list[Any] | None:
+def _kept(
+    file: File, meta: Mapping[str, Any], read_in: tuple[str, ...], state: _TagState | None
+) -> list[Any] | None:
     """What is kept of a rendered page (its URL, as one source can be published under two with
-    mkdocs-static-i18n, its ``sitemap`` value, and the files it read in), or None when that
-    value would not come back as it is (see :mod:`~sitemap_plugins.core.json_values`)."""
+    mkdocs-static-i18n, its ``sitemap`` value, the files it read in, and what Material's tags
+    plugin made of it), or None when that value would not come back as it is (see
+    :mod:`~sitemap_plugins.core.json_values`)."""
     value = to_json(meta.get("sitemap"))
-    return None if value is CANNOT_KEEP else [file.url, value, list(read_in)]
+    if value is CANNOT_KEEP:
+        return None
+    return [file.url, value, list(read_in), None if state is None else list(state)]
+
+
+def _tag_state(kept: object) -> _TagState | None:
+    """What :func:`_kept` kept of the tags plugin, as it was; None if nothing was kept."""
+    if isinstance(kept, list) and len(kept) == 2 and all(isinstance(one, bool) for one in kept):
+        return kept[0], kept[1]
+    return None
 
 
 def _post_date(page: object, which: Literal["updated", "created"] = "updated") -> object:

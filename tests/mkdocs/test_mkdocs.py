@@ -972,6 +972,60 @@ def test_a_blog_index_material_writes_during_the_build_is_not_dated_by_it(
     assert sitemap(git_repo.root / "site")[BASE + "blog/"].lastmod == "2024-04-01T00:00:00Z"
 
 
+def material_version() -> tuple[int, ...]:
+    return tuple(int(part) for part in importlib.metadata.version("mkdocs-material").split(".")[:2])
+
+
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+def test_a_page_material_lists_tagged_pages_in_is_as_new_as_the_pages_it_lists(
+    git_repo: GitRepo,
+) -> None:
+    """Material's tags plugin renders a listing of the tagged pages into a page (where
+    ``<!-- material/tags -->`` is, 9.6 on; the ``tags_file``, 9.5 and older): a page tagged
+    later changes it, though its source stays as it was, and so does a tagged page deleted.
+    Every tagged page counts, for a listing scoped to some tags too (9.6 on). A ``--dirty``
+    build, in which MkDocs renders only the new page, dates it as a clean build does, in the
+    same process (``serve``) and in a fresh one, which reads back what the pages it does not
+    render were."""
+    directives = material_version() >= (9, 6)
+    git_repo.write("docs/index.md", "# Home\n\nHome.\n")
+    git_repo.write(
+        "docs/tags.md", "# Tags\n\n" + ("<!-- material/tags -->\n" if directives else "")
+    )
+    git_repo.write("docs/old.md", "---\ntags: [install]\n---\n\n# Old\n\nText.\n")
+    if directives:
+        scoped = "# Security\n\n<!-- material/tags { include: [security] } -->\n"
+        git_repo.write("docs/security.md", scoped)
+    git_repo.write(".gitignore", "site/\n.cache/\n")
+    tags = "tags" if directives else {"tags": {"tags_file": "tags.md"}}
+    write_config(git_repo, theme={"name": "material"}, plugins=["sitemap", tags])
+    git_repo.commit("tags", "2024-01-01T00:00:00+00:00")
+    listings = ["tags/", "security/"] if directives else ["tags/"]
+    first = blog_dates(git_repo)
+    assert {path: first[path] for path in listings} == dict.fromkeys(
+        listings, "2024-01-01T00:00:00Z"
+    )
+    git_repo.write("docs/new.md", "---\ntags: [security, install]\n---\n\n# New\n\nText.\n")
+    git_repo.commit("a new tagged page", "2024-06-01T00:00:00+00:00")
+    dirty = sitemap(build_site(git_repo.root, dirty=True))
+    clean = blog_dates(git_repo)
+    assert {loc.removeprefix(BASE): entry.lastmod for loc, entry in dirty.items()} == clean
+    assert {path: clean[path] for path in listings} == dict.fromkeys(
+        listings, "2024-06-01T00:00:00Z"
+    )
+    assert clean[""] == "2024-01-01T00:00:00Z"  # no listing in it
+    touch_later(git_repo.path("docs/old.md"))  # rendered again; the listings are not
+    mkdocs_build(git_repo.root, "--dirty")
+    fresh = sitemap(git_repo.root / "site")
+    assert {loc.removeprefix(BASE): entry.lastmod for loc, entry in fresh.items()} == clean
+    git_repo.remove("docs/new.md")
+    git_repo.commit("the new page goes", "2024-07-01T00:00:00+00:00")
+    gone = blog_dates(git_repo)
+    assert {path: gone[path] for path in listings} == dict.fromkeys(
+        listings, "2024-07-01T00:00:00Z"
+    )
+
+
 GENERATOR_HOOK = """\
 import pathlib
 import time
