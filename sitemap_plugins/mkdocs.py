@@ -264,7 +264,9 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         # start with: mkdocs-static-i18n puts a language's own in the config before it builds.
         language = str(getattr(self._i18n, "current_language", "") or "")
         self._site_urls.setdefault(language, config.site_url)
-        pages = [file for file in files if file.is_documentation_page()]
+        # Once each: Material 9.3 to 9.5 append their tags_file's File to the files a second
+        # time, and the page was listed twice, with a warning that --strict stopped on.
+        pages = list({id(file): file for file in files if file.is_documentation_page()}.values())
         self._files.extend(pages)
         if self._i18n is not None:
             self._built_in.update((_key(file), language) for file in pages)

@@ -1026,6 +1026,27 @@ def test_a_page_material_lists_tagged_pages_in_is_as_new_as_the_pages_it_lists(
     )
 
 
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+def test_a_tags_page_material_adds_to_the_files_twice_is_listed_once(git_repo: GitRepo) -> None:
+    """Material 9.3 to 9.5 append the ``tags_file`` page to MkDocs' files a second time: it was
+    listed once, but with a warning that ``mkdocs build --strict`` stopped on. From 9.6, where
+    a directive marks the listing, the same site builds as cleanly."""
+    directives = material_version() >= (9, 6)
+    git_repo.write("docs/index.md", "# Home\n")
+    git_repo.write("docs/a.md", "---\ntags: [a]\n---\n\n# A\n")
+    git_repo.write(
+        "docs/tags.md", "# Tags\n\n" + ("<!-- material/tags -->\n" if directives else "")
+    )
+    tags = "tags" if directives else {"tags": {"tags_file": "tags.md"}}
+    write_config(git_repo, theme={"name": "material"}, plugins=["search", tags, "sitemap"])
+    git_repo.commit("tags", "2024-01-01T00:00:00+00:00")
+    done = mkdocs_build(git_repo.root, "--strict", check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "already listed" not in done.stdout + done.stderr
+    listed = [loc.removeprefix(BASE) for loc in sitemap(git_repo.root / "site")]
+    assert sorted(listed) == ["", "a/", "tags/"]
+
+
 GENERATOR_HOOK = """\
 import pathlib
 import time
