@@ -25,7 +25,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from sitemap_plugins.core.html import HeadScan, read_head, scan_head
 from sitemap_plugins.core.model import LeftOut, Page, Reason
-from sitemap_plugins.core.urls import encode_path, join_url, quote_file_path
+from sitemap_plugins.core.urls import encode_path, join_url, quote_file_path, web_origin
 from sitemap_plugins.generate.blog import View
 from sitemap_plugins.generate.file_checks import is_file
 from sitemap_plugins.generate.front_matter import Problem, read_front_matter
@@ -348,7 +348,7 @@ class SiteReader:
         own = join_url(self.base_url, path, encoded=False)
         mine, base = _normal(own), _normal(self.base_url)
         versions: dict[str, str] = {}
-        listed: dict[tuple[str, str, str, str], str] = {}  # a version's URL -> its hreflang
+        listed: dict[tuple[str, str, str], str] = {}  # a version's URL -> its hreflang
         default_url = None
         for hreflang, href in scan.alternates:
             try:
@@ -356,15 +356,15 @@ class SiteReader:
                 target = _normal(url)
             except ValueError:
                 continue  # an unreadable link says nothing
-            if target[3]:
+            if target[2]:
                 continue  # a query string: no page of the site
             if hreflang.lower() == "x-default":
                 default_url = default_url or target
-            elif target[:2] != base[:2]:
-                self.foreign_alternates[f"{target[0]}://{target[1]}"] += 1
+            elif target[0] != base[0]:
+                self.foreign_alternates[target[0]] += 1
             elif hreflang not in versions:
                 linked = unquote(urlsplit(url).path or "/")  # as linked: x/ or x/index.html
-                relative = posixpath.relpath(linked, unquote(base[2]))
+                relative = posixpath.relpath(linked, unquote(base[1]))
                 if linked.endswith("/"):
                     versions[hreflang] = relative + "/"
                 else:  # x/index.html is listed as x/: its alternates name it so too
@@ -433,8 +433,8 @@ class SiteReader:
         mine, theirs = _normal(own), _normal(target)
         if mine == theirs:
             return True
-        if mine[:2] != theirs[:2]:
-            self.foreign_canonicals[f"{theirs[0]}://{theirs[1]}"] += 1
+        if mine[0] != theirs[0]:
+            self.foreign_canonicals[theirs[0]] += 1
         return False
 
 
@@ -457,7 +457,11 @@ def _linked_path(path: str) -> tuple[str, bool]:
     return spelled, encoded
 
 
-def _normal(url: str) -> tuple[str, str, str, str]:
+def _normal(url: str) -> tuple[str, str, str]:
+    """A URL as pages are compared: its origin as every "same site?" question compares it (see
+    :func:`~sitemap_plugins.core.urls.web_origin`: ``https://bücher.example:443`` is
+    ``https://xn--bcher-kva.example``, the base URL's own spelling), its path decoded and
+    encoded again (so escapes do not count) without a final ``index.html``, and its query."""
     parts = urlsplit(url)
     try:
         path = encode_path(unquote(parts.path or "/"), encoded=False)
@@ -466,7 +470,7 @@ def _normal(url: str) -> tuple[str, str, str, str]:
     for index in ("index.html", "index.htm"):
         if path.endswith("/" + index):
             path = path[: -len(index)]
-    return parts.scheme.lower(), parts.netloc.lower(), path, parts.query
+    return web_origin(parts.scheme, parts.netloc), path, parts.query
 
 
 def _declared(value: object) -> object:

@@ -59,6 +59,24 @@ def test_versions_in_a_sibling_folder_of_the_base_url(tmp_path: Path) -> None:
     assert dict(entry.alternates) == links
 
 
+def test_versions_on_the_base_urls_host_spelled_another_way_are_alternates(
+    tmp_path: Path,
+) -> None:
+    """A link may spell the base URL's host in Unicode, with the scheme's default port: the
+    same site, so its versions are alternates, written as the sitemap writes the base URL."""
+    links = {"en": "https://bücher.example:443/en/", "de": "https://BÜCHER.example/de/"}
+    write(tmp_path / "site/en/index.html", built("en", links))
+    write(tmp_path / "site/de/index.html", built("de", links))
+    done = run("generate", "site", "--base-url", "https://bücher.example/", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    base = "https://xn--bcher-kva.example/"
+    entries = checked(tmp_path / "site", base)
+    want = {"en": base + "en/", "de": base + "de/"}
+    assert set(entries) == set(want.values())
+    assert all(dict(entry.alternates) == want for entry in entries.values())
+    assert "left out of the alternates" not in done.stderr
+
+
 def test_alternates_keep_the_links_form_for_servers_that_keep_index_html(tmp_path: Path) -> None:
     links = {"en": "/index.html", "de": "/de/index.html"}
     write(tmp_path / "site/index.html", built("en", links))

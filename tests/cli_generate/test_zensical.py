@@ -175,6 +175,37 @@ def test_a_base_url_the_pages_disown_writes_nothing_and_says_why(project: GitRep
     assert (project.root / "site" / "sitemap.xml").read_bytes() == before
 
 
+@pytest.mark.parametrize(
+    ("site_url", "base"),
+    [
+        ("https://bücher.example/docs/", "https://xn--bcher-kva.example/docs/"),
+        ("https://example.org:443/docs/", "https://example.org/docs/"),
+    ],
+    ids=["idn", "default-port"],
+)
+def test_a_site_url_spelled_another_way_than_the_sitemap_keeps_every_page(
+    git_repo: GitRepo, site_url: str, base: str
+) -> None:
+    """Zensical writes each canonical link with ``site_url`` as given (a Unicode host, the
+    default port); the sitemap writes it as RFC 3986 advises (``xn--``, no ``:443``). The same
+    site either way: every page is its own canonical URL, dated by git, and Zensical's
+    sitemap is replaced."""
+    pytest.importorskip("zensical", reason="zensical is installed in tests_cli_generate")
+    git_repo.write("zensical.toml", f'[project]\nsite_name = "X"\nsite_url = "{site_url}"\n')
+    git_repo.write(".gitignore", "site/\n.cache/\n")
+    git_repo.write("docs/index.md", "# Home\n")
+    git_repo.write("docs/guide.md", "# Guide\n")
+    git_repo.commit("start", JAN)
+    zensical_build(git_repo.root)
+    guide = (git_repo.root / "site/guide/index.html").read_text(encoding="utf-8")
+    assert f'rel="canonical" href="{site_url}guide/"' in guide  # as the host spells it
+    done = run("generate", cwd=git_repo.root)
+    assert done.returncode == 0, done.stderr
+    assert "canonical" not in done.stderr
+    got = lastmods(checked(git_repo.root / "site", base), base)
+    assert got == {"": written(JAN), "guide/": written(JAN)}
+
+
 def test_options_from_flags_and_the_config_file_win_over_the_hosts(project: GitRepo) -> None:
     zensical_build(project.root)
     write(
