@@ -53,7 +53,7 @@ from sitemap_plugins.core.html_text import html_text
 from sitemap_plugins.core.paths import absolute_path
 from sitemap_plugins.pelican import subsites
 from sitemap_plugins.pelican.dates import AuthorDates
-from sitemap_plugins.pelican.urls import SiteUrls, clean, served
+from sitemap_plugins.pelican.urls import SiteUrls, clean, linked_path, served
 
 if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
     from sitemap_plugins.core.human_page import Listing
@@ -404,10 +404,10 @@ class _Site:
             # same; save_as is asked only then, since each of the two formats Pelican's URL
             # settings anew (half the time Pelican takes to describe a page to us).
             url = str(link)
-            found = served(url, rel)
-            if found == url or getattr(content, "save_as", None) == rel:
+            found, serves = served(url, rel)
+            if serves or getattr(content, "save_as", None) == rel:
                 kind = "articles" if "article" in context else "pages"
-                return self._content(rel, content, kind, url, found)
+                return self._content(rel, content, kind, url, (found, serves))
         origin = self._origin(self.output_path / rel)  # not a content: named by its file
         if self.urls.is_search(rel, context):
             return LeftOut(Reason.SEARCH_PAGE, origin)
@@ -436,12 +436,16 @@ class _Site:
             encoded=False,
         )
 
-    def _content(self, rel: str, content: Any, kind: str, url: str, found: str) -> Page | LeftOut:
+    def _content(
+        self, rel: str, content: Any, kind: str, url: str, served_at: tuple[str, bool]
+    ) -> Page | LeftOut:
         """An article or a page: its status first, then its URL, metadata and translations.
 
-        ``url`` is Pelican's URL of it, and ``found`` the URL that serves its file ``rel``.
+        ``url`` is Pelican's URL of it, and ``served_at`` where its file ``rel`` is served (as
+        names, see :func:`~sitemap_plugins.pelican.urls.served`) and whether ``url`` serves it.
         """
         origin = self._origin(content.source_path)
+        found, serves = served_at
         status = str(getattr(content, "status", "published"))
         # Where its file is served goes with what is left out: its translations must not name
         # it as an alternate (the URL it should have is checked, and warned about, for a
@@ -451,7 +455,7 @@ class _Site:
             return LeftOut(reason, origin, clean(found), encoded=False)
         if str(content.metadata.get("private", "")).strip().lower() in ("true", "yes", "1"):
             return LeftOut(Reason.PRIVATE, origin, clean(found), encoded=False)
-        path = clean(self._content_url(rel, content, url, found))
+        path = clean(self._content_url(rel, content, url, found, serves=serves))
         if self.legacy.excluded(path):
             return LeftOut(Reason.BY_CONFIG, origin, path, encoded=False)
         group = [content, *(getattr(content, "translations", ()) or ())]
@@ -488,14 +492,14 @@ class _Site:
             lang if lang and lang != self.default_lang else None,
         )
 
-    def _content_url(self, rel: str, content: Any, url: str, found: str) -> str:
+    def _content_url(self, rel: str, content: Any, url: str, found: str, *, serves: bool) -> str:
         """An article's or page's URL, or where its file is served when its URL does not serve it.
 
         ``Save_as: contact.html`` without ``URL:`` leaves Pelican linking ``pages/contact.html``
         (``PAGE_URL``), where nothing is written: the sitemap lists the file's own URL instead,
         and says so once for the source.
         """
-        if found != url:
+        if not serves:
             self.builder.reporter.warning(
                 Code.BAD_URL,
                 f"{self._origin(content.source_path)}: URL {url!r} does not serve the file "
@@ -513,7 +517,7 @@ class _Site:
         sitemap takes on a cached build of thousands of articles)."""
         languages, lang = self.languages, str(content.lang)
         if languages is not None and lang != self.default_lang and languages.has_site(lang):
-            return clean(str(content.url))
+            return clean(linked_path(str(content.url)))
         return served_at if served_at is not None else _served_path(content)
 
     def _origin(self, path: str | Path) -> str:
@@ -614,7 +618,7 @@ def _listing_title(context: Mapping[str, Any]) -> str | None:
 
 
 def _served_path(content: Any) -> str:
-    return clean(served(str(content.url), str(getattr(content, "save_as", "") or "")))
+    return clean(served(str(content.url), str(getattr(content, "save_as", "") or ""))[0])
 
 
 def _project_folder(content_path: Path, output_path: Path) -> Path:

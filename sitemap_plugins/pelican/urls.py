@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 from urllib.parse import unquote
 
-__all__ = ["SiteUrls", "clean", "served"]
+__all__ = ["SiteUrls", "clean", "linked_path", "served"]
 
 _INDEX_FILE: Final = re.compile(r"(^|/)index\.html?$")
 
@@ -71,22 +71,37 @@ class SiteUrls:
         return None
 
 
-def served(url: str, save_as: str) -> str:
-    """The URL that serves the file written at ``save_as``: ``url`` when it does.
+def served(url: str, save_as: str) -> tuple[str, bool]:
+    """Where the file written at ``save_as`` is served, as a path of names (a ``%`` in it is a
+    percent sign: the core encodes it with ``encoded=False``), and whether ``url``, Pelican's
+    link to it, serves it.
 
-    ``url`` serves it when both name the same file (``contact.html``; ``contact/`` and
+    ``url`` is what Pelican writes into ``href`` (a ``URL:`` metadata as the author wrote it),
+    so it is read as a browser reads a link: an escape in it is the byte it names
+    (``caf%C3%A9.html`` is ``café.html``), any other character itself (``my page.html``).
+    It serves the file when both name the same file (``contact.html``; ``contact/`` and
     ``contact/index.html``), and as a pretty URL without extension for ``url + ".html"``
     (``contact`` for ``contact.html``: web servers and hosts serve it so). Anything else is a
     disagreement, and ``save_as`` is where the file is.
     """
-    if not save_as or url == save_as:  # the second: most sites' articles and pages
-        return url
-    link = unquote(url).lstrip("/")
+    if url == save_as:  # most sites' articles and pages: the file's own name
+        return url, True
+    link = linked_path(url)
+    if not save_as:
+        return link, True
     file = save_as.lstrip("/")
     if clean(link) == clean(file):
-        return url
+        return link, True
     pretty = link and not link.endswith("/") and not posixpath.splitext(link)[1]
-    return url if pretty and file == link + ".html" else file
+    return (link, True) if pretty and file == link + ".html" else (file, False)
+
+
+def linked_path(url: str) -> str:
+    """The path a link Pelican writes (a content's ``url``) names, as names: its escapes
+    decoded, since the core encodes the path once (``encoded=False``); the bytes of an escape
+    that is no UTF-8 kept as they are. Taken as it is, ``caf%C3%A9.html`` would be listed
+    ``caf%25C3%25A9.html``, which serves nothing."""
+    return unquote(url, errors="surrogateescape").lstrip("/") if "%" in url else url.lstrip("/")
 
 
 def clean(url: str) -> str:

@@ -161,3 +161,30 @@ def test_untranslated_content_has_no_alternates_whatever_i18n_subsites_does_with
         assert entries[path].alternates == {}, path
     # The listings are still the same template in each language.
     assert set(entries[""].alternates) == {"en", "de", "fr", "x-default"}
+
+
+def test_a_url_metadata_written_encoded_names_each_version_encoded_once(
+    git_repo: GitRepo,
+) -> None:
+    """``URL: caf%C3%A9.html`` is a link as the author wrote it, which Pelican and
+    i18n_subsites write into every version's links: each version and each alternate is the URL
+    those links reach, ``caf%C3%A9.html`` under its subsite, not ``caf%25C3%25A9.html``."""
+    meta = {"Slug": "cafe", "URL": "caf%C3%A9.html", "Save_as": "café.html"}
+    files = {
+        "content/pages/cafe.md": page("Café", Lang="en", **meta),
+        "content/pages/cafe-de.md": page("Café", Lang="de", **meta),
+    }
+    # One subsite: in a third, both would be copies of untranslated content at one save_as.
+    site = plain_repo(git_repo, files, I18N.replace(', "fr": {}', ""))
+    proc = pelican_build(site)
+    entries = sitemap(site)
+    cafe = {
+        "en": BASE + "caf%C3%A9.html",
+        "de": BASE + "de/caf%C3%A9.html",
+        "x-default": BASE + "caf%C3%A9.html",
+    }
+    for path in ("caf%C3%A9.html", "de/caf%C3%A9.html"):
+        assert entries[path].alternates == cafe, path
+    assert (site / "output" / "café.html").is_file()
+    assert (site / "output" / "de" / "café.html").is_file()
+    assert "does not serve" not in log_of(proc)

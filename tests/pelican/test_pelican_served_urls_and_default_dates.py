@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
+from urllib.parse import quote, unquote
 
 import pytest
 
-from tests.pelican.helpers import log_of, page, plain_repo, post, sitemap
+from tests.pelican.helpers import BASE, log_of, page, plain_repo, post, sitemap
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import pelican_build
 
@@ -71,6 +73,38 @@ def test_url_that_does_not_serve_the_file_lists_where_it_is_served(git_repo: Git
         assert log.count(f"{source}: URL '{url}' does not serve") == 1, source
         assert f"save_as '{save_as}'" in log
     assert log.count("does not serve") == 4  # one warning per source, none for agreements
+
+
+def test_a_url_metadata_is_listed_as_pelican_links_it_encoded_once(git_repo: GitRepo) -> None:
+    """Pelican writes a ``URL:`` metadata into its links as the author wrote it, and a browser
+    reads an escape in it as the byte it names: encoded, raw or both at once, the sitemap
+    lists the URL those links reach, which serves the file Pelican wrote."""
+    files = {
+        "content/pages/cafe.md": page("Cafe", URL="caf%C3%A9.html", Save_as="café.html"),
+        "content/pages/space.md": page("Space", URL="my page.html", Save_as="my page.html"),
+        "content/pages/other.md": page("Other", URL="my%20other.html", Save_as="my other.html"),
+        "content/pages/mixed.md": page(
+            "Mixed", URL="cr%C3%A8me brûlée/", Save_as="crème brûlée/index.html"
+        ),
+    }
+    site = plain_repo(git_repo, files)
+    proc = pelican_build(site)
+    output = site / "output"
+    entries = sitemap(site)
+    # Pelican's own links to the pages, as a browser sends them (raw characters encoded).
+    home = (output / "index.html").read_text(encoding="utf-8")
+    links = {
+        quote(unquote(href.removeprefix(BASE)))
+        for href in re.findall(r'href="([^"]+)"', home)
+        if href.startswith(BASE) and ("caf" in href or "my" in href or "cr" in href)
+    }
+    listed = {path for path in entries if path.startswith(("caf", "my", "cr"))}
+    assert len(links) == 4
+    assert listed == links
+    for path in listed:  # each served by the file Pelican wrote: encoded once, not twice
+        file = unquote(path) + ("index.html" if path.endswith("/") else "")
+        assert (output / file).is_file(), path
+    assert "does not serve" not in log_of(proc)
 
 
 # A plugin writing a second file for each article, with the article's own context.
