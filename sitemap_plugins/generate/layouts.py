@@ -4,8 +4,10 @@ A layout turns the path of an HTML file in the built site (``guide/install/index
 the files in the source folder it could have been made from, in the order the generator prefers
 them (for MkDocs ``guide/install/index.md``, then ``guide/install.md``). The first that exists,
 and that the generator can build to that path, is the page's source, dated by git as the
-plugins date theirs. Names are matched without regard to case, since MkDocs 2.0 and Hugo
-lower-case the paths they write.
+plugins date theirs. A name spelled as the built path is taken first; else one that differs
+from it only in case, since MkDocs 2.0 and Hugo lower-case the paths they write (and some file
+systems ignore case), but only where it is the one such name: of ``Case.md`` and ``case.md``,
+both pages of their own, neither is ``CASE/``'s source.
 
 Only existence is checked here, with one listing per source folder kept for the whole walk, so
 finding the sources of a site costs one ``scandir`` per folder, not a ``stat`` per candidate.
@@ -19,6 +21,7 @@ import os
 import posixpath
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
@@ -112,6 +115,29 @@ _MODIFIED_KEYS: Final[dict[str, tuple[str, ...]]] = {
 """The front matter keys in which a layout's authors say when a page last changed."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Folder:
+    """One source folder's names as spelled on disk, each with whether it is a folder, and
+    the names by their lower case (``case.md`` -> ``Case.md``, ``case.md``)."""
+
+    kinds: dict[str, bool]
+    by_case: dict[str, tuple[str, ...]]
+
+    def named(self, name: str, *, folder: bool) -> str | None:
+        """``name`` as spelled on disk where a file (or with ``folder`` a folder) has it:
+        exactly, else the one name of that kind that differs from it only in case. Where
+        several do (``Case.md`` and ``case.md``, two pages on a file system that tells them
+        apart) and none is ``name``, picking one would date and configure a page by another
+        page's source: None, as where nothing is found."""
+        kind = self.kinds.get(name)
+        if kind is not None:
+            return name if kind == folder else None
+        found = [
+            other for other in self.by_case.get(name.lower(), ()) if self.kinds[other] == folder
+        ]
+        return found[0] if len(found) == 1 else None
+
+
 class SourceFinder:
     """Finds the source of each built page in ``source_dir``, by ``layout``.
 
@@ -140,7 +166,7 @@ class SourceFinder:
         self.directory_urls = directory_urls
         self.site_dir = site_dir
         self._candidates = LAYOUTS[layout]
-        self._folders: dict[str, dict[str, tuple[str, bool]]] = {}
+        self._folders: dict[str, _Folder] = {}
         self._posts: dict[str, str] | None = None
         self._blog: dict[str, str] | None = None
         self._blogs: set[str] = set()  # the blogs' folders (those holding a posts folder)
@@ -239,7 +265,7 @@ class SourceFinder:
             folder = source.parent.relative_to(self.source_dir).as_posix()
         except ValueError:
             return False
-        return self._listing("" if folder == "." else folder).get("posts") == ("posts", True)
+        return self._listing("" if folder == "." else folder).kinds.get("posts") is True
 
     def posts_folder(self, relpath: str) -> Path | None:
         """The posts folder of the Material or Zensical blog whose view (its own page, an
@@ -277,34 +303,35 @@ class SourceFinder:
         return is_index == directory_urls
 
     def _exists(self, relpath: str) -> str | None:
-        """``relpath`` as spelled on disk if such a file exists (any case), else None."""
+        """``relpath`` as spelled on disk if such a file exists (see :meth:`_Folder.named`),
+        else None."""
         real = ""
         parts = relpath.split("/")
         for number, part in enumerate(parts):
-            found = self._listing(real).get(part.lower())
-            if found is None:
-                return None
-            name, is_dir = found
-            if is_dir != (number < len(parts) - 1):
+            name = self._listing(real).named(part, folder=number < len(parts) - 1)
+            if name is None:
                 return None
             real = f"{real}/{name}" if real else name
         return real
 
-    def _listing(self, folder: str) -> dict[str, tuple[str, bool]]:
-        """Lower-cased name -> (name on disk, is a folder), for a folder spelled as on disk."""
+    def _listing(self, folder: str) -> _Folder:
+        """The names in a source folder spelled as on disk, listed once."""
         listing = self._folders.get(folder)
         if listing is None:
-            listing = {}
+            kinds: dict[str, bool] = {}
             try:
                 with os.scandir(self.source_dir / folder) as entries:
                     for entry in entries:
                         try:
-                            is_dir = entry.is_dir()
+                            kinds[entry.name] = entry.is_dir()
                         except OSError:
                             continue
-                        listing.setdefault(entry.name.lower(), (entry.name, is_dir))
             except OSError:
                 pass
+            by_case: dict[str, list[str]] = {}
+            for name in kinds:
+                by_case.setdefault(name.lower(), []).append(name)
+            listing = _Folder(kinds, {key: tuple(names) for key, names in by_case.items()})
             self._folders[folder] = listing
         return listing
 

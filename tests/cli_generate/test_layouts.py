@@ -84,6 +84,27 @@ def test_hugo_public_with_content_sources(hugo: GitRepo) -> None:
     assert got["posts/first-post/"] == "2024-04-30T06:00:00Z"
 
 
+def test_a_page_whose_sources_differ_from_it_and_each_other_only_in_case_has_none(
+    hugo: GitRepo,
+) -> None:
+    """Hugo lower-cases paths, so ``posts/first-post/`` is ``First-Post.md``'s, the one name
+    of that spelling. Of ``News.md`` and ``NEWS.md`` either could be ``news/``'s: neither
+    dates or configures it, rather than one picked by the order of a folder's listing."""
+    hugo.write("content/News.md", "---\nsitemap:\n  priority: 0.2\n---\nnews\n")
+    hugo.write("content/NEWS.md", "---\nsitemap:\n  priority: 0.9\n---\nNEWS\n")
+    hugo.commit("news", FEB)
+    write(hugo.root / "public/news/index.html", page("News"))
+    done = run(
+        "generate", "public", "--base-url", BASE, "--source", "content", "--layout", "hugo",
+        "--exclude", "drafts/*", cwd=hugo.root,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    entries = checked(hugo.root / "public", BASE)
+    assert (entries[BASE + "news/"].lastmod, entries[BASE + "news/"].priority) == (None, None)
+    first = entries[BASE + "posts/first-post/"]
+    assert first.lastmod == written(hugo.log_date("content/posts/First-Post.md"))
+
+
 def test_exclude_and_rules_match_the_source_file_the_layout_found(hugo: GitRepo) -> None:
     """Globs on the source file (``content/posts/*.md``) match a page whose source the layout
     found, as the plugins match them; globs on the served path (``drafts/*``) still do."""

@@ -206,6 +206,27 @@ def test_a_site_url_spelled_another_way_than_the_sitemap_keeps_every_page(
     assert got == {"": written(JAN), "guide/": written(JAN)}
 
 
+def test_pages_whose_sources_differ_only_in_case_each_keep_their_own(git_repo: GitRepo) -> None:
+    """``docs/Case.md`` and ``docs/case.md`` are two pages where file names keep their case,
+    built to ``Case/`` and ``case/``: each is dated and configured by its own source, as the
+    MkDocs plugin does, not both by whichever the folder lists first."""
+    pytest.importorskip("zensical", reason="zensical is installed in tests_cli_generate")
+    git_repo.write("zensical.toml", CONFIG)
+    git_repo.write(".gitignore", "site/\n.cache/\n")
+    git_repo.write("docs/index.md", "# Home\n")
+    git_repo.write("docs/Case.md", "---\nsitemap:\n  priority: 0.2\n---\n# Upper\n")
+    git_repo.commit("upper", JAN)
+    git_repo.write("docs/case.md", "---\nsitemap:\n  priority: 0.9\n---\n# Lower\n")
+    git_repo.commit("lower", MAY)
+    zensical_build(git_repo.root)
+    done = run("generate", cwd=git_repo.root)
+    assert done.returncode == 0, done.stderr
+    entries = checked(git_repo.root / "site", BASE)
+    upper, lower = entries[BASE + "Case/"], entries[BASE + "case/"]
+    assert (upper.lastmod, upper.priority) == (written(git_repo.log_date("docs/Case.md")), "0.2")
+    assert (lower.lastmod, lower.priority) == (written(git_repo.log_date("docs/case.md")), "0.9")
+
+
 def test_options_from_flags_and_the_config_file_win_over_the_hosts(project: GitRepo) -> None:
     zensical_build(project.root)
     write(
