@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 from sitemap_plugins.core import (
     OPTION_SPECS,
@@ -266,6 +267,8 @@ def resolve_settings(
         raise UsageError(
             f"{place}: {shown(error.value)!r} is not allowed (allowed: {error.allowed})"
         ) from None
+    if "base_url" in explicit:
+        _refuse_a_page(where["base_url"], raw["base_url"])
     if options.base_url is None:
         hint = f" (or site_url in {host.file.name})" if host is not None else ""
         raise UsageError(f"no base URL: give --base-url URL, the URL the site is served at{hint}")
@@ -281,3 +284,20 @@ def resolve_settings(
         explicit=explicit,
         from_config=from_config,
     )
+
+
+def _refuse_a_page(place: str, value: object) -> None:
+    """Refuse a base URL given to ``generate`` that names a page, not a folder
+    (``https://example.org/index.html``, copied from a browser): it would be taken for the
+    folder ``index.html/``, every URL listed under it, and every page whose canonical link
+    names its true URL left out. A host's own ``site_url`` is not refused: the host took it
+    for a folder too, and its pages' links say so."""
+    if not isinstance(value, str):
+        return
+    text = value.strip()
+    name = urlsplit(text).path.rpartition("/")[2]
+    if name.lower().endswith((".html", ".htm")):
+        raise UsageError(
+            f"{place}: {shown(text)!r} is not allowed (allowed: the URL of the folder the site "
+            f"is served from, such as {text[: -len(name)]}; {name} is a page in it)"
+        )

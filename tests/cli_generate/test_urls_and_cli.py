@@ -347,6 +347,13 @@ def test_every_option_is_a_flag_and_a_config_key(tmp_path: Path) -> None:
             "hyphens between dots, an IPv4 address or an IPv6 address in brackets)",
         ),
         (
+            # The home page's URL, copied from a browser: no folder to list pages under.
+            ["generate", ".", "--base-url", "https://example.org/docs/index.html"],
+            "--base-url: 'https://example.org/docs/index.html' is not allowed (allowed: the URL "
+            "of the folder the site is served from, such as https://example.org/docs/; "
+            "index.html is a page in it)",
+        ),
+        (
             ["generate", ".", "--base-url", BASE, "--source", "src"],
             "--source src needs --layout to map pages to sources "
             "(mkdocs, zensical, hugo, jekyll, html)",
