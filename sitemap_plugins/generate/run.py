@@ -352,6 +352,14 @@ def _pages(
             f"{origin}, another site than the base URL {reader.base_url} (is the base URL "
             "right?)",
         )
+    if reader.outside_canonicals:
+        count = reader.outside_canonicals
+        reporter.info(
+            f"sitemap: {count} page{'s' if count != 1 else ''} left out: their canonical link "
+            f"points outside the base URL {reader.base_url}, "
+            f"{'such as' if count != 1 else 'to'} {reader.outside_canonical} (is the base URL "
+            "right?)"
+        )
     for origin, count in sorted(reader.foreign_alternates.items()):
         reporter.info(
             f"sitemap: {count} hreflang link{'s' if count != 1 else ''} to {origin} left out of "

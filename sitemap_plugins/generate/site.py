@@ -168,6 +168,11 @@ class SiteReader:
         """The source folder as :meth:`_source_origin` names it, once asked."""
         self.foreign_canonicals: Counter[str] = Counter()
         """Pages left out for a canonical URL on another origin, by that origin."""
+        self.outside_canonicals = 0
+        """Pages left out for a canonical URL on the base URL's site but outside its folder."""
+        self.outside_canonical: str | None = None
+        """The first such canonical URL, for the message to show where the links point."""
+        self._base_path = _normal(base_url)[1]
         self.foreign_alternates: Counter[str] = Counter()
         """Language versions on another origin, left out of their pages' alternates, by origin."""
         self._views: dict[View, tuple[object, ...]] = {}  # each blog view's posts' dates
@@ -435,6 +440,11 @@ class SiteReader:
             return True
         if mine[0] != theirs[0]:
             self.foreign_canonicals[theirs[0]] += 1
+        elif not theirs[1].startswith(self._base_path):
+            # A base URL deeper than the site's (a folder too many, a page's index.html
+            # taken for a folder): every page points above it, and the user must see why.
+            self.outside_canonicals += 1
+            self.outside_canonical = self.outside_canonical or target
         return False
 
 

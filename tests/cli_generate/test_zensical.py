@@ -175,6 +175,21 @@ def test_a_base_url_the_pages_disown_writes_nothing_and_says_why(project: GitRep
     assert (project.root / "site" / "sitemap.xml").read_bytes() == before
 
 
+def test_a_base_url_below_the_sites_folder_writes_nothing_and_says_why(project: GitRepo) -> None:
+    """Every page's canonical link names its URL on the base URL's site, but outside its folder
+    (the site is served at the top, not at ``v1/``): the pages are left out, and one line
+    names the base URL and where the links point, not only that no page was left."""
+    zensical_build(project.root)
+    done = run("generate", "--base-url", BASE + "v1/", cwd=project.root)
+    assert done.returncode == 1
+    said = [line for line in done.stderr.splitlines() if "outside the base URL" in line]
+    assert said == [
+        "8 pages left out: their canonical link points outside the base URL "
+        f"{BASE}v1/, such as {BASE} (is the base URL right?)"
+    ]
+    assert done.stdout.startswith("sitemap: 0 URLs in no file; left out 9 ")
+
+
 @pytest.mark.parametrize(
     ("site_url", "base"),
     [
