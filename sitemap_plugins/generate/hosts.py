@@ -237,8 +237,8 @@ def _flag(path: Path, values: dict[str, Any], key: str, *, default: bool) -> boo
     value = values.get(key, default)
     if isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.lower() in TRUE | FALSE:
-        return value.lower() in TRUE
+    if isinstance(value, str) and value in TRUE | FALSE:
+        return value in TRUE
     raise InputError(f"{path}: {key} {value!r} is not true or false")
 
 

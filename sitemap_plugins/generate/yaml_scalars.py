@@ -16,8 +16,14 @@ from typing import Any, Final
 
 __all__ = ["FALSE", "TRUE", "scalar", "unquote", "without_comment"]
 
-TRUE: Final = frozenset({"true", "yes", "on"})
-FALSE: Final = frozenset({"false", "no", "off"})
+# Each word in lower case, with a capital, or in capitals, as YAML 1.1 spells its booleans:
+# ``oN`` is text there, not true.
+TRUE: Final = frozenset(
+    f(word) for word in ("true", "yes", "on") for f in (str, str.title, str.upper)
+)
+FALSE: Final = frozenset(
+    f(word) for word in ("false", "no", "off") for f in (str, str.title, str.upper)
+)
 
 
 def scalar(raw: str) -> Any:
@@ -30,9 +36,9 @@ def scalar(raw: str) -> Any:
         return unquote(text)
     if text in ("", "~", "null", "Null", "NULL"):
         return None
-    if text.lower() in TRUE:
+    if text in TRUE:
         return True
-    if text.lower() in FALSE:
+    if text in FALSE:
         return False
     return text
 

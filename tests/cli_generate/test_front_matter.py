@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sitemap_plugins.generate.front_matter import Problem, read_front_matter
@@ -140,6 +140,8 @@ def _in_source(tmp_path: Path, front: str, newline: str = "\n") -> tuple[Any, li
     indent=st.sampled_from([2, 4]),
     newline=st.sampled_from(["\n", "\r\n"]),
 )
+# YAML 1.1 spells a boolean in lower case, with a capital or in capitals: oN is text.
+@example(mapping={"exclude": "oN", "a": "yEs", "b": "On"}, flow=False, indent=2, newline="\n")
 def test_mappings_read_as_pyyaml_reads_them(
     tmp_path_factory: pytest.TempPathFactory,
     mapping: dict[str, Any],
