@@ -44,6 +44,11 @@ _ESCAPE: Final = re.compile(r"%([0-9A-Fa-f]{2})")
 _UNRESERVED: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _MAY_MOVE: Final = re.compile(r"(?:^|/)(?:\.|%2[Ee]){1,2}(?:[/?#]|$)")
 """A dot segment, plain or escaped, in a URL: it may resolve outside the folder it is written in."""
+_NOT_FOUND_FILE: Final = re.compile(
+    r"^(?:(?:[a-z]{2}(?:[-_][a-z0-9]{2,8})*(?:@[a-z]+)?|v?\d[\w.+-]*|latest|stable|dev)/)*"
+    r"404(?:\.html?|/index\.html?)$",
+    re.IGNORECASE,
+)
 
 
 def encode_path(path: str, *, encoded: bool = True) -> str:
@@ -68,6 +73,23 @@ def encode_path(path: str, *, encoded: bool = True) -> str:
     except UnicodeEncodeError:
         raise ValueError(f"{path!r} holds characters that have no UTF-8 encoding") from None
     return normal_escapes(quoted) if encoded else quoted
+
+
+def is_not_found_file(relpath: str) -> bool:
+    """Whether the built file at ``relpath`` (from the site's folder, ``/`` separated) is a
+    not-found page: ``404.html`` or ``404/index.html`` at the top of the site, where web servers
+    and static hosts look for the page they send for a missing URL, or at the top of a
+    language's or a version's folder (a multilingual site has one per language, Hugo's
+    ``fr/404.html``, Pelican's ``fr/404.html``, a versioned one per version, ``1.0/404.html``,
+    Read the Docs' ``en/latest/404.html``).
+
+    A language's folder is named by a two-letter code (``fr``, ``pt-br``, ``zh_Hant``,
+    ``sr@latin``), a version's starts with a digit (``v2``, ``1.x``) or is a usual alias. In any
+    other folder a page named 404 is a page like any other, served at its own URL and sent for
+    no missing one: ``http/404/``, about the status code, or ``pages/404.html``, where Pelican
+    saves a page whose slug is 404. One rule for ``generate`` and the Pelican plugin, so that
+    both leave the same files out of the same output."""
+    return _NOT_FOUND_FILE.search(relpath) is not None
 
 
 def quote_file_path(path: str) -> str:

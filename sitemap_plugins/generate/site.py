@@ -25,7 +25,13 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from sitemap_plugins.core.html import HeadScan, read_head, scan_head
 from sitemap_plugins.core.model import LeftOut, Page, Reason
-from sitemap_plugins.core.urls import encode_path, join_url, quote_file_path, web_origin
+from sitemap_plugins.core.urls import (
+    encode_path,
+    is_not_found_file,
+    join_url,
+    quote_file_path,
+    web_origin,
+)
 from sitemap_plugins.generate.blog import View
 from sitemap_plugins.generate.file_checks import is_file
 from sitemap_plugins.generate.front_matter import Problem, read_front_matter
@@ -37,19 +43,6 @@ __all__ = ["HTML_SUFFIXES", "BuiltFile", "SiteReader", "served_path", "walk_site
 HTML_SUFFIXES: Final = (".html", ".htm")
 _PAGE_MARKERS: Final = re.compile(r"<(?:!doctype\s+html|html|head|title|meta|body)\b", re.I)
 _OFFSET: Final = re.compile(r"(?<=\d) ?([+-]\d{2}):?(\d{2})$")
-_NOT_FOUND: Final = re.compile(
-    r"^(?:(?:[a-z]{2}(?:[-_][a-z0-9]{2,8})*(?:@[a-z]+)?|v?\d[\w.+-]*|latest|stable|dev)/)*"
-    r"404(?:\.html?|/index\.html?)$",
-    re.IGNORECASE,
-)
-"""A not-found page: at the top of the site, or of a language's or a version's folder (a
-multilingual site has one per language, Hugo's ``fr/404.html``, a versioned one per version,
-``1.0/404.html``, Read the Docs' ``en/latest/404.html``). The plugins leave each of them out
-(MkDocs ``docs/fr/404.md``, Pelican ``fr/404.html``), so ``generate`` does too. A language's
-folder is named by a two-letter code (``fr``, ``pt-br``, ``zh_Hant``, ``sr@latin``), a
-version's starts with a digit (``v2``, ``1.x``) or is a usual alias. In any other folder
-(``http/404/``, a page about the status code, as MkDocs renders ``docs/http/404.md``) a page
-named 404 is a page like any other."""
 _EXCERPT: Final = "md-post--excerpt"
 _EXCERPTS: Final = re.compile(
     r"<article\b[^>]*\bmd-post--excerpt\b[^>]*>(.*?)</article\s*>", re.IGNORECASE | re.DOTALL
@@ -200,7 +193,7 @@ class SiteReader:
         why not. ``source`` is what :meth:`source_of` gave for it, when the caller asked
         already."""
         origin = self._origin(file)
-        if _NOT_FOUND.search(file.relpath):
+        if is_not_found_file(file.relpath):  # at the top of the site or a language's folder
             return LeftOut(Reason.NOT_FOUND_PAGE, origin)
         reason = self.generator_pages(file.relpath) if self.generator_pages else None
         if reason is not None:

@@ -24,7 +24,6 @@ import datetime as dt
 import logging
 import os
 import posixpath
-import re
 import zoneinfo
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -51,6 +50,7 @@ from sitemap_plugins.core import (
 )
 from sitemap_plugins.core.html_text import html_text
 from sitemap_plugins.core.paths import absolute_path
+from sitemap_plugins.core.urls import is_not_found_file
 from sitemap_plugins.pelican import subsites
 from sitemap_plugins.pelican.dates import AuthorDates
 from sitemap_plugins.pelican.urls import SiteUrls, clean, linked_path, served
@@ -66,7 +66,6 @@ _KEY: Final = "sitemap_plugins.pelican"
 """Where the :class:`_Site` sits in the settings; lower case, so never a template variable."""
 _INCUMBENTS: Final = frozenset({"pelican.plugins.sitemap", "sitemap"})
 _PAGE_SUFFIXES: Final = ("", ".html", ".htm", ".xhtml")
-_NOT_FOUND: Final = re.compile(r"(^|/)404(\.html?|/index\.html?)$")
 _CONTEXT_KEYS: Final = (
     *("article", "page", "articles_page", "tag", "category", "author", "page_name"),
     *("period_num", "dates", "articles"),
@@ -404,7 +403,7 @@ class _Site:
         in them is a percent sign (``encoded=False``)."""
         if posixpath.splitext(rel)[1].lower() not in _PAGE_SUFFIXES:
             return LeftOut(Reason.NOT_A_PAGE, self._origin(self.output_path / rel))
-        if _NOT_FOUND.search(rel):
+        if is_not_found_file(rel):  # not a page saved as pages/404.html: see is_not_found_file
             return LeftOut(Reason.NOT_FOUND_PAGE, self._origin(self.output_path / rel))
         content = context.get("article") or context.get("page")
         link = getattr(content, "url", None)  # a plugin may pass any "page" (a number, a name)

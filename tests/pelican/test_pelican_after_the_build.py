@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.pelican.helpers import BASE, page, plain_repo, post, sitemap
+from tests.pelican.helpers import BASE, page, plain_repo, post, sitemap, summary
 from tests.support.console_script import run
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import pelican_build
@@ -105,3 +105,33 @@ def test_generate_leaves_out_the_search_page_as_the_plugin_does(
     assert {entry.loc.removeprefix(BASE) for entry in entries} == set(plugin)
     assert not set(searched) & set(plugin)
     assert f"{len(searched)} search page" in done.stdout + done.stderr
+
+
+def test_a_page_named_404_outside_the_top_of_the_site_is_listed_by_both(
+    git_repo: GitRepo,
+) -> None:
+    """The page a web server sends for a missing URL is ``404.html`` at the top of the site
+    (``Save_as: 404.html``, Pelican's recipe), or of a language's folder: both leave it out.
+    A page whose slug is 404 is saved as ``pages/404.html`` and served there, at a URL of its
+    own that no server sends for a missing one: a page like any other, for both."""
+    files = {
+        **SITE,
+        "content/pages/404.md": page("404"),  # its slug, from the title: pages/404.html
+        "content/pages/not-found.md": page("Not found", Save_as="404.html", URL="404.html"),
+        "content/pages/introuvable.md": page(
+            "Introuvable", Lang="fr", Save_as="fr/404.html", URL="fr/404.html"
+        ),
+    }
+    root = plain_repo(git_repo, files)
+    proc = pelican_build(root, "-v")
+    output = root / "output"
+    assert all((output / name).is_file() for name in ("pages/404.html", "404.html", "fr/404.html"))
+    plugin = sitemap(root)
+    assert "pages/404.html" in plugin
+    assert not {"404.html", "fr/404.html"} & set(plugin)
+    assert summary(proc).left_out["404 page"] == 2
+    done = run("generate", output, "--base-url", BASE, "--exclude", HIDDEN, cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    entries = check_sitemap_file(output / "sitemap.xml", BASE + "sitemap.xml")
+    assert {entry.loc.removeprefix(BASE) for entry in entries} == set(plugin)
+    assert "2 404 page" in done.stdout + done.stderr
