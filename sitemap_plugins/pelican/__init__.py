@@ -419,7 +419,11 @@ class _Site:
         origin = self._origin(self.output_path / rel)  # not a content: named by its file
         if self.urls.is_search(rel, context):
             return LeftOut(Reason.SEARCH_PAGE, origin)
-        path = clean(self.urls.of(rel, context))
+        # Pelican's URL of it is a link, as it writes it into href (TAG_URL = "my%20tags/..."
+        # is one escape, CATEGORY_URL = "café/" none), and names this file only as it reads
+        # decoded once: listed as names, encoded once, and where its file is served when the
+        # two disagree, as an article is.
+        path = clean(served(self.urls.of(rel, context), rel)[0])
         if self.legacy.excluded(path):
             return LeftOut(Reason.BY_CONFIG, origin)
         source = self.template_pages.get(rel)

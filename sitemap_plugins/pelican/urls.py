@@ -2,8 +2,9 @@
 
 ``content_written`` gives the file and the template's context, not the URL Pelican used: the URL
 is rebuilt from the objects in that context (article, page, tag, paginator page...), the way
-Pelican's own templates link to it. Where a content's ``url`` does not serve the file its
-``save_as`` wrote, the file's own URL is what a visitor can reach.
+Pelican's own templates link to it. Where that URL (a content's ``url``, a tag's, a listing's
+``*_URL`` setting) does not serve the file Pelican wrote, the file's own URL is what a visitor
+can reach (:func:`served`).
 """
 
 from __future__ import annotations
@@ -76,9 +77,10 @@ def served(url: str, save_as: str) -> tuple[str, bool]:
     percent sign: the core encodes it with ``encoded=False``), and whether ``url``, Pelican's
     link to it, serves it.
 
-    ``url`` is what Pelican writes into ``href`` (a ``URL:`` metadata as the author wrote it),
-    so it is read as a browser reads a link: an escape in it is the byte it names
-    (``caf%C3%A9.html`` is ``café.html``), any other character itself (``my page.html``).
+    ``url`` is what Pelican writes into ``href`` (a ``URL:`` metadata as the author wrote it,
+    ``TAG_URL`` or any other URL setting as Pelican formats it), so it is read as a browser
+    reads a link: an escape in it is the byte it names (``caf%C3%A9.html`` is ``café.html``),
+    any other character itself (``my page.html``).
     It serves the file when both name the same file (``contact.html``; ``contact/`` and
     ``contact/index.html``), and as a pretty URL without extension for ``url + ".html"``
     (``contact`` for ``contact.html``: web servers and hosts serve it so). Anything else is a

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+from pathlib import Path
 from urllib.parse import quote, unquote
 
 import pytest
@@ -105,6 +106,96 @@ def test_a_url_metadata_is_listed_as_pelican_links_it_encoded_once(git_repo: Git
         file = unquote(path) + ("index.html" if path.endswith("/") else "")
         assert (output / file).is_file(), path
     assert "does not serve" not in log_of(proc)
+
+
+def served_file(output: Path, path: str) -> Path | None:
+    """The file a web server sends for ``path`` (from the base URL): the path decoded once,
+    a folder's ``index.html``, or ``x.html`` for a pretty ``x``; None where there is none."""
+    name = unquote(path, errors="strict")
+    folder = name.endswith("/") or not name
+    for candidate in (name + "index.html",) if folder else (name, name + ".html"):
+        if (output / candidate).is_file():
+            return output / candidate
+    return None
+
+
+# Each listing's URL setting holds an escape, non-ASCII text or both; the author's is its save_as
+# too, a file name with a percent sign in it.
+ESCAPED_URL_SETTINGS = """
+SLUGIFY_USE_UNICODE = True
+TAG_URL = "my%20tags/{slug}.html"
+TAG_SAVE_AS = "my tags/{slug}.html"
+CATEGORY_URL = "cat%C3%A9gorie/{slug}/"
+CATEGORY_SAVE_AS = "catégorie/{slug}/index.html"
+AUTHOR_URL = "by%20author/{slug}.html"
+AUTHOR_SAVE_AS = "by%20author/{slug}.html"
+ARCHIVES_URL = "all%20posts.html"
+ARCHIVES_SAVE_AS = "all posts.html"
+YEAR_ARCHIVE_URL = "{date:%Y}%20archive/"
+YEAR_ARCHIVE_SAVE_AS = "{date:%Y} archive/index.html"
+MONTH_ARCHIVE_URL = "{date:%Y}/m%C3%B6nth-{date:%m}"
+MONTH_ARCHIVE_SAVE_AS = "{date:%Y}/mönth-{date:%m}.html"
+DEFAULT_PAGINATION = 2
+"""
+# Each listing's URL setting names another file than its save_as: Pelican links a URL that
+# serves nothing.
+DISAGREEING_URL_SETTINGS = """
+TAG_URL = "topics/{slug}/"
+TAG_SAVE_AS = "tag/{slug}.html"
+CATEGORY_URL = "section/{slug}.html"
+CATEGORY_SAVE_AS = "category/{slug}/index.html"
+ARCHIVES_SAVE_AS = "archive/index.html"
+YEAR_ARCHIVE_URL = "year-{date:%Y}.html"
+YEAR_ARCHIVE_SAVE_AS = "{date:%Y}/index.html"
+DEFAULT_PAGINATION = 2
+"""
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [ESCAPED_URL_SETTINGS, DISAGREEING_URL_SETTINGS],
+    ids=["escaped-url-settings", "url-settings-disagreeing-with-save-as"],
+)
+def test_every_listing_is_listed_where_its_file_is_served_encoded_once(
+    git_repo: GitRepo, settings: str
+) -> None:
+    """Tags, categories, authors, direct templates, period archives and their later pages
+    are listed at the URL that serves the file Pelican wrote, encoded once: Pelican's link
+    where it reaches that file (``my%20tags/caf%C3%A9.html`` for ``TAG_URL =
+    "my%20tags/{slug}.html"``, never ``my%2520tags/...``), the file's own URL where it does not
+    (a save_as with a ``%`` in it, a URL that names another file)."""
+    files = {
+        f"content/{name}.md": post(
+            name.title(), f"2024-0{n}-01", tags="café, big data", category="Été", Author="Jo Doe"
+        )
+        for n, name in enumerate(("alpha", "beta", "gamma"), start=1)
+    }
+    site = plain_repo(git_repo, files, settings)
+    pelican_build(site)
+    output = site / "output"
+    entries = sitemap(site)
+
+    # Every page Pelican wrote is served by exactly one URL listed, and each URL listed by a
+    # file: decoded once, the URL names it.
+    written = set(output.rglob("*.html"))
+    served = {path: served_file(output, path) for path in entries}
+    assert None not in served.values(), [path for path, file in served.items() if file is None]
+    assert sorted(served.values()) == sorted(written)
+    for path in entries:  # encoded once, as a URL spells it: nothing raw left, no escape twice
+        assert path == quote(unquote(path)), path
+
+    # Pelican's own links to the listings, as a browser sends them, where they reach a file.
+    hrefs = set()
+    for page_file in written:
+        hrefs |= set(re.findall(r'href="([^"]+)"', page_file.read_text(encoding="utf-8")))
+    links = {
+        quote(unquote(href.removeprefix(BASE)))
+        for href in hrefs
+        if href.startswith(BASE) and not href.endswith((".css", "index.html"))
+    }
+    reached = {link for link in links if served_file(output, link) is not None}
+    assert len(reached) >= 6  # the index, the articles, tag, category and author pages
+    assert reached <= set(entries)
 
 
 # A plugin writing a second file for each article, with the article's own context.
