@@ -470,7 +470,10 @@ class _Site:
         path = clean(self._content_url(rel, content, url, found, serves=serves))
         if self.legacy.excluded(path):
             return LeftOut(Reason.BY_CONFIG, origin, path, encoded=False)
-        group = [content, *(getattr(content, "translations", ()) or ())]
+        # A copy of a version whose own language has a site of its own (i18n_subsites'
+        # "keep") is the same content as that version, not a translation: itself alone.
+        copy = self._in_another_site(content)
+        group = [content, *(() if copy else getattr(content, "translations", ()) or ())]
         return Page(
             path=path,
             origin=origin,
@@ -520,6 +523,17 @@ class _Site:
             )
         return found
 
+    def _in_another_site(self, content: Any) -> bool:
+        """Whether the page of ``content`` is in another site: i18n_subsites builds its
+        language as a site of its own. Here it is a link there, or, where i18n_subsites keeps
+        a group with no version in this site's language (``"keep"``), a copy of that page."""
+        lang = str(content.lang)
+        return (
+            self.languages is not None
+            and lang != self.default_lang
+            and self.languages.has_site(lang)
+        )
+
     def _translation_path(self, content: Any, served_at: str | None = None) -> str:
         """Where a version of an article or page is served: i18n_subsites links a version in
         another language's subsite by its URL there, relative to this site (``../hello.html``),
@@ -527,8 +541,7 @@ class _Site:
         that this build wrote, where known: the page's own version is the URL it is listed at,
         and asking Pelican again formats its URL settings twice more (a third of the time the
         sitemap takes on a cached build of thousands of articles)."""
-        languages, lang = self.languages, str(content.lang)
-        if languages is not None and lang != self.default_lang and languages.has_site(lang):
+        if served_at is None and self._in_another_site(content):
             return clean(linked_path(str(content.url)))
         return served_at if served_at is not None else _served_path(content)
 

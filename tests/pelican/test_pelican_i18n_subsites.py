@@ -7,12 +7,17 @@ URLs under the main site, each with all its language versions, itself and ``x-de
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
+from urllib.parse import unquote
+
 import pytest
 
 from tests.pelican.helpers import BASE, log_of, page, plain_repo, post, sitemap, summary
+from tests.support.console_script import run
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import pelican_build
-from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp
+from tests.support.sitemap_checks import UrlEntry, check_sitemap_file, parse_with_usp
 
 pytestmark = pytest.mark.pelican
 pytest.importorskip("pelican.plugins.i18n_subsites", reason="pelican-i18n-subsites not installed")
@@ -30,6 +35,32 @@ FILES = {
     "content/pages/about.md": page("About", Slug="about", Lang="en"),
     "content/pages/ueber.md": page("Über", Slug="about", Lang="de"),
 }
+
+
+def assert_alternates_are_served_and_reciprocal(
+    entries: Mapping[str, UrlEntry], base_url: str, folder: Path
+) -> None:
+    """Every alternate of a sitemap (``entries`` by their ``loc``, the site at ``base_url``
+    written into ``folder``) names a file the build wrote, which the sitemap lists with the
+    same language versions: each version names the others back, and itself."""
+    for loc, entry in entries.items():
+        if entry.alternates:
+            assert loc in entry.alternates.values(), (loc, entry.alternates)
+        for language, href in entry.alternates.items():
+            assert href.startswith(base_url), (loc, language, href)
+            path = unquote(href.removeprefix(base_url))
+            file = folder / (path + "index.html" if not path or path.endswith("/") else path)
+            assert file.is_file(), (loc, language, href)
+            assert href in entries, (loc, language, href)
+            assert entries[href].alternates == entry.alternates, (loc, language, href)
+
+
+def assert_validate_finds_no_hreflang_problem(folder: Path) -> None:
+    """``sitemap-plugins validate`` over the sitemap in ``folder``: no E7xx, no W7xx."""
+    done = run("validate", folder, cwd=folder)
+    said = done.stdout + done.stderr
+    assert done.returncode == 0, said
+    assert not any(code in said for code in ("E70", "W70")), said
 
 
 def test_subsites_join_the_main_sitemap_with_every_language_version(git_repo: GitRepo) -> None:
@@ -188,3 +219,42 @@ def test_a_url_metadata_written_encoded_names_each_version_encoded_once(
     assert (site / "output" / "café.html").is_file()
     assert (site / "output" / "de" / "café.html").is_file()
     assert "does not serve" not in log_of(proc)
+
+
+def test_kept_copies_of_content_translated_into_other_languages_have_no_alternates(
+    git_repo: GitRepo,
+) -> None:
+    """With ``"keep"``, a subsite also writes the content it has no version of in its own
+    language, each version a copy at a URL of its own (``de/pages/about-en.html``): the same
+    content as the version in its own language's subsite, not a translation. The copies get no
+    alternates, and the versions in their own subsites name each other only."""
+    files = {
+        "content/pages/about.md": page("About", Slug="about", Lang="en"),
+        "content/pages/a-propos.md": page("A propos", Slug="about", Lang="fr"),
+        "content/seul.md": post("Seul", "2024-01-02", Slug="seul", Lang="fr"),
+        "content/allein.md": post("Allein", "2024-01-03", Slug="seul", Lang="de"),
+    }
+    settings = f'{I18N}I18N_UNTRANSLATED_ARTICLES = "keep"\nI18N_UNTRANSLATED_PAGES = "keep"\n'
+    site = plain_repo(git_repo, files, settings)
+    pelican_build(site)
+    output = site / "output"
+    # What i18n_subsites wrote: in each site, the versions in the languages of other sites.
+    copies = ["de/pages/about-en.html", "de/pages/about-fr.html", "seul-de.html", "seul-fr.html"]
+    assert all((output / copy).is_file() for copy in copies), sorted(output.rglob("*.html"))
+    entries = sitemap(site)
+    for copy in copies:
+        assert entries[copy].alternates == {}, copy
+    about = {
+        "en": BASE + "pages/about.html",
+        "fr": BASE + "fr/pages/about.html",
+        "x-default": BASE + "pages/about.html",
+    }
+    assert entries["pages/about.html"].alternates == about
+    assert entries["fr/pages/about.html"].alternates == about
+    seul = {"de": BASE + "de/seul.html", "fr": BASE + "fr/seul.html"}
+    assert entries["de/seul.html"].alternates == seul
+    assert entries["fr/seul.html"].alternates == seul
+    assert_alternates_are_served_and_reciprocal(
+        {BASE + path: entry for path, entry in entries.items()}, BASE, output
+    )
+    assert_validate_finds_no_hreflang_problem(output)
