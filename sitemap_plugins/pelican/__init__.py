@@ -467,12 +467,13 @@ class _Site:
             return LeftOut(reason, origin, clean(found), encoded=False)
         if str(content.metadata.get("private", "")).strip().lower() in ("true", "yes", "1"):
             return LeftOut(Reason.PRIVATE, origin, clean(found), encoded=False)
-        path = clean(self._content_url(rel, content, url, found, serves=serves))
+        # A copy of a version whose own language has a site of its own (i18n_subsites'
+        # "keep") is the same content as that version, not a translation: itself alone, at its
+        # file, since its URL is i18n_subsites' link to that version, none the author could set.
+        copy = self._in_another_site(content)
+        path = clean(found if copy else self._content_url(rel, content, url, found, serves=serves))
         if self.legacy.excluded(path):
             return LeftOut(Reason.BY_CONFIG, origin, path, encoded=False)
-        # A copy of a version whose own language has a site of its own (i18n_subsites'
-        # "keep") is the same content as that version, not a translation: itself alone.
-        copy = self._in_another_site(content)
         group = [content, *(() if copy else getattr(content, "translations", ()) or ())]
         return Page(
             path=path,
