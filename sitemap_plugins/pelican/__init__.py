@@ -257,7 +257,10 @@ class _Site:
                 f"is not under the main SITEURL {main.siteurl!r}; it gets a sitemap of its own, "
                 "in its folder, without the other languages",
             )
-            self.languages = None
+            # Its languages are main's still: the others' content it writes is a copy of
+            # theirs, and neither its sitemap nor main's names a version in the other.
+            main.languages.apart.add(self.default_lang)
+            self.languages = main.languages
             return
         self.main, self.folder, self.builder = main, folder or "", main.builder
         self.languages = main.languages
@@ -324,8 +327,8 @@ class _Site:
                 "writes its own sitemap over the same file; remove it from PLUGINS",
             )
         written, self.contexts = list(described.values()), []
-        if self.languages is not None:
-            written = self.languages.join(written)
+        if self.languages is not None and self.languages.main == self.default_lang:
+            written = self.languages.join(written)  # the main site's, not one served apart
         try:
             summary = self.builder.build(
                 written,
@@ -474,20 +477,13 @@ class _Site:
         path = clean(found if copy else self._content_url(rel, content, url, found, serves=serves))
         if self.legacy.excluded(path):
             return LeftOut(Reason.BY_CONFIG, origin, path, encoded=False)
-        group = [content, *(() if copy else getattr(content, "translations", ()) or ())]
         return Page(
             path=path,
             origin=origin,
             sources=(content.source_path,),
             sitemap=self.legacy.page_sitemap(kind, content.metadata, origin, self.builder.reporter),
             updated=self.author_dates.explicit(content),
-            # Itself alone when it has no translation: an article or page without one has no
-            # language versions, which the join of i18n_subsites' builds must not take for a
-            # listing's (the same path in another subsite: a kept copy of the same content).
-            translations={
-                str(item.lang): self._translation_path(item, path if item is content else None)
-                for item in group
-            },
+            translations=self._versions(content, path, copy=copy),
             default_locale=self.default_lang or None,
             html=WrittenFile(self.output_prefix + rel),
             encoded=False,
@@ -535,16 +531,33 @@ class _Site:
             and self.languages.has_site(lang)
         )
 
-    def _translation_path(self, content: Any, served_at: str | None = None) -> str:
+    def _versions(self, content: Any, path: str, *, copy: bool) -> dict[str, str]:
+        """The language versions of ``content`` this sitemap lists, by language, itself at
+        ``path``, the URL it is listed at (asking Pelican again formats its URL settings twice
+        more: a third of the time the sitemap takes on a cached build of thousands of articles).
+
+        Itself alone when it has no translation, or is a ``copy``: such an article or page has
+        no language versions, which the join of i18n_subsites' builds must not take for a
+        listing's (the same path in another subsite: a kept copy of the same content).
+        """
+        versions = {str(content.lang): path}
+        for item in () if copy else getattr(content, "translations", ()) or ():
+            found = self._translation_path(item)
+            if found is not None:
+                versions[str(item.lang)] = found
+        return versions
+
+    def _translation_path(self, content: Any) -> str | None:
         """Where a version of an article or page is served: i18n_subsites links a version in
         another language's subsite by its URL there, relative to this site (``../hello.html``),
-        where its ``save_as`` here means nothing. ``served_at`` is the path of the file of it
-        that this build wrote, where known: the page's own version is the URL it is listed at,
-        and asking Pelican again formats its URL settings twice more (a third of the time the
-        sitemap takes on a cached build of thousands of articles)."""
-        if served_at is None and self._in_another_site(content):
+        where its ``save_as`` here means nothing. None for a version this site's sitemap does
+        not list: one in a subsite served apart, or, for that subsite, in any other."""
+        languages, lang = self.languages, str(content.lang)
+        if languages is not None and not languages.in_one_sitemap(self.default_lang, lang):
+            return None
+        if self._in_another_site(content):
             return clean(linked_path(str(content.url)))
-        return served_at if served_at is not None else _served_path(content)
+        return _served_path(content)
 
     def _origin(self, path: str | Path) -> str:
         """Paths as the user sees them from the project: ``content/pages/about.md``."""

@@ -42,6 +42,9 @@ class Languages:
     main: str
     subsites: frozenset[str]
     finished: list[LanguageSite] = field(default_factory=list)
+    apart: set[str] = field(default_factory=set)
+    """The subsites served outside the main site (another host): each writes a sitemap of its
+    own, with its language alone."""
 
     @classmethod
     def of(cls, settings: Mapping[str, Any]) -> Languages:
@@ -51,6 +54,12 @@ class Languages:
     def has_site(self, language: str) -> bool:
         """Whether ``language`` is built as a site of its own (the main one or a subsite)."""
         return language == self.main or language in self.subsites
+
+    def in_one_sitemap(self, language: str, other: str) -> bool:
+        """Whether pages in ``language`` and in ``other`` are listed in one sitemap, and so
+        may name each other as language versions: a subsite served apart lists its own alone.
+        """
+        return other == language or (language not in self.apart and other not in self.apart)
 
     def join(self, main_written: Iterable[Page | LeftOut]) -> list[Page | LeftOut]:
         """The main site's pages and every finished subsite's, as the pages of one site."""

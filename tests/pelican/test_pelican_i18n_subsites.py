@@ -123,18 +123,41 @@ def test_subsites_join_the_main_sitemap_with_every_language_version(git_repo: Gi
 def test_a_subsite_outside_the_main_site_gets_its_own_sitemap_and_a_warning(
     git_repo: GitRepo,
 ) -> None:
+    """The subsite on another host writes its own sitemap: neither sitemap names a version in
+    the other, and the versions each one lists name only versions it lists."""
     settings = I18N.replace('{"SITENAME": "Testseite"}', '{"SITEURL": "https://de.example.net"}')
-    site = plain_repo(git_repo, FILES, settings)
+    files = {
+        **FILES,
+        "content/seul.md": post("Seul", "2024-01-05", Slug="seul", Lang="fr"),
+        "content/allein.md": post("Allein", "2024-01-06", Slug="seul", Lang="de"),
+    }
+    site = plain_repo(git_repo, files, settings)
     proc = pelican_build(site)
     log = log_of(proc)
     assert "'de' subsite's SITEURL 'https://de.example.net' is not under the main SITEURL" in log
-    own = check_sitemap_file(
-        site / "output" / "de" / "sitemap.xml", "https://de.example.net/sitemap.xml"
-    )
-    assert "https://de.example.net/hello.html" in {entry.loc for entry in own}
+    german = "https://de.example.net/"
+    own = check_sitemap_file(site / "output" / "de" / "sitemap.xml", german + "sitemap.xml")
+    assert german + "hello.html" in {entry.loc for entry in own}
+    assert all(entry.alternates == {} for entry in own), [e for e in own if e.alternates]
     entries = sitemap(site)
     assert "fr/hello.html" in entries
     assert not any(path.startswith("de/") for path in entries)
+    hello = {
+        "en": BASE + "hello.html",
+        "fr": BASE + "fr/hello.html",
+        "x-default": BASE + "hello.html",
+    }
+    assert entries["hello.html"].alternates == hello
+    assert entries["fr/hello.html"].alternates == hello
+    assert entries["fr/seul.html"].alternates == {}  # its only version is the German one
+    assert entries["pages/about.html"].alternates == {}
+    home = {"en": BASE, "fr": BASE + "fr/", "x-default": BASE}
+    assert entries[""].alternates == home
+    assert_alternates_are_served_and_reciprocal(
+        {BASE + path: entry for path, entry in entries.items()}, BASE, site / "output"
+    )
+    assert_validate_finds_no_hreflang_problem(site / "output")
+    assert_validate_finds_no_hreflang_problem(site / "output" / "de")
 
 
 def test_warnings_in_a_subsite_are_named_and_strict_fails_the_build(git_repo: GitRepo) -> None:
