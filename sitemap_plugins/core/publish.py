@@ -27,9 +27,10 @@ after each step that changes the disk):
 5. Record the new set together with the old one: from here on, whatever a kill leaves on disk is
    known to the next build.
 6. Rename the shards into place (no index lists them yet), then the entry points (the index is
-   the one way in, so it goes last), then ``robots.txt``. A ``robots.txt`` this build changes
-   is first replaced by a copy of itself, before step 5, so that one that cannot be replaced
-   fails the build before any sitemap is (:meth:`Publication._try_robots_txt`).
+   the one way in, so it goes last), then ``robots.txt``. Every file these renames replace is
+   first shown replaceable, before step 5, so that one that is not (immutable, another
+   user's in a folder with the sticky bit) fails the build before any file is put in place
+   (:mod:`.replaceable`).
 7. Remove what earlier builds published and this one did not, entry points first, so that no
    index is ever left listing a removed file; and the host's own sitemap this set replaces
    without overwriting it (:meth:`Publication.retire`).
@@ -56,6 +57,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Final, NamedTuple
 from urllib.parse import unquote, urlsplit
 
+from sitemap_plugins.core.replaceable import refusal
 from sitemap_plugins.core.report import Code, PublishError, Reporter
 
 if sys.platform != "win32":
@@ -169,6 +171,7 @@ class _Staged(NamedTuple):
     temp: TempFile
     entry: bool
     recorded: bool = True
+    verb: str = "replace"  # what a failure to put it in place says it could not do
 
 
 def _safe_relpath(name: object) -> bool:
@@ -215,7 +218,6 @@ class Publication:
         # and those this build leaves there once it has staged robots.txt.
         self.robots: tuple[str, ...] = ()
         self._robots_now: tuple[str, ...] | None = None
-        self._robots_staged = False
         self._leftover_prefixes: list[str] = []
         self._unclean: set[str] = set()
         self._temps: list[TempFile] = []
@@ -429,7 +431,7 @@ class Publication:
     def stage_robots(self, *listed: str, drop: tuple[str, ...] = ()) -> None:
         """Prepare ``robots.txt`` now, so that a file we cannot read stops the build before any
         sitemap is replaced; it is renamed into place right after the entry points, once
-        :meth:`_try_robots_txt` has shown, before them, that it can be.
+        :meth:`commit` has shown, before them, that it can be.
 
         Each sitemap URL gets its ``Sitemap:`` line, and every other line of ours goes: the
         line of one of the ``drop`` URLs (a sitemap this build no longer publishes), and each
@@ -483,8 +485,8 @@ class Publication:
             with _io("update", path):
                 temp.path.chmod(mode)  # an existing robots.txt keeps its mode
         self.written(temp)
-        self._staged.append(_Staged("robots.txt", temp, entry=False, recorded=False))
-        self._robots_staged = True
+        robots = _Staged("robots.txt", temp, entry=False, recorded=False, verb="update")
+        self._staged.append(robots)
 
     def stage_extra(self, relpath: str, data: bytes) -> None:
         """Put a small file of the site's own (the IndexNow key file) in place with the entry
@@ -541,8 +543,8 @@ class Publication:
             final = self.root / staged.relpath
             if final.is_dir() and not final.is_symlink():
                 raise PublishError("write", final, os.strerror(errno.EISDIR))
-        if self._robots_staged:
-            self._try_robots_txt()
+        for staged in self._staged:
+            self._check_replaceable(staged)
         new = {
             staged.relpath: _Published(
                 staged.temp.size,
@@ -567,7 +569,7 @@ class Publication:
         order = sorted(self._staged, key=lambda s: (not s.recorded, s.entry))  # shards first
         for staged in order:  # step 6
             final = self.root / staged.relpath
-            with _io("replace", final):
+            with _io(staged.verb, final):
                 staged.temp.path.replace(final)
             self._temps.remove(staged.temp)
             _step(f"publish {staged.relpath}")
@@ -585,47 +587,19 @@ class Publication:
                 f"{_cause(error)}; the next build completes it",
             )
 
-    def _try_robots_txt(self) -> None:
-        """Replace ``robots.txt`` with an exact copy of itself before anything is put in place.
+    def _check_replaceable(self, staged: _Staged) -> None:
+        """Fail now if the file ``staged`` goes over cannot be replaced, before step 5.
 
-        It goes in place after the entry points, and failing there would leave the new sitemap
-        published by a failed build. Whether a file can be replaced is known only by replacing
-        it: one that is immutable, or another user's in a folder with the sticky bit (a shared
-        web root), or open in another program on Windows, cannot be, whatever its mode says.
-        The copy has its bytes and mode (a symbolic link stays one, to the same target), so a
-        reader finds the same file throughout, and a kill leaves at most a temporary file,
-        which the next build removes. What the copy cannot keep is the owner.
+        Step 6 renames one file after another; one refused there would leave a failed build
+        with part of its set in place (a new ``sitemap.xml`` beside the old
+        ``sitemap.xml.gz``, a sitemap beside a ``robots.txt`` that still names the old one).
+        Each file is asked about, not copied over itself: see :mod:`.replaceable`.
         """
-        path = self.root / "robots.txt"
-        try:
-            info = path.lstat()
-        except FileNotFoundError:
-            return  # a new name in the folder, where this build has already written its files
-        except OSError as error:
-            raise PublishError("update", path, _cause(error)) from None
-        if stat.S_ISLNK(info.st_mode):
-            copy = self.root / self._temp_relpath("")
-            try:
-                copy.symlink_to(path.readlink())
-                _step(f"write {copy.name}")
-                copy.replace(path)
-            except OSError as error:
-                with contextlib.suppress(OSError):
-                    copy.unlink()
-                raise PublishError("update", path, _cause(error)) from None
-        else:
-            with _io("update", path):
-                data = path.read_bytes()
-            temp = self.new_file("", "robots.txt")
-            temp.write(data)
-            temp.close()
-            with _io("update", path):
-                temp.path.chmod(stat.S_IMODE(info.st_mode))
-            self.written(temp)
-            with _io("update", path):
-                temp.path.replace(path)
-            self._temps.remove(temp)
-        _step("copy robots.txt")
+        final = self.root / staged.relpath
+        with _io(staged.verb, final):
+            cause = refusal(final)
+        if cause is not None:
+            raise PublishError(staged.verb, final, cause)
 
     def _changes_nothing(self) -> bool:
         """Whether the set is empty and the record names nothing (or is not there): nothing

@@ -17,6 +17,12 @@ from sitemap_plugins.core import OPTION_SPECS, CollectingReporter, Options
 from sitemap_plugins.generate import InputError, UsageError, find_host_config, resolve_settings
 from sitemap_plugins.generate.run import generate_urls
 from tests.cli_generate.helpers import checked, lastmods, page, run, write
+from tests.support.publishing import (
+    REFUSED_AS_IMMUTABLE,
+    make_unreplaceable,
+    make_writable,
+    snapshot,
+)
 from tests.support.sitemap_checks import read_index, read_sitemap
 
 BASE = "https://shop.example/"
@@ -594,6 +600,93 @@ def test_a_site_with_no_page_a_user_can_read_says_so_once(tmp_path: Path, earlie
     if not earlier:
         assert done.stdout.startswith("sitemap: 0 URLs in no file; left out 1 (1 unreadable)")
     assert {path.name: path.read_bytes() for path in site.iterdir()} == before
+
+
+KEY = "a1b2c3d4e5f6a7b8"
+UNREPLACEABLE = {
+    # how a file of the set is made one a rename cannot replace, and which file
+    "immutable .gz": "sitemap.xml.gz",
+    "immutable key file": f"{KEY}.txt",
+    "another user's .gz, sticky folder": "sitemap.xml.gz",
+}
+
+
+@pytest.mark.parametrize("how", list(UNREPLACEABLE))
+def test_a_file_that_cannot_be_replaced_is_one_line_exit_1_and_nothing_is_put_in_place(
+    tmp_path: Path, how: str
+) -> None:
+    """``sitemap.xml`` goes in place before its ``.gz`` and the IndexNow key file after both:
+    one that cannot be replaced is found before the first, or the failed run leaves a new
+    ``sitemap.xml`` beside the old ``.gz``, or the new set beside the old key file."""
+    out = tmp_path / "out"
+    write(tmp_path / "urls.txt", f"{BASE}a\n")
+    args = ("generate", "out", "--urls", "urls.txt", "--base-url", BASE, "--gzip", "both",
+            "--indexnow-key", KEY)  # fmt: skip
+    assert run(*args, cwd=tmp_path).returncode == 0
+    name = UNREPLACEABLE[how]
+    target = out / name
+    if name == f"{KEY}.txt":
+        target.write_bytes(KEY.encode() + b"\n")  # written by hand, with a line end
+    before = snapshot(out)
+    write(tmp_path / "urls.txt", f"{BASE}a\n{BASE}b\n")  # the next run lists one more page
+    if how.endswith("sticky folder"):
+        via = _without_owner_rights_in_a_sticky_folder(out, target)
+        cause = f"{os.strerror(errno.EPERM)} (another user's file, in a folder with the sticky bit)"
+    else:
+        reason = make_unreplaceable(target)
+        if reason is not None:
+            pytest.skip(reason)
+        via, cause = [], REFUSED_AS_IMMUTABLE
+    try:
+        done = run(*args, cwd=tmp_path, via=via)
+        after = snapshot(out)
+    finally:
+        if via:
+            _owner_rights_back(out, target)
+        else:
+            make_writable(target)
+    assert (done.returncode, done.stdout) == (1, ""), done.stderr
+    assert after == before
+    assert done.stderr.splitlines() == [
+        f"sitemap-plugins generate: error: cannot replace {Path('out', name)}: {cause}"
+    ]
+    assert run(*args, cwd=tmp_path).returncode == 0  # replaceable again: the next run publishes
+    assert (out / name).read_bytes() != before[name]
+    assert set(lastmods(checked(out, BASE), BASE)) == {"a", "b"}
+
+
+def _without_owner_rights_in_a_sticky_folder(folder: Path, target: Path) -> list[str]:
+    """Make ``target`` another user's file in ``folder`` with the sticky bit (as in a shared web
+    root, mode 1777) and return how to run a command that the sticky bit applies to: as root,
+    through ``setpriv`` without the capability to act as any file's owner. Skips the test
+    when that cannot be done here, or the kernel lets the file be replaced all the same."""
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or setpriv is None:
+        pytest.skip("needs root and setpriv to run without the right to act as any owner")
+    nobody = 65534
+    via = [setpriv, "--bounding-set=-fowner"]
+    folder.chmod(0o1777)
+    for path in (folder, target):
+        os.chown(path, nobody, nobody)
+    probe, theirs = folder / "probe.tmp", folder / "probe-theirs.tmp"
+    probe.write_bytes(b"")
+    theirs.write_bytes(b"")
+    os.chown(theirs, nobody, nobody)
+    tried = subprocess.run([*via, "mv", "-f", str(probe), str(theirs)], capture_output=True,
+                           check=False)  # fmt: skip
+    probe.unlink(missing_ok=True)
+    theirs.unlink()
+    if tried.returncode == 0:
+        _owner_rights_back(folder, target)
+        pytest.skip("another user's file in a folder with the sticky bit was replaced here")
+    return via
+
+
+def _owner_rights_back(folder: Path, target: Path) -> None:
+    """Undo :func:`_without_owner_rights_in_a_sticky_folder`: both root's again, no sticky bit."""
+    for path in (folder, target):
+        os.chown(path, 0, 0)
+    folder.chmod(0o755)
 
 
 def test_the_indexnow_key_file_is_written_with_the_sitemap_and_never_shown(

@@ -13,6 +13,7 @@ import errno
 import gc
 import json
 import os
+import re
 import shutil
 import signal
 import stat
@@ -26,14 +27,16 @@ from sitemap_plugins.core import publish
 from sitemap_plugins.core.options import Options
 from sitemap_plugins.core.report import Code, CollectingReporter, PublishError, StrictError
 from sitemap_plugins.core.writer import write_sitemaps
-from tests.core.publish_site import BASE, SPLIT, entries, write
+from tests.core.publish_site import BASE, NEWS_OPTION, SPLIT, entries, write, write_news
 from tests.support import steps
 from tests.support.hosts import child_env
 from tests.support.publishing import (
     FILLER,
     RECORD,
+    REFUSED_AS_IMMUTABLE,
     expected_mode,
     files_of,
+    make_unreplaceable,
     make_writable,
     mount_tmpfs,
     published_set,
@@ -297,7 +300,7 @@ def test_a_kill_at_any_step_leaves_one_whole_set_and_the_next_build_cleans_up(
     so that every step of putting robots.txt in place is one a kill may follow."""
     all_steps = count_steps(tmp_path, reference, robots_emptied=True)
     kinds = {step.split()[0] for step in all_steps}
-    assert kinds == {"start", "record", "write", "copy", "publish", "remove"}, all_steps
+    assert kinds == {"start", "record", "write", "publish", "remove"}, all_steps
     assert len(all_steps) > 20
     start = tmp_path / "start"
     start.mkdir()
@@ -584,24 +587,7 @@ def test_a_robots_txt_that_is_not_utf8_is_one_named_error(
     assert snapshot(out) == before
 
 
-def _unreplaceable(path: Path) -> str | None:
-    """Make ``path`` a file that a rename cannot replace, whatever its mode (the immutable
-    attribute, as root), or say why that cannot be done here; :func:`make_writable` undoes it.
-    A file of another user's in a folder with the sticky bit, or open on Windows, is alike."""
-    if os.geteuid() != 0 or shutil.which("chattr") is None:
-        return "needs root and chattr to make a file that its folder's owner cannot replace"
-    try:
-        steps.make_read_only(path)  # chattr +i, as root
-    except subprocess.CalledProcessError as error:
-        return f"cannot make a file immutable here: {error.stderr.decode().strip()}"
-    probe = path.with_name("probe.tmp")
-    probe.write_bytes(b"")
-    try:
-        probe.replace(path)
-    except OSError:
-        probe.unlink()
-        return None
-    return "a file made immutable was replaced all the same here"
+IMMUTABLE = re.escape(REFUSED_AS_IMMUTABLE)
 
 
 def test_a_robots_txt_that_cannot_be_replaced_fails_the_build_before_any_sitemap_is(
@@ -613,12 +599,11 @@ def test_a_robots_txt_that_cannot_be_replaced_fails_the_build_before_any_sitemap
     robots = out / "robots.txt"
     robots.write_text("User-agent: *\n")  # the site's own, without our line: B adds it
     before = snapshot(out)
-    reason = _unreplaceable(robots)
+    reason = make_unreplaceable(robots)
     if reason is not None:
         pytest.skip(reason)
     try:
-        refused = "(Operation not permitted|Permission denied)"
-        with pytest.raises(PublishError, match=rf"^cannot update {out}/robots\.txt: {refused}$"):
+        with pytest.raises(PublishError, match=rf"^cannot update {out}/robots\.txt: {IMMUTABLE}$"):
             write(out, "B", **SPLIT)
         assert snapshot(out) == before
     finally:
@@ -626,6 +611,89 @@ def test_a_robots_txt_that_cannot_be_replaced_fails_the_build_before_any_sitemap
     write(out, "B", **SPLIT)  # replaceable again: the next build publishes
     assert robots_lines(out) == ["User-agent: *", f"Sitemap: {BASE}sitemap.xml"]
     assert temporary_files(out) == []
+    check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml")
+
+
+KEY = "a1b2c3d4e5f6a7b8"
+
+# A file of the set that goes over one an earlier build left, with the options that write it.
+# Refused half-way, a rename would leave part of the new set published: the .gz twin, the news
+# sitemap and the IndexNow key file go in place after the first entry point, the index after
+# the new shards.
+UNREPLACEABLE = {
+    "sitemap.xml.gz": SPLIT,
+    "sitemap.xml": SPLIT,
+    "sitemap.txt": {"format": "txt", "robots_txt": True},
+    "sitemap-news.xml": {"gzip": "off", "news": NEWS_OPTION},
+    f"{KEY}.txt": {**SPLIT, "indexnow_key": KEY},
+    "sitemap.html": SPLIT,
+}
+
+
+def write_with(out: Path, version: str, name: str) -> None:
+    """Write ``version`` into ``out`` with what makes the set of :data:`UNREPLACEABLE` case
+    ``name``: its options, its news sitemap, or its page for humans (as ``generate`` has it)."""
+    options = dict(UNREPLACEABLE[name])
+    if "news" in options:
+        options.pop("news")
+        write_news(out, version, **options)
+        return
+    page = [("sitemap.html", f"<p>the pages of build {version}</p>".encode())]
+    write_sitemaps(iter(entries(version)), out, base_url=BASE,
+                   options=Options.from_mapping(options), reporter=CollectingReporter(),
+                   also=(lambda: page) if name == "sitemap.html" else None)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(UNREPLACEABLE))
+def test_a_file_of_the_set_that_cannot_be_replaced_fails_the_build_before_any_is_put_in_place(
+    tmp_path: Path, name: str
+) -> None:
+    """Every file the build replaces is shown replaceable before the first rename: one that
+    is not (immutable here; another user's in a folder with the sticky bit is alike) fails the
+    build with one line naming it and why, and every file is as it was, the record too."""
+    out = tmp_path / "out"
+    write_with(out, "A", name)
+    target = out / name
+    if name == f"{KEY}.txt":
+        target.write_bytes(KEY.encode() + b"\n")  # written by hand, with a line end
+    before = snapshot(out)
+    assert before[name] != b""
+    reason = make_unreplaceable(target)
+    if reason is not None:
+        pytest.skip(reason)
+    try:
+        with pytest.raises(PublishError) as refused:
+            write_with(out, "B", name)
+        assert snapshot(out) == before
+    finally:
+        make_writable(target)
+    assert str(refused.value) == f"cannot replace {out / name}: {REFUSED_AS_IMMUTABLE}"
+    write_with(out, "B", name)  # replaceable again: the next build publishes
+    assert (out / name).read_bytes() != before[name]
+    assert temporary_files(out) == []
+
+
+@pytest.mark.parametrize("flag", ["u", "c"], ids=["undeletable", "compressed"])
+def test_a_file_whose_flags_refuse_no_rename_is_replaced(
+    published: tuple[Path, dict[str, bytes]], flag: str
+) -> None:
+    """Flags that Linux keeps but that refuse no rename (``chattr +u``, ``+c``) are not taken
+    for the ones that do: each system numbers its flags its own way (macOS's ``uchg``, its
+    immutable flag, is Linux's ``u``; its ``uappnd`` is Linux's ``c``)."""
+    out, _ = published
+    target = out / "sitemap.xml.gz"
+    if os.geteuid() != 0 or shutil.which("chattr") is None:
+        pytest.skip("needs root and chattr to set a file's flags")
+    try:
+        subprocess.run(["chattr", f"+{flag}", str(target)], check=True, capture_output=True)
+    except subprocess.CalledProcessError as error:
+        pytest.skip(f"cannot set the flag here: {error.stderr.decode().strip()}")
+    before = target.read_bytes()
+    try:
+        write(out, "B", **SPLIT)
+    finally:
+        subprocess.run(["chattr", f"-{flag}", str(target)], check=False, capture_output=True)
+    assert target.read_bytes() != before
     check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml")
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import shutil
 import signal
 import stat
@@ -29,7 +30,9 @@ from tests.support.hosts import mkdocs_build, output
 from tests.support.publishing import (
     FILLER,
     RECORD,
+    REFUSED_AS_IMMUTABLE,
     expected_mode,
+    make_unreplaceable,
     make_writable,
     mount_tmpfs,
     published_set,
@@ -306,6 +309,43 @@ def test_an_io_fault_is_one_error_line_and_the_previous_sitemap_stays(
     assert temporary_files(site) == []
     if kind != "sitemap.xml is a folder":
         check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
+
+
+def test_a_gz_twin_that_cannot_be_replaced_fails_the_build_before_sitemap_xml_is_replaced(
+    git_repo: GitRepo,
+) -> None:
+    """With ``gzip: both``, MkDocs' default, ``sitemap.xml`` goes in place before its ``.gz``:
+    a ``.gz`` that cannot be replaced (immutable here; another user's in a folder with the
+    sticky bit is alike) must be found first, or the failed build leaves a new ``sitemap.xml``
+    served beside the old ``sitemap.xml.gz``. One error line names it and why; every file
+    stays as it was."""
+    root = site_repo(git_repo)
+    mkdocs_build(root)
+    site = root / "site"
+    before = published_files(site)
+    edit_a_page(git_repo)
+    twin = site / "sitemap.xml.gz"
+    reason = make_unreplaceable(twin)
+    if reason is not None:
+        pytest.skip(reason)
+    try:
+        proc = mkdocs_build(root, "--dirty", check=False)
+        after = published_files(site)
+    finally:
+        make_writable(twin)
+    assert proc.returncode == 1, output(proc)
+    assert "Traceback" not in output(proc)
+    assert after == before  # sitemap.xml too
+    assert temporary_files(site) == []
+    [line] = error_lines(proc)
+    assert re.search(
+        rf"ERROR +- +sitemap: cannot replace {re.escape(f'{twin}: {REFUSED_AS_IMMUTABLE}')}$",
+        line,
+    ), line
+    assert "Aborted with a BuildError!" in output(proc)
+    mkdocs_build(root, "--dirty")  # replaceable again: the next build publishes
+    assert published_files(site)["sitemap.xml.gz"] != before["sitemap.xml.gz"]
+    check_sitemap_file(site / "sitemap.xml.gz", BASE + "sitemap.xml.gz")
 
 
 @pytest.mark.parametrize("strict", ["option", "--strict"])

@@ -26,7 +26,9 @@ from tests.support.hosts import output, pelican_build
 from tests.support.publishing import (
     FILLER,
     RECORD,
+    REFUSED_AS_IMMUTABLE,
     expected_mode,
+    make_unreplaceable,
     make_writable,
     mount_tmpfs,
     published_set,
@@ -356,6 +358,39 @@ def test_an_io_fault_is_one_logged_line_and_the_previous_sitemap_stays(
     assert temporary_files(out) == []
     if kind != "sitemap.xml is a folder":
         check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml", site_dir=out, base_url=BASE)
+
+
+def test_a_gz_twin_that_cannot_be_replaced_fails_the_build_before_sitemap_xml_is_replaced(
+    git_repo: GitRepo,
+) -> None:
+    """With ``gzip: both``, ``sitemap.xml`` goes in place before its ``.gz``: a ``.gz`` that
+    cannot be replaced (immutable here; another user's in a folder with the sticky bit is
+    alike) must be found first, or the failed build leaves a new ``sitemap.xml`` served beside
+    the old ``sitemap.xml.gz``. One logged line names it and why; every file stays as it was."""
+    site = site_repo(git_repo, urls_per_file=6, gzip="both")
+    out = site / "output"
+    pelican_build(site)
+    before = published_files(out)
+    edit_a_post(git_repo)
+    twin = out / "sitemap.xml.gz"
+    reason = make_unreplaceable(twin)
+    if reason is not None:
+        pytest.skip(reason)
+    try:
+        proc = pelican_build(site, check=False)
+        after = published_files(out)
+    finally:
+        make_writable(twin)
+    assert proc.returncode == 1, output(proc)
+    assert "Traceback" not in output(proc)
+    assert after == before  # sitemap.xml and the shards too
+    assert temporary_files(out) == []
+    [line] = sitemap_lines(proc)
+    cause = re.escape(f"{twin}: {REFUSED_AS_IMMUTABLE}")
+    assert re.search(rf"CRITICAL +SitemapPublishError: sitemap: cannot replace {cause}", line), line
+    pelican_build(site)  # replaceable again: the next build publishes
+    assert published_files(out)["sitemap.xml.gz"] != before["sitemap.xml.gz"]
+    check_sitemap_file(out / "sitemap.xml.gz", BASE + "sitemap.xml.gz", site_dir=out, base_url=BASE)
 
 
 def test_strict_mode_writes_no_sitemap_and_keeps_the_previous_one(git_repo: GitRepo) -> None:

@@ -8,6 +8,7 @@ read-only folder) are set up in the child build by :mod:`tests.support.steps`.
 from __future__ import annotations
 
 import contextlib
+import errno
 import gzip
 import os
 import shutil
@@ -24,9 +25,11 @@ from tests.support.steps import FILLER, make_read_only
 __all__ = [
     "FILLER",
     "RECORD",
+    "REFUSED_AS_IMMUTABLE",
     "TEMPORARY",
     "expected_mode",
     "files_of",
+    "make_unreplaceable",
     "make_writable",
     "mount_tmpfs",
     "published_set",
@@ -42,6 +45,9 @@ __all__ = [
 RECORD = ".sitemap-plugins.json"
 TEMPORARY = (".sitemap-plugins-", ".sitemap-plugins.json.tmp")
 """Name starts of the temporary files publishing makes (none may outlive the next build)."""
+REFUSED_AS_IMMUTABLE = f"{os.strerror(errno.EPERM)} (the file is immutable)"
+"""Why publishing refuses to replace a file :func:`make_unreplaceable` made: the error a
+rename over it gives, and the reason."""
 
 
 @contextlib.contextmanager
@@ -184,6 +190,26 @@ def read_only_unavailable(folder: Path) -> str | None:
         make_writable(folder)
     probe.unlink()
     return "a folder made read-only still accepted a new file here"
+
+
+def make_unreplaceable(path: Path) -> str | None:
+    """Make ``path`` a file that a rename cannot replace, whatever its mode (the immutable
+    attribute, as root), or say why that cannot be done here; :func:`make_writable` undoes it.
+    A file of another user's in a folder with the sticky bit is alike."""
+    if os.name != "posix" or os.geteuid() != 0 or shutil.which("chattr") is None:
+        return "needs root and chattr to make a file that its folder's owner cannot replace"
+    try:
+        make_read_only(path)  # chattr +i, as root
+    except subprocess.CalledProcessError as error:
+        return f"cannot make a file immutable here: {error.stderr.decode().strip()}"
+    probe = path.with_name("probe.tmp")
+    probe.write_bytes(b"")
+    try:
+        probe.replace(path)
+    except OSError:
+        probe.unlink()
+        return None
+    return "a file made immutable was replaced all the same here"
 
 
 def make_writable(folder: Path) -> None:
