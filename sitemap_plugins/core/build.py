@@ -26,6 +26,7 @@ from sitemap_plugins.core.lastmod import CLOCK_SKEW, LastmodRules, say_why_undat
 from sitemap_plugins.core.model import EMPTY, Entry, FilePath, LeftOut, News, Page, Reason
 from sitemap_plugins.core.options import Options, shown
 from sitemap_plugins.core.page_reads import PageReads
+from sitemap_plugins.core.publish import LaterWrite
 from sitemap_plugins.core.report import Code, Reporter, StrictError
 from sitemap_plugins.core.resolve import Resolved, Resolver
 from sitemap_plugins.core.urls import check_base_url, directory_url, join_url
@@ -212,6 +213,7 @@ class SitemapBuilder:
         host_base_urls: Sequence[tuple[str, str | None]] = (),
         output_url_path: str = "",
         host_files: Mapping[str, str] = EMPTY,
+        page_for_humans: LaterWrite | None = None,
     ) -> Summary:
         """Resolve every page into an entry and write the files; warnings go to the reporter.
 
@@ -237,6 +239,11 @@ class SitemapBuilder:
         writes nothing over it. Only the names the sitemap takes are looked up, so a host may
         pass a mapping that finds its files when asked.
 
+        ``page_for_humans`` says where and how the adapter writes the page for humans once the
+        sitemap is published, when that is not at the page's relpath and renamed over, as
+        :func:`~.human_page.write_html_page` writes it: the file there is shown writable with
+        the sitemap's own, so that the page cannot fail once a new sitemap is published.
+
         With the ``strict`` option, any warning since the last build raises
         :class:`~.report.StrictError` before a file is replaced. Files that cannot be written
         raise :class:`~.report.PublishError`; either way the previous sitemap stays as it was.
@@ -245,7 +252,13 @@ class SitemapBuilder:
         try:
             with collector_paused():
                 self._build(
-                    written, output_dir, host_base_urls, summary, output_url_path, host_files
+                    written,
+                    output_dir,
+                    host_base_urls,
+                    summary,
+                    output_url_path,
+                    host_files,
+                    page_for_humans,
                 )
             # Reached with warnings only when nothing was to be written (no base URL), or when
             # removing an earlier build's file failed after publishing.
@@ -292,6 +305,7 @@ class SitemapBuilder:
         summary: Summary,
         output_url_path: str = "",
         host_files: Mapping[str, str] = EMPTY,
+        page_for_humans: LaterWrite | None = None,
     ) -> None:
         items = list(written)
         pages = [item for item in items if isinstance(item, Page)]
@@ -343,6 +357,12 @@ class SitemapBuilder:
         if self.options.news is not None:
             news = [Entry(item.entry.loc, news=item.news) for item in kept if item.news]
         listing_free = self.options.html_page and self._page_for_humans_free(host_files)
+        then_writes: list[LaterWrite] = []
+        if listing_free:
+            from sitemap_plugins.core.human_page import html_page_relpath  # with html_page only
+
+            relpath = html_page_relpath(self.options.filename)
+            then_writes.append(page_for_humans or LaterWrite(relpath))
         self._check_strict()  # decided before a single file is written
         result = write_sitemaps(
             entries,
@@ -354,6 +374,7 @@ class SitemapBuilder:
             before_publish=self._check_strict,
             news=news,
             host_files=host_files,
+            then_writes=then_writes,
         )
         summary.urls, summary.files, summary.top = result.urls, result.files, result.top
         if result.top is not None:

@@ -27,10 +27,10 @@ after each step that changes the disk):
 5. Record the new set together with the old one: from here on, whatever a kill leaves on disk is
    known to the next build.
 6. Rename the shards into place (no index lists them yet), then the entry points (the index is
-   the one way in, so it goes last), then ``robots.txt``. Every file these renames replace is
-   first shown replaceable, before step 5, so that one that is not (immutable, another
-   user's in a folder with the sticky bit) fails the build before any file is put in place
-   (:mod:`.replaceable`).
+   the one way in, so it goes last), then ``robots.txt``. Every file these renames replace,
+   and the page for humans a host writes after them, is first shown replaceable, before step
+   5, so that one that is not (immutable, another user's in a folder with the sticky bit)
+   fails the build before any file is put in place (:mod:`.replaceable`).
 7. Remove what earlier builds published and this one did not, entry points first, so that no
    index is ever left listing a removed file; and the host's own sitemap this set replaces
    without overwriting it (:meth:`Publication.retire`).
@@ -166,6 +166,16 @@ class _Published(NamedTuple):
         return about
 
 
+class LaterWrite(NamedTuple):
+    """A file the caller writes into the output folder itself once the set is in place (the
+    page for humans, which a host renders through its theme): renamed over the file there, as
+    :func:`~.human_page.write_html_page` does, or, ``in_place``, opened and written over, as
+    Sphinx and Pelican write a page."""
+
+    relpath: str
+    in_place: bool = False
+
+
 class _Staged(NamedTuple):
     relpath: str
     temp: TempFile
@@ -223,6 +233,7 @@ class Publication:
         self._temps: list[TempFile] = []
         self._staged: list[_Staged] = []
         self._retired: list[str] = []
+        self._later: list[LaterWrite] = []
         self._in_place_of_host: set[str] = set()
         self._counter = 0
         self._announced = False
@@ -519,6 +530,12 @@ class Publication:
         self.written(temp)
         self.stage(relpath, temp, entry=False)
 
+    def will_write(self, later: LaterWrite) -> None:
+        """Say that the caller writes ``later`` once this set is in place: it is shown writable
+        with the set's own files, before any is put in place, so that it cannot fail with the
+        new set already published beside the file an earlier build wrote."""
+        self._later.append(later)
+
     def retire(self, relpath: str) -> None:
         """Remove ``relpath``, a sitemap the host wrote itself, once this set is in place:
         MkDocs' ``sitemap.xml`` (dated the build day) beside a set that is ``sitemap.xml.gz``
@@ -544,7 +561,9 @@ class Publication:
             if final.is_dir() and not final.is_symlink():
                 raise PublishError("write", final, os.strerror(errno.EISDIR))
         for staged in self._staged:
-            self._check_replaceable(staged)
+            self._check_replaceable(staged.relpath, staged.verb)
+        for later in self._later:
+            self._check_replaceable(later.relpath, "write", in_place=later.in_place)
         new = {
             staged.relpath: _Published(
                 staged.temp.size,
@@ -587,19 +606,21 @@ class Publication:
                 f"{_cause(error)}; the next build completes it",
             )
 
-    def _check_replaceable(self, staged: _Staged) -> None:
-        """Fail now if the file ``staged`` goes over cannot be replaced, before step 5.
+    def _check_replaceable(self, relpath: str, verb: str, *, in_place: bool = False) -> None:
+        """Fail now if the file at ``relpath`` cannot be replaced (``in_place``: written over),
+        before step 5; ``verb`` is what the error says could not be done.
 
-        Step 6 renames one file after another; one refused there would leave a failed build
-        with part of its set in place (a new ``sitemap.xml`` beside the old
-        ``sitemap.xml.gz``, a sitemap beside a ``robots.txt`` that still names the old one).
-        Each file is asked about, not copied over itself: see :mod:`.replaceable`.
+        Step 6 renames one file after another, and the caller may write one more after them
+        (:meth:`will_write`); one refused there would leave a failed build with part of its set
+        in place (a new ``sitemap.xml`` beside the old ``sitemap.xml.gz``, a sitemap beside a
+        ``robots.txt`` that still names the old one). Each file is asked about, not copied over
+        itself: see :mod:`.replaceable`.
         """
-        final = self.root / staged.relpath
-        with _io(staged.verb, final):
-            cause = refusal(final)
+        final = self.root / relpath
+        with _io(verb, final):
+            cause = refusal(final, in_place=in_place)
         if cause is not None:
-            raise PublishError(staged.verb, final, cause)
+            raise PublishError(verb, final, cause)
 
     def _changes_nothing(self) -> bool:
         """Whether the set is empty and the record names nothing (or is not there): nothing

@@ -20,10 +20,11 @@ BSDs and macOS,
   ``schg``, ``uappnd``, ``sappnd`` and ``nounlink`` flags on the BSDs and macOS), which not
   even root may replace.
 
-On Windows, a file with the read-only attribute is not replaced either. What no ``stat`` shows
-is left to the rename itself, which then still fails as one named error: a security module's
-policy (SELinux, AppArmor), a file that is a mount point, a file another program holds open on
-Windows.
+On Windows, a file with the read-only attribute is not replaced either. A file written over
+in place (opened for writing, as Sphinx and Pelican write the page for humans) needs instead
+write permission on itself, and the same flags. What no ``stat`` shows is left to the write
+itself, which then still fails as one named error: a security module's policy (SELinux,
+AppArmor), a file that is a mount point, a file another program holds open on Windows.
 """
 
 from __future__ import annotations
@@ -51,22 +52,28 @@ _BSD_FLAGS: Final = {
 }
 
 
-def refusal(path: Path) -> str | None:
-    """Why renaming a file over ``path`` would be refused, worded as the error that rename
-    would give followed by its reason; None where it would not be, where nothing is there to
-    replace (a new name needs only the folder), or where nothing can be told from here (the
-    rename then tells). Raises ``OSError`` when ``path`` cannot even be looked at."""
+def refusal(path: Path, *, in_place: bool = False) -> str | None:
+    """Why renaming a file over ``path`` would be refused (with ``in_place``: opening it to
+    write it over), worded as the error it would give followed by its reason; None where it
+    would not be, where nothing is there to replace (a new name needs only the folder), or
+    where nothing can be told from here (the write then tells). Raises ``OSError`` when
+    ``path`` cannot even be looked at."""
     try:
-        info = path.lstat()
+        info = path.stat() if in_place else path.lstat()  # a write follows a symbolic link
     except FileNotFoundError:
         return None
     denied = os.strerror(errno.EPERM)
-    if _sticky_and_not_ours(path, info):
+    if not in_place and _sticky_and_not_ours(path, info):
         return f"{denied} (another user's file, in a folder with the sticky bit)"
     flags = _flags(path, info)
     for flag in ("immutable", "append-only"):
         if flag in flags:
             return f"{denied} (the file is {flag})"
+    if in_place:
+        effective = os.access in os.supports_effective_ids  # a setuid program's own rights
+        if not os.access(path, os.W_OK, effective_ids=effective):
+            return f"{os.strerror(errno.EACCES)} (the file is not writable)"
+        return None
     if "nounlink" in flags:
         return f"{denied} (the file may not be removed)"
     if getattr(info, "st_file_attributes", 0) & getattr(stat, "FILE_ATTRIBUTE_READONLY", 0):
@@ -109,7 +116,7 @@ def _flags(path: Path, info: os.stat_result) -> set[str]:
         return {name for mask, name in _BSD_FLAGS.items() if bsd & mask}
     if not sys.platform.startswith("linux") or not stat.S_ISREG(info.st_mode):
         return set()
-    how = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+    how = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC  # a link: its file's flags
     try:
         fd = os.open(path, how)
     except OSError:

@@ -38,7 +38,7 @@ from sitemap_plugins.core.options import (
     NEWS_FILENAME,
     Options,
 )
-from sitemap_plugins.core.publish import Publication, TempFile
+from sitemap_plugins.core.publish import LaterWrite, Publication, TempFile
 from sitemap_plugins.core.render import (
     INDEX_CLOSE,
     INDEX_OPEN,
@@ -174,6 +174,7 @@ def write_sitemaps(
     replaces: Sequence[str] = (),
     in_place_of_host: Sequence[str] = (),
     host_files: Mapping[str, str] = EMPTY,
+    then_writes: Sequence[LaterWrite] = (),
 ) -> WriteResult:
     """Write sorted, validated entries as one sitemap, or as shards plus an index.
 
@@ -202,6 +203,10 @@ def write_sitemaps(
     static file, a copied extra file, a page), by path from it, each with the source a
     warning names it by. A set one of whose files would go over such a file is not written
     at all (see :func:`_taken`), with a warning: the site's own file stays.
+
+    ``then_writes`` are the files the caller writes itself once a set is in place (the page
+    for humans a host renders): shown writable with the set's own files, before any is put in
+    place (see :meth:`.Publication.will_write`).
     """
     rows = _entry_rows(entries)
     return _write(
@@ -217,6 +222,7 @@ def write_sitemaps(
         replaces,
         in_place_of_host,
         host_files,
+        then_writes,
     )
 
 
@@ -267,6 +273,7 @@ def _write(
     replaces: Sequence[str] = (),
     in_place_of_host: Sequence[str] = (),
     host_files: Mapping[str, str] = EMPTY,
+    then_writes: Sequence[LaterWrite] = (),
 ) -> WriteResult:
     layout = _Layout.from_options(options)
     news_options = _news_options(options) if news is not None else None
@@ -349,6 +356,8 @@ def _write(
             publication.retire(name)
         for name in in_place_of_host:
             publication.in_place_of_host(name)
+        for later in then_writes:
+            publication.will_write(later)
         publication.commit()
     return WriteResult(top, tuple(written), urls, len(shards), news_top, news_urls)
 

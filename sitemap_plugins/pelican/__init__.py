@@ -50,6 +50,7 @@ from sitemap_plugins.core import (
 )
 from sitemap_plugins.core.html_text import html_text
 from sitemap_plugins.core.paths import absolute_path
+from sitemap_plugins.core.publish import LaterWrite
 from sitemap_plugins.core.urls import is_not_found_file
 from sitemap_plugins.pelican import subsites
 from sitemap_plugins.pelican.dates import AuthorDates
@@ -329,12 +330,20 @@ class _Site:
         written, self.contexts = list(described.values()), []
         if self.languages is not None and self.languages.main == self.default_lang:
             written = self.languages.join(written)  # the main site's, not one served apart
+        page_for_humans = None
+        if self.builder.options.html_page and self.page_writer is not None:
+            from sitemap_plugins.core.human_page import html_page_relpath  # with html_page only
+
+            # Pelican's writer writes a page over the file there (see _write_listing).
+            relpath = html_page_relpath(self.builder.options.filename)
+            page_for_humans = LaterWrite(relpath, in_place=True)
         try:
             summary = self.builder.build(
                 written,
                 self.output_path,
                 host_base_urls=[("SITEURL", self.siteurl)],
                 host_files=_HostFiles(self, described),
+                page_for_humans=page_for_humans,
             )
         except StrictError as error:
             raise SitemapStrictError(

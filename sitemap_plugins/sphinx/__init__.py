@@ -45,6 +45,7 @@ from sitemap_plugins.core import (
     StrictError,
     WrittenFile,
 )
+from sitemap_plugins.core.publish import LaterWrite
 from sitemap_plugins.sphinx import command_line
 from sitemap_plugins.sphinx.extra_files import ExtraFiles
 from sitemap_plugins.sphinx.extra_pages import HUMAN_PAGE_MARK, ExtraPages, not_found_pages
@@ -200,11 +201,18 @@ class _Site:
             app.confdir, list(app.config.html_extra_path), list(app.config.exclude_patterns)
         )
         host_files: Mapping[str, str] = copied
+        page_for_humans = None
         if builder.options.html_page:
             from sitemap_plugins.core.human_page import html_page_relpath  # with html_page only
 
             # The page for humans is checked where the builder writes it: _write_listing.
-            host_files = _Except(copied, html_page_relpath(builder.options.filename))
+            relpath = html_page_relpath(builder.options.filename)
+            host_files = _Except(copied, relpath)
+            # Sphinx writes a page over the file there (dirhtml: at sitemap/index.html).
+            html: Any = app.builder
+            target = html.get_outfilename(relpath.removesuffix(".html"))
+            written = Path(target).relative_to(app.outdir).as_posix()
+            page_for_humans = LaterWrite(written, in_place=True)
         try:
             summary = builder.build(
                 self._written(app),  # described inside, with the collector paused
@@ -216,6 +224,7 @@ class _Site:
                 ],
                 output_url_path=self.scheme.folder() if self.scheme else "",
                 host_files=host_files,
+                page_for_humans=page_for_humans,
             )
         except StrictError as error:
             _fail(

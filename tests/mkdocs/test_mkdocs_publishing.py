@@ -348,6 +348,37 @@ def test_a_gz_twin_that_cannot_be_replaced_fails_the_build_before_sitemap_xml_is
     check_sitemap_file(site / "sitemap.xml.gz", BASE + "sitemap.xml.gz")
 
 
+def test_a_page_for_humans_that_cannot_be_replaced_fails_the_build_before_the_sitemap_is(
+    git_repo: GitRepo,
+) -> None:
+    """The page for humans is written once the sitemap is published: one that cannot be
+    replaced must be found before, or the failed build leaves the new sitemap beside the
+    page that lists the old one."""
+    root = site_repo(git_repo, html_page=True)
+    mkdocs_build(root)
+    site = root / "site"
+    before = published_files(site)
+    edit_a_page(git_repo)
+    human = site / "sitemap.html"
+    reason = make_unreplaceable(human)
+    if reason is not None:
+        pytest.skip(reason)
+    try:
+        proc = mkdocs_build(root, "--dirty", check=False)
+        after = published_files(site)
+    finally:
+        make_writable(human)
+    assert proc.returncode == 1, output(proc)
+    assert "Traceback" not in output(proc)
+    assert after == before
+    assert temporary_files(site) == []
+    [line] = error_lines(proc)
+    cause = re.escape(f"{human}: {REFUSED_AS_IMMUTABLE}")
+    assert re.search(rf"ERROR +- +sitemap: cannot write {cause}$", line), line
+    mkdocs_build(root, "--dirty")  # replaceable again: the next build publishes
+    assert published_files(site)["sitemap.html"] != before["sitemap.html"]
+
+
 @pytest.mark.parametrize("strict", ["option", "--strict"])
 def test_strict_mode_writes_no_sitemap_and_keeps_the_previous_one(
     git_repo: GitRepo, strict: str

@@ -393,6 +393,37 @@ def test_a_gz_twin_that_cannot_be_replaced_fails_the_build_before_sitemap_xml_is
     check_sitemap_file(out / "sitemap.xml.gz", BASE + "sitemap.xml.gz", site_dir=out, base_url=BASE)
 
 
+def test_a_page_for_humans_that_cannot_be_written_fails_the_build_before_the_sitemap_is(
+    git_repo: GitRepo,
+) -> None:
+    """Pelican's writer writes the page for humans over the file there once the sitemap is
+    published: one that cannot be written over must be found before, or the failed build
+    leaves the new sitemap beside the page that lists the old one."""
+    site = site_repo(git_repo, html_page=True)
+    out = site / "output"
+    pelican_build(site)
+    before = published_files(out)
+    edit_a_post(git_repo)
+    human = out / "sitemap.html"
+    reason = make_unreplaceable(human)
+    if reason is not None:
+        pytest.skip(reason)
+    try:
+        proc = pelican_build(site, check=False)
+        after = published_files(out)
+    finally:
+        make_writable(human)
+    assert proc.returncode == 1, output(proc)
+    assert "Traceback" not in output(proc)
+    assert after == before
+    assert temporary_files(out) == []
+    [line] = sitemap_lines(proc)
+    cause = re.escape(f"{human}: {REFUSED_AS_IMMUTABLE}")
+    assert re.search(rf"CRITICAL +SitemapPublishError: sitemap: cannot write {cause}", line), line
+    pelican_build(site)  # writable again: the next build publishes
+    assert published_files(out)["sitemap.html"] != before["sitemap.html"]
+
+
 def test_strict_mode_writes_no_sitemap_and_keeps_the_previous_one(git_repo: GitRepo) -> None:
     site = site_repo(git_repo, strict=True, urls_per_file=6)
     out = site / "output"

@@ -14,6 +14,7 @@ import re
 import shutil
 import signal
 import stat
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,7 +27,9 @@ from tests.support.hosts import output, sphinx_build
 from tests.support.publishing import (
     FILLER,
     RECORD,
+    REFUSED_AS_IMMUTABLE,
     expected_mode,
+    make_unreplaceable,
     make_writable,
     mount_tmpfs,
     published_set,
@@ -275,6 +278,72 @@ def test_an_io_fault_is_one_error_line_and_the_previous_sitemap_stays(
     assert temporary_files(outdir) == []
     if kind != "sitemap.xml is a folder":
         check_sitemap_file(outdir / "sitemap.xml", BASE_URL + "sitemap.xml")
+
+
+@pytest.mark.parametrize(
+    ("builder", "written", "how"),
+    [
+        ("html", "sitemap.html", "immutable"),
+        ("dirhtml", "sitemap/index.html", "immutable"),
+        ("dirhtml", "sitemap/index.html", "not writable"),
+    ],
+)
+def test_a_page_for_humans_that_cannot_be_written_fails_the_build_before_the_sitemap_is(
+    git_repo: GitRepo, tmp_path: Path, builder: str, written: str, how: str
+) -> None:
+    """Sphinx writes the page for humans over the file there once the sitemap is published,
+    and a page it cannot write is only a warning: one that cannot be written over must be
+    found before, or the build leaves the new sitemap beside the page that lists the old one."""
+    srcdir = project(git_repo, "sitemap_html_page = True\n")
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir, builder=builder)
+    before = published_files(outdir)
+    assert written in before
+    edit_a_page(git_repo)
+    human = outdir / written
+    via: list[str] = []
+    if how == "not writable":
+        human.chmod(0o444)
+        via = _without_the_right_to_write_any_file(human)
+        cause = f"{os.strerror(errno.EACCES)} (the file is not writable)"
+    else:
+        reason = make_unreplaceable(human)
+        if reason is not None:
+            pytest.skip(reason)
+        cause = REFUSED_AS_IMMUTABLE
+    try:
+        proc = sphinx_build(srcdir, outdir, builder=builder, check=False, via=via)
+        after = published_files(outdir)
+    finally:
+        make_writable(human)
+        human.chmod(0o644)
+    assert proc.returncode == 1, output(proc)
+    assert after == before
+    assert temporary_files(outdir) == []
+    text = output(proc)
+    for crash in ("Traceback", "Extension error", "please open an issue", "Sitemap error"):
+        assert crash not in text
+    [line] = [line for line in text.splitlines() if "sitemap: " in line]
+    assert line == f"ERROR: sitemap: cannot write {human}: {cause}"
+    sphinx_build(srcdir, outdir, builder=builder)  # writable again: the next build publishes
+    assert published_files(outdir)[written] != before[written]
+
+
+def _without_the_right_to_write_any_file(probe: Path) -> list[str]:
+    """How to run a build that file modes apply to: as it is for a user other than root; for
+    root, through ``setpriv`` without the capability that lets root write any file. Skips
+    the test when neither is possible here, or ``probe``, not writable, is written all the
+    same."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("run as root, and no setpriv to drop root's right to write any file")
+    via = [setpriv, "--bounding-set=-dac_override"]
+    tried = subprocess.run([*via, "sh", "-c", f": >> '{probe}'"], capture_output=True, check=False)
+    if tried.returncode == 0:
+        pytest.skip(f"run as root, and setpriv cannot drop root's right to write: {tried!r}")
+    return via
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 
@@ -90,10 +90,12 @@ def run_python(
     cwd: Path,
     env: Mapping[str, str] | None = None,
     check: bool = True,
+    via: Sequence[str] = (),
 ) -> subprocess.CompletedProcess[str]:
-    """``python ARGS`` in ``cwd`` with :func:`child_env`; with ``check``, fail on exit != 0."""
+    """``python ARGS`` in ``cwd`` with :func:`child_env`; with ``check``, fail on exit != 0.
+    ``via`` is a command that runs it (``setpriv`` with its options)."""
     proc = subprocess.run(
-        [sys.executable, *map(str, args)],
+        [*via, sys.executable, *map(str, args)],
         cwd=cwd,
         env=child_env(env),
         capture_output=True,
@@ -121,10 +123,11 @@ def sphinx_build(
     builder: str = "dirhtml",
     env: Mapping[str, str] | None = None,
     check: bool = True,
+    via: Sequence[str] = (),
 ) -> subprocess.CompletedProcess[str]:
-    """``sphinx-build -b BUILDER [ARGS] SRCDIR OUTDIR`` in ``srcdir``."""
+    """``sphinx-build -b BUILDER [ARGS] SRCDIR OUTDIR`` in ``srcdir``, run by ``via``."""
     command = ["-m", "sphinx", "-b", builder, *args, str(srcdir), str(outdir)]
-    return run_python(*command, cwd=srcdir, env=env, check=check)
+    return run_python(*command, cwd=srcdir, env=env, check=check, via=via)
 
 
 def pelican_build(
