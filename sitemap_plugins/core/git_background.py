@@ -24,6 +24,12 @@ __all__ = ["BackgroundGit", "detached_work_tree", "git_env"]
 
 _REPO_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
 """Variables that would make git look at another repository than the one found from the file."""
+_NO_NETWORK: Final = {"GIT_NO_LAZY_FETCH": "1", "GIT_ALLOW_PROTOCOL": ""}
+"""No lazy fetch from a partial clone's remote. ``GIT_NO_LAZY_FETCH`` stops it before it
+starts (git 2.45, and the security releases from 2.39.4 on); where git does not know it, an
+empty list of allowed protocols makes the fetch git starts fail before it connects
+(``transport 'https' not allowed``), for every protocol and remote helper, whatever the user's
+``protocol.*.allow`` settings say."""
 
 
 def detached_work_tree() -> tuple[str, str] | None:
@@ -80,13 +86,23 @@ def _configured_work_tree(git_dir: str) -> str | None:
     return found
 
 
-def git_env(cwd: Path) -> dict[str, str]:
+def git_env(cwd: Path, *, fetch: bool = False) -> dict[str, str]:
     """The environment every git process of ours runs in: C locale, no optional locks, no
     prompt, and no repository overrides, except those naming a :func:`detached_work_tree` for a
-    command run inside it (``cwd``) where no ``.git`` of its own lies on the way up."""
+    command run inside it (``cwd``) where no ``.git`` of its own lies on the way up.
+
+    Nor does git reach the network, unless the command is a ``fetch`` the user asked for
+    (``git_fetch_history``). A partial clone's git fetches any object it lacks from the remote
+    as a command needs it: a commit a restored cache names that this clone never fetched, a
+    build stalled on a slow remote, hung behind a firewall, objects written into the user's
+    clone. :data:`_NO_NETWORK` turns that off, so that such a command fails instead, as it
+    would in an ordinary clone, and the caller does what it does there.
+    """
     env = {key: value for key, value in os.environ.items() if key not in _REPO_ENV}
     env.update(GIT_OPTIONAL_LOCKS="0", LC_ALL="C", GIT_TERMINAL_PROMPT="0", GIT_FLUSH="0")
     env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+    if not fetch:
+        env.update(_NO_NETWORK)
     detached = detached_work_tree()
     if detached is not None and _below(cwd, detached[0]):
         env["GIT_WORK_TREE"], env["GIT_DIR"] = detached

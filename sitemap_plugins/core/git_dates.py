@@ -94,11 +94,25 @@ _TREE_FILTER: Final = re.compile(rb"(?im)^\s*partialclonefilter\s*=\s*\S*tree:")
 
 
 def run_git(args: Sequence[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    """Run git the way :class:`FileDates` needs (see :func:`.git_background.git_env`)."""
+    """Run git the way :class:`FileDates` needs (see :func:`.git_background.git_env`): only a
+    ``git fetch``, which runs where the user turned ``git_fetch_history`` on, reaches the
+    remote."""
+    env = git_env(cwd, fetch=_git_command(args) == "fetch")
     return subprocess.run(
-        ["git", *args], cwd=cwd, env=git_env(cwd), stdin=subprocess.DEVNULL, capture_output=True,
+        ["git", *args], cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True,
         check=False,
     )  # fmt: skip
+
+
+def _git_command(args: Sequence[str]) -> str:
+    """``log`` of ``-c x=y log ...``: the git command, past the options before it."""
+    words = iter(args)
+    for word in words:
+        if word == "-c":
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return ""
 
 
 class Why(str, enum.Enum):

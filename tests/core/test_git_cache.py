@@ -11,13 +11,15 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
+import shlex
+import shutil
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from sitemap_plugins.core import git_dates, git_history
+from sitemap_plugins.core import git_background, git_dates, git_history
 from sitemap_plugins.core.cache_file import KEPT_PER_KIND, write_json, write_json_rows
 from sitemap_plugins.core.git_background import BackgroundGit
 from sitemap_plugins.core.git_dates import FileDates, Why
@@ -516,6 +518,52 @@ def test_an_old_head_git_no_longer_has_means_one_full_pass(tmp_path: Path, old_g
     assert dates == truth(repo)
     assert dates["docs/a.md"] == D3
     assert recorder.count("log") == 2  # the incremental one failed quietly, then a full pass
+
+
+@pytest.mark.parametrize("switch", [True, False], ids=["GIT_NO_LAZY_FETCH", "git without it"])
+def test_an_old_head_a_partial_clone_never_fetched_is_not_fetched(
+    tmp_path: Path, started: bool, switch: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A partial clone (``--filter=blob:none``) and the pass a build of another clone at the
+    same path stored: of a pull request's merge commit, which this clone never fetched. git
+    fetches an object a partial clone lacks from the remote when a command names it; asked
+    for the commits since that one, it would fetch it at build time. It fetches nothing here,
+    and a full pass gives git's dates, with git that knows ``GIT_NO_LAZY_FETCH`` (2.45, and
+    the security releases from 2.39.4 on) and with one that does not (played by leaving the
+    variable out)."""
+    if not switch:
+        monkeypatch.delitem(git_background._NO_NETWORK, "GIT_NO_LAZY_FETCH")
+    origin = GitRepo(tmp_path / "origin")
+    origin.git("config", "uploadpack.allowFilter", "true")
+    origin.write("docs/a.md", "a")
+    origin.write("docs/b.md", "b")
+    origin.commit("one", D1)
+    origin.checkout("pull-request", create=True)
+    origin.write("docs/a.md", "a, in a pull request")
+    origin.commit("pull request", D2)
+    origin.checkout("main")
+    merge = origin.merge("pull-request", D3)
+    origin.git("update-ref", "refs/pull/1/merge", merge)
+    origin.git("reset", "-q", "--hard", "HEAD~1")
+    origin.git("branch", "-q", "-D", "pull-request")
+    cache = tmp_path / "cache"
+    where = tmp_path / "checkout"
+    pull_request = origin.clone(where, options=["--filter=blob:none"])
+    pull_request.git("fetch", "-q", "origin", "+refs/pull/1/merge:refs/remotes/pull/1/merge")
+    pull_request.checkout("refs/remotes/pull/1/merge")
+    build(pull_request, cache, old_git=False, started=started)
+    shutil.rmtree(where)
+    push = origin.clone(where, options=["--filter=blob:none"])
+    requests = tmp_path / "requests"
+    upload_pack = f"echo request >> {shlex.quote(str(requests))}; git-upload-pack"
+    push.git("config", "remote.origin.uploadpack", upload_pack)
+    dates, recorder = build(push, cache, old_git=False, started=started)
+    assert not requests.exists()  # the remote was never asked for anything
+    assert dates == truth(push)
+    full = [args for args in recorder.calls if "log" in args and not any("^" in a for a in args)]
+    assert len(full) == 1
+    unfetched = {"GIT_NO_LAZY_FETCH": "1", "GIT_ALLOW_PROTOCOL": ""}
+    assert push.run("cat-file", "-e", merge, env=unfetched, check=False).returncode != 0
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -89,6 +90,48 @@ def test_a_partial_clone_dates_every_page_without_fetching_old_contents(
     assert {e.loc: e.lastmod for e in entries} == {URLS[r]: history.truth[r] for r in URLS}
     assert [line for line in log.splitlines() if line.startswith("WARNING")] == []
     assert checkout.git("rev-list", "--objects", "--missing=print", "HEAD").split() == missing
+
+
+def test_a_cache_from_a_commit_a_partial_clone_never_fetched_fetches_nothing(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """A pull request's job builds the test merge commit the forge makes and saves the cache;
+    the push build after it, in a partial clone of the branch that never fetched that commit,
+    restores the cache. Asked what is new since the cached HEAD, the clone's git would fetch
+    that commit from the remote, at build time. Nothing is fetched: the build reads the whole
+    history once, and dates every page as without the cache."""
+    history = CiHistory.write(
+        git_repo, SOURCES, page, site_files={"mkdocs.yml": yaml.safe_dump(CONFIG)}
+    )
+    origin = history.origin
+    origin.git("config", "uploadpack.allowFilter", "true")
+    origin.checkout("pull-request", create=True)
+    origin.write(SOURCES["untouched"], page("untouched", "in a pull request"))
+    origin.commit("pull request", "2024-05-01T10:00:00+00:00")
+    origin.checkout("main")
+    merge = origin.merge("pull-request", "2024-05-02T10:00:00+00:00")
+    origin.git("update-ref", "refs/pull/1/merge", merge)
+    origin.git("reset", "-q", "--hard", "HEAD~1")
+    origin.git("branch", "-q", "-D", "pull-request")
+    where = tmp_path / "checkout"  # the same folder for both jobs, as on a CI runner
+    pull_request = origin.clone(where, options=["--filter=blob:none"])
+    pull_request.git("fetch", "-q", "origin", "+refs/pull/1/merge:refs/remotes/pull/1/merge")
+    pull_request.checkout("refs/remotes/pull/1/merge")
+    mkdocs_build(where)
+    (where / ".cache").rename(tmp_path / "saved-cache")
+    shutil.rmtree(where)
+    push = origin.clone(where, options=["--filter=blob:none"])
+    (tmp_path / "saved-cache").rename(where / ".cache")
+    requests = tmp_path / "requests"
+    upload_pack = f"echo request >> {shlex.quote(str(requests))}; git-upload-pack"
+    push.git("config", "remote.origin.uploadpack", upload_pack)
+    log = output(mkdocs_build(where))
+    assert not requests.exists()  # the remote was never asked for anything
+    entries = check_sitemap_file(where / "site" / "sitemap.xml", BASE + "sitemap.xml")
+    assert {e.loc: e.lastmod for e in entries} == {URLS[r]: history.truth[r] for r in URLS}
+    assert [line for line in log.splitlines() if line.startswith("WARNING")] == []
+    unfetched = {"GIT_NO_LAZY_FETCH": "1", "GIT_ALLOW_PROTOCOL": ""}
+    assert push.run("cat-file", "-e", merge, env=unfetched, check=False).returncode != 0
 
 
 @pytest.mark.parametrize("fetch", [False, True], ids=["as cloned", "git_fetch_history"])
