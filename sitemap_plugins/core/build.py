@@ -664,7 +664,7 @@ class SitemapBuilder:
                 summary.images = (summary.images or 0) + len(entry.images)
             summary.videos += len(entry.videos)
             if why is not None:
-                undated[Undated(why.reason, why.root)] += 1
+                undated[Undated(why.reason, why.root, said=why.said)] += 1
                 summary.undated[why.reason] += 1
             if listed is not None:
                 listed.append(Listed(entry.loc, title, entry.lastmod))

@@ -91,6 +91,8 @@ _FETCH_TREES_ARGS = (
 _MISSING_TREES = ("rev-list", "--missing=print", "--objects", "--filter=tree:1", "HEAD")
 """Every commit's root tree that this repository lacks, printed ``?SHA`` (never fetched)."""
 _TREE_FILTER: Final = re.compile(rb"(?im)^\s*partialclonefilter\s*=\s*\S*tree:")
+_NOT_A_REPOSITORY: Final = b"not a git repository"
+"""What git says where no repository is found (in the C locale it runs in)."""
 
 
 def run_git(args: Sequence[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
@@ -121,6 +123,11 @@ class Why(str, enum.Enum):
     SHALLOW = "shallow clone"
     NO_GIT = "git not found"
     GIT_FAILED = "git failed"
+    """git failed, and its own words were given then as a warning."""
+    NO_REPOSITORY = "no repository behind .git"
+    """A ``.git`` that leads git to no repository: a worktree's or a submodule's ``.git`` file
+    naming one that is not there (the checkout copied into a container image without it), an
+    empty ``.git`` folder. As for a folder without ``.git``, nothing dates the files there."""
     NOT_TRACKED = "not tracked by git"
     IGNORED = "ignored by git"
     """A file in a work tree that git neither tracks nor lists as untracked: one its ignore
@@ -148,11 +155,14 @@ class Undated(NamedTuple):
     backwards along history, as git stamps them; author dates keep their first moment through
     rebases and cherry-picks, so the boundary's author date bounds nothing, and a shallow file
     without a bound leaves every page it is a source of undated.
+
+    ``said`` is what git said, where its words are the reason (:attr:`Why.NO_REPOSITORY`).
     """
 
     reason: Why
     root: Path | None = None
     bound: dt.datetime | None = None
+    said: str | None = None
 
 
 _Outcome = FileDate | Undated | None
@@ -796,22 +806,21 @@ class FileDates:
             return date, "git"
         return Undated(Why.SHALLOW, top, bound)
 
-    def _ready(self, root: Path, probe: _Probe | None) -> tuple[Path, frozenset[bytes]] | Undated:
+    def _ready(self, root: Path, early: _Probe | None) -> tuple[Path, frozenset[bytes]] | Undated:
         """The top of the repository holding ``root``, made ready for a history pass (a shallow
         clone's history fetched where allowed, a treeless clone's trees checked), and its shallow
-        boundary; or why its files get no date."""
+        boundary; or why its files get no date. ``early``: the probe :meth:`start` ran."""
         failed = Undated(Why.GIT_FAILED, root)
-        if probe is None:
-            probe = self._probe(root)
-        if probe is None:
-            return failed
+        probe = self._probe(root) if early is None else early
+        if not isinstance(probe, _Probe):
+            return failed if probe is None else probe
         top, shallow_file, tree_filter = probe
         if shallow_file is not None and self._fetch_history and top not in self._fetched:
             self._fetched.add(top)
             if self._fetch(top):
                 self._walks.pop(top, None)
                 probe = self._probe(root)
-                if probe is None:
+                if not isinstance(probe, _Probe):
                     return failed
                 top, shallow_file, tree_filter = probe
         if tree_filter and top not in self._trees_here:
@@ -893,9 +902,15 @@ class FileDates:
             return None
         return _parse_probe(out, repository), commit
 
-    def _probe(self, root: Path, *, quiet: bool = False) -> _Probe | None:
-        """The work tree's top, and its ``shallow`` file when the clone is shallow."""
-        out = self._git(root, list(_PROBE), quiet=quiet)
+    def _probe(self, root: Path) -> _Probe | Undated | None:
+        """The work tree's top, and its ``shallow`` file when the clone is shallow; or why its
+        files get no date where its ``.git`` leads to no repository, which git does not count
+        as a failure of its own (None where git failed otherwise, and said so)."""
+        proc = self._run(list(_PROBE), root)
+        if proc.returncode != 0 and _NOT_A_REPOSITORY in proc.stderr:
+            said = proc.stderr.decode("utf-8", "replace").strip()
+            return Undated(Why.NO_REPOSITORY, root, said=said)
+        out = self._checked(root, "rev-parse", proc)
         return None if out is None else _parse_probe(out, root)
 
     def _boundary(
@@ -1226,7 +1241,7 @@ class FileDates:
             return proc.stdout
         if b"dubious ownership" in proc.stderr:
             self._reporter.warning(Code.GIT, _refused(cwd, proc.stderr))
-        elif b"not a git repository" not in proc.stderr:
+        elif _NOT_A_REPOSITORY not in proc.stderr:
             message = proc.stderr.decode("utf-8", "replace").strip() or f"exit {proc.returncode}"
             self._reporter.warning(
                 Code.GIT,

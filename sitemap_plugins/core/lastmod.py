@@ -43,6 +43,7 @@ _MAY_BE_NEWER: Final = frozenset(
         Why.NO_GIT,
         Why.GIT_FAILED,
         Why.NOT_TRACKED,
+        Why.NO_REPOSITORY,
         Why.IGNORED,
         Why.UNCOMMITTED,
     }
@@ -284,7 +285,7 @@ def is_future(value: Lastmod, now: dt.datetime) -> bool:
     return value > (now.astimezone(dt.timezone.utc) + _AHEAD_OF_UTC).date()
 
 
-_WHY_UNDATED: Final[Mapping[Why, str]] = {
+_WARNINGS: Final[Mapping[Why, str]] = {
     Why.SHALLOW: (
         "{pages} no lastmod: {roots} {is_a} shallow clone{s}, so git cannot see when they last "
         "changed (before the oldest commit the clone holds). Fetch the whole history: "
@@ -305,46 +306,79 @@ _WHY_UNDATED: Final[Mapping[Why, str]] = {
         "so no history can be read; install git where the site is built"
     ),
 }
+"""The causes a build should fix (strict modes fail on them), said as warnings."""
+_INFOS: Final[Mapping[Why, str]] = {
+    Why.GIT_FAILED: (
+        "sitemap: {pages} no lastmod: git failed in {roots} (its warning above gives git's "
+        "words), so no history dates them"
+    ),
+    Why.NO_REPOSITORY: (
+        "sitemap: {pages} no lastmod: the .git in {roots} leads git to no repository ({said}): "
+        "a worktree or submodule copied without the repository it names, or an empty .git "
+        "folder. No commit dates them there, and a file time records a copy, not a change; "
+        "build from a git clone, or set lastmod in their metadata"
+    ),
+    Why.NOT_TRACKED: (
+        "sitemap: {pages} no lastmod: their sources are not tracked by git, and a file time "
+        "there records a copy, checkout or unpack, not a change; build from a git clone (a "
+        "checkout written apart from its repository: name both in GIT_DIR and GIT_WORK_TREE), "
+        "or set lastmod in their metadata"
+    ),
+    Why.IGNORED: (
+        "sitemap: {pages} no lastmod: their sources in {roots} are ignored by git (a file a "
+        "generator writes, such as sphinx-gallery's or sphinx-autoapi's, or one .gitignore "
+        "names), so no commit dates them and their file time says when they were written, not "
+        "changed; set lastmod in their metadata, or commit them"
+    ),
+    Why.WRITTEN_BY_BUILD: (
+        "sitemap: {pages} no lastmod: their sources were written into the source folder by "
+        "the build itself (the host or a plugin made them), so their file time is the build's, "
+        "not a change; commit those files (git status lists them), set lastmod in their "
+        "metadata, or have the generator write outside the sources"
+    ),
+    Why.UNCOMMITTED: (
+        "sitemap: {pages} no lastmod: they have changes in {roots} not committed yet (an edit, "
+        "or a file gone from what they list), which no commit dates, and file times are not "
+        "taken for them (lastmod_sources leaves mtime out, or the build wrote there); commit "
+        "the changes, or set lastmod in their metadata"
+    ),
+    Why.OUTSIDE: (
+        "sitemap: {pages} no lastmod: their sources lie outside the repositories that hold the "
+        "site's sources (in {roots}), where a file time records an install or a copy; set "
+        "lastmod in their metadata"
+    ),
+}
+"""The causes that are the user's choice or the way the site is made, said as info lines."""
+_SAID_BY_CALLER: Final = frozenset({Why.NOT_LOOKED_UP})
+"""Causes only the caller has the words for (see :attr:`Why.NOT_LOOKED_UP`)."""
 
 
 def say_why_undated(undated: Iterable[Undated | None], reporter: Reporter) -> None:
     """One line per cause for the pages listed without lastmod: never one line per page."""
     pages: Counter[Why] = Counter()
     roots: dict[Why, set[str]] = {}
+    said: dict[Why, set[str]] = {}
     for item in undated:
         if item is not None:
             pages[item.reason] += 1
             if item.root is not None:
                 roots.setdefault(item.reason, set()).add(str(item.root))
+            if item.said:
+                said.setdefault(item.reason, set()).add(item.said)
     for why, count in sorted(pages.items()):
-        text = f"{count} page has" if count == 1 else f"{count} pages have"
+        if why in _SAID_BY_CALLER:
+            continue
         named = sorted(roots.get(why, ()))
-        where = ", ".join(named) or "the sources"
-        if why in _WHY_UNDATED:
-            # A site may take pages from submodules: each one is a repository of its own.
-            one = len(named) < 2
-            message = _WHY_UNDATED[why].format(
-                pages=text, roots=where, is_a="is a" if one else "are", s="" if one else "s"
-            )
+        # A site may take pages from submodules: each one is a repository of its own.
+        one = len(named) < 2
+        message = (_WARNINGS.get(why) or _INFOS[why]).format(
+            pages=f"{count} page has" if count == 1 else f"{count} pages have",
+            roots=", ".join(named) or "the sources",
+            is_a="is a" if one else "are",
+            s="" if one else "s",
+            said="; ".join(f"git says: {text}" for text in sorted(said.get(why, ()))),
+        )
+        if why in _WARNINGS:
             reporter.warning(Code.GIT, message)
-        elif why is Why.WRITTEN_BY_BUILD:
-            reporter.info(
-                f"sitemap: {text} no lastmod: their sources were written into the source "
-                "folder by the build itself (the host or a plugin made them), so their file "
-                "time is the build's, not a change; commit those files (git status lists them), "
-                "set lastmod in their metadata, or have the generator write outside the sources"
-            )
-        elif why is Why.IGNORED:
-            reporter.info(
-                f"sitemap: {text} no lastmod: their sources in {where} are ignored by git "
-                "(a file a generator writes, such as sphinx-gallery's or sphinx-autoapi's, or one "
-                ".gitignore names), so no commit dates them and their file time says when they "
-                "were written, not changed; set lastmod in their metadata, or commit them"
-            )
-        elif why is Why.NOT_TRACKED:
-            reporter.info(
-                f"sitemap: {text} no lastmod: their sources are not tracked by git, and a "
-                "file time there records a copy, checkout or unpack, not a change; build from a "
-                "git clone (a checkout written apart from its repository: name both in GIT_DIR "
-                "and GIT_WORK_TREE), or set lastmod in their metadata"
-            )
+        else:
+            reporter.info(message)

@@ -25,7 +25,8 @@ from sitemap_plugins.core import (
     Summary,
     WrittenFile,
 )
-from sitemap_plugins.core.git_dates import Why
+from sitemap_plugins.core.git_dates import Undated, Why
+from sitemap_plugins.core.lastmod import say_why_undated
 from tests.support.gitrepo import GitRepo
 from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp, read_sitemap
 
@@ -220,6 +221,29 @@ def test_shallow_clone_dates_pages_changed_inside_it_and_says_once_what_is_undat
     for fix in ("fetch-depth: 0", "GIT_DEPTH: 0", "git fetch --unshallow", "git_fetch_history"):
         assert fix in message
     assert summary.lastmod_from == {"git": 2, "none": 2}
+
+
+@pytest.mark.parametrize("why", list(Why))
+def test_every_cause_of_a_missing_lastmod_is_said_once_with_the_count(
+    why: Why, tmp_path: Path
+) -> None:
+    """No page goes without lastmod unexplained: each cause is one line for the whole build,
+    counting the pages, except the one only the caller has words for (``generate``'s pages it
+    found nothing to date by)."""
+    reporter = CollectingReporter()
+    root = tmp_path / "site"
+    said = "fatal: not a git repository: /gone/.git/worktrees/site"
+    say_why_undated([Undated(why, root, said=said), Undated(why, root, said=said), None], reporter)
+    lines = [message for _, message in reporter.warnings] + reporter.infos
+    if why is Why.NOT_LOOKED_UP:
+        assert lines == []
+        return
+    [line] = lines
+    assert "2 pages have no lastmod: " in line
+    if why is not Why.NOT_TRACKED and why is not Why.WRITTEN_BY_BUILD:
+        assert str(root) in line  # the repository, or the folder, it is about
+    if why is Why.NO_REPOSITORY:
+        assert said in line
 
 
 def test_a_page_that_also_lists_others_is_as_new_as_the_newest_of_both(

@@ -1031,6 +1031,33 @@ def test_outside_any_repository_there_is_no_date(tmp_path: Path, make: Make) -> 
     assert dates.lookup([page], use_git=False).dates[page][1] == "mtime"
 
 
+@pytest.mark.parametrize("dot_git", ["worktree copied", "empty folder"])
+def test_a_dot_git_that_leads_to_no_repository_gives_no_date_and_what_git_said(
+    repo: GitRepo, make: Make, tmp_path: Path, dot_git: str
+) -> None:
+    """A worktree's ``.git`` file copied without the repository it names (into a container
+    image), or an empty ``.git`` folder: as outside any repository, no date; the reason keeps
+    git's own words, for the one line the build says."""
+    repo.write("page.md", "x")
+    repo.commit("add", D1)
+    copy = tmp_path / "copy"
+    if dot_git == "worktree copied":
+        worktree = tmp_path / "worktree"
+        repo.git("worktree", "add", "-q", "--detach", str(worktree), "HEAD")
+        shutil.copytree(worktree, copy)
+        repo.git("worktree", "remove", "--force", str(worktree))
+    else:
+        repo.archive(copy)
+        (copy / ".git").mkdir()
+    dates, reporter, _ = make()
+    found = dates.lookup([copy / "page.md"])
+    assert found.dates == {}
+    undated = found.undated[copy / "page.md"]
+    assert (undated.reason, undated.root) == (Why.NO_REPOSITORY, copy.resolve())
+    assert "not a git repository" in (undated.said or "")
+    assert reporter.warnings == []  # the build counts the pages and says it once
+
+
 def test_without_git_installed_a_work_tree_has_no_dates(
     repo: GitRepo, make: Make, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

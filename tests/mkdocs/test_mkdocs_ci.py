@@ -222,6 +222,37 @@ def test_without_git_on_path_a_work_tree_gets_one_warning_and_no_dates(
     assert "git was not found" in warning
 
 
+@pytest.mark.parametrize("dot_git", ["worktree copied", "empty folder"])
+def test_a_dot_git_that_leads_to_no_repository_is_said_once_with_what_git_said(
+    git_repo: GitRepo, tmp_path: Path, dot_git: str
+) -> None:
+    """A linked worktree copied into a container image without the repository its ``.git``
+    file names, or a copy that kept an empty ``.git`` folder: no page is dated, as in any
+    folder that is not a git work tree, and one info line says why, naming the folder and
+    what git said."""
+    history = CiHistory.write(
+        git_repo, SOURCES, page, site_files={"mkdocs.yml": yaml.safe_dump(CONFIG)}
+    )
+    image = tmp_path / "image"
+    if dot_git == "worktree copied":
+        worktree = tmp_path / "worktree"
+        history.origin.git("worktree", "add", "-q", "--detach", str(worktree), "HEAD")
+        shutil.copytree(worktree, image)
+        history.origin.git("worktree", "remove", "--force", str(worktree))
+    else:
+        history.origin.archive(image)
+        (image / ".git").mkdir()
+    log = output(mkdocs_build(image))
+    entries = check_sitemap_file(image / "site" / "sitemap.xml", BASE + "sitemap.xml")
+    assert {e.loc: e.lastmod for e in entries} == dict.fromkeys(URLS.values())
+    assert [line for line in log.splitlines() if line.startswith("WARNING")] == []
+    [said] = [line for line in log.splitlines() if "no lastmod" in line]
+    assert said.startswith("INFO"), said
+    assert f"sitemap: {len(URLS)} pages have no lastmod: " in said
+    assert f"the .git in {image.resolve()} leads git to no repository" in said
+    assert "not a git repository" in said  # git's own words
+
+
 def test_pages_from_a_submodule_are_dated_by_its_own_history(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:
