@@ -122,6 +122,8 @@ class LastmodRules:
                     if listed.value is not None:
                         return listed
                     undated = listed.undated  # why an item may be newer: said with the others
+        if undated is None and _lists(page):
+            undated = self._why_items_undated(page)
         return Decision(None, "none", undated)
 
     def _explicit(self, page: Page, meta: Mapping[str, Any]) -> Lastmod | None:
@@ -241,6 +243,20 @@ class LastmodRules:
         if not missing:  # most builds: git dated every file, and saw every removal
             return None
         return _may_be_newer(date, missing)
+
+    def _why_items_undated(self, page: Page) -> Undated | None:
+        """Why a listing that nothing dates has no lastmod: an item, or the leaving of one,
+        that git cannot date (a shallow clone's older change, a copy without ``.git``), so
+        that the line said for that cause counts the listing with the pages."""
+        undated = self.files.undated
+        missing = [undated[path] for path in page.listed_sources if path in undated]
+        removals = self.files.removals
+        missing += [
+            removal
+            for folder in page.listed_folders
+            if isinstance(removal := removals.get(folder), Undated)
+        ]
+        return next((item for item in missing if item.reason in _MAY_BE_NEWER), None)
 
     def _future(self, page: Page, value: Lastmod, origin: str) -> bool:
         if isinstance(value, dt.datetime):

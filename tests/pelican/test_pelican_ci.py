@@ -13,7 +13,7 @@ from tests.pelican.helpers import PLAIN_SETTINGS, page, plain_repo, post, sitema
 from tests.support.ci_history import DEPTHS, CiHistory
 from tests.support.deploy_hook import push_to_deploy_hook
 from tests.support.gitrepo import GitRepo
-from tests.support.hosts import pelican_build
+from tests.support.hosts import output, pelican_build
 
 pytestmark = pytest.mark.pelican
 
@@ -45,7 +45,11 @@ def test_a_shallow_clone_dates_what_its_history_proves(
         assert warnings == []
     else:
         [warning] = warnings
-        assert f"{len(SOURCES) - len(exact)} pages have no lastmod: " in warning
+        # The pages, and the listings (index, archives...), which an article gone before the
+        # clone's history would have changed.
+        undated = sum(entry.lastmod is None for entry in entries.values())
+        assert undated > len(SOURCES) - len(exact)
+        assert f"{undated} pages have no lastmod: " in warning
 
 
 def test_a_site_built_by_the_deploy_hook_of_a_bare_repository_is_dated_by_its_history(
@@ -97,3 +101,38 @@ def test_listings_are_not_dated_older_than_an_article_git_cannot_date(
     assert {path: entries[path].lastmod for path in listings} == dict.fromkeys(listings)
     assert entries["x.html"].lastmod == "2024-06-01T00:00:00Z"  # the date it declares
     assert entries["y.html"].lastmod is None
+
+
+@pytest.mark.parametrize("where", ["shallow clone", "copy", "no git"])
+def test_the_line_that_says_why_counts_the_listings_left_undated_too(
+    git_repo: GitRepo, tmp_path: Path, where: str
+) -> None:
+    """Articles without a ``Date:`` of their own (``DEFAULT_DATE = "fs"``), built where git
+    cannot date them: the index, the archives, the category and tag pages are left without
+    lastmod with them, and the one line that says why counts them all, as the sitemap shows
+    them."""
+    site = plain_repo(
+        git_repo,
+        {"content/one.md": "Title: One\nCategory: first\nTags: misc\n\nOne.\n"},
+        'DEFAULT_DATE = "fs"\nDIRECT_TEMPLATES = ["index", "archives"]\nAUTHOR_SAVE_AS = ""\n',
+        date="2024-01-01T10:00:00+00:00",
+    )
+    git_repo.write("content/two.md", "Title: Two\nCategory: second\nTags: misc\n\nTwo.\n")
+    git_repo.commit("two", "2024-02-01T10:00:00+00:00")
+    git_repo.write("notes.txt", "not a page\n")
+    git_repo.commit("notes", "2024-03-01T10:00:00+00:00")
+    env = None
+    if where == "shallow clone":
+        site = git_repo.clone(tmp_path / "checkout", depth=1).root
+    elif where == "copy":
+        site = git_repo.archive(tmp_path / "copy")
+    else:
+        (tmp_path / "bin").mkdir()
+        env = {"PATH": str(tmp_path / "bin")}
+    log = output(pelican_build(site, "--verbose", env=env))
+    entries = sitemap(site)
+    undated = [path for path, entry in entries.items() if entry.lastmod is None]
+    assert {"", "archives.html", "category/first.html", "tag/misc.html"} <= set(undated)
+    [said] = [" ".join(line.split()) for line in log.splitlines() if "no lastmod" in line]
+    assert f"sitemap: {len(undated)} pages have no lastmod: " in said
+    assert ("WARNING" in said) == (where != "copy")  # a copy's is an info line

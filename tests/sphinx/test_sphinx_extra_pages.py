@@ -289,3 +289,22 @@ def test_the_404_page_of_sphinx_notfound_page_is_left_out_under_the_name_it_is_g
     assert set(entries) == {_link("index", builder), _link("guide", builder)}
     summary = next(line for line in result.stdout.splitlines() if line.startswith("sitemap: "))
     assert "1 404 page" in summary
+
+
+def test_the_shallow_clone_warning_counts_the_list_of_modules_it_leaves_undated(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """In a clone of one commit nothing is dated, the list of modules with the modules' pages,
+    since each module may have changed at that commit; the one warning counts it too."""
+    srcdir = make_project(git_repo)
+    clone = git_repo.clone(tmp_path / "checkout", depth=1)
+    outdir = tmp_path / "out"
+    result = sphinx_build(clone.root / srcdir.relative_to(git_repo.root), outdir, builder="html")
+    entries = read_entries(outdir)
+    urls = _urls("html")
+    assert entries[urls["_modules/index"]].lastmod is None
+    undated = [loc for loc, entry in entries.items() if entry.lastmod is None]
+    shallow = [loc for loc in undated if loc != urls["extra/overview"]]  # nothing dates that one
+    [warning] = [line for line in result.stderr.splitlines() if "no lastmod" in line]
+    assert f": {len(shallow)} pages have no lastmod: " in warning
+    assert "shallow clone" in warning
