@@ -347,7 +347,11 @@ class SitemapBuilder:
         kept = self._deduplicate(resolved)
         summary.lastmod_from.update(item.lastmod_from for item in kept)
         summary.undated.update(item.undated.reason for item in kept if item.undated is not None)
-        say_why_undated((item.undated for item in kept), self.reporter)
+        say_why_undated(
+            (item.undated for item in kept),
+            self.reporter,
+            fetch_history=self.options.git_fetch_history,
+        )
         entries = [item.entry for item in kept]
         if left_out.urls:  # most builds of a site without languages: nothing to prune by
             # A URL one file leaves out and another lists stays nameable.
@@ -670,7 +674,9 @@ class SitemapBuilder:
                 listed.append(Listed(entry.loc, title, entry.lastmod))
             yield entry if left_out is None else left_out.prune(entry)
         say_why_undated(
-            (why for why, count in undated.items() for _ in range(count)), self.reporter
+            (why for why, count in undated.items() for _ in range(count)),
+            self.reporter,
+            fetch_history=self.options.git_fetch_history,
         )
 
 

@@ -950,14 +950,29 @@ class FileDates:
         proc = self._run(list(_FETCH_ARGS), top)
         if proc.returncode == 0:
             return True
-        message = proc.stderr.decode("utf-8", "replace").strip() or f"exit {proc.returncode}"
         self._reporter.warning(
             Code.GIT,
             f"{top}: git_fetch_history could not fetch the history this shallow clone lacks "
-            f"('git fetch --unshallow' failed: {message}); pages whose last change is older "
-            "than the clone get no lastmod",
+            f"({self._not_fetched(top, 'git fetch --unshallow', proc)}); pages whose last "
+            "change is older than the clone get no lastmod",
         )
         return False
+
+    def _not_fetched(
+        self, top: Path, command: str, proc: subprocess.CompletedProcess[bytes]
+    ) -> str:
+        """Why ``command`` fetched nothing: git's words, unless the clone has no remote at all
+        (a host that clones without one), where git speaks of something else (``--filter can
+        only be used with the remote configured in extensions.partialclone``). Asked only once
+        the fetch failed: a build that fetches runs no other process for it."""
+        remotes = self._git(top, ["remote"], quiet=True)
+        if remotes is not None and not remotes.strip():
+            return (
+                "the clone has no remote to fetch from: add the one it was cloned from "
+                "with 'git remote add origin URL' before the build"
+            )
+        message = proc.stderr.decode("utf-8", "replace").strip() or f"exit {proc.returncode}"
+        return f"'{command}' failed: {message}"
 
     def _trees_complete(self, top: Path) -> bool:
         """Whether a treeless clone holds every commit's tree, fetched in one go first when
@@ -979,12 +994,11 @@ class FileDates:
         self._trees_fetched.add(top)
         proc = self._run(list(_FETCH_TREES_ARGS), top)
         if proc.returncode != 0:
-            message = proc.stderr.decode("utf-8", "replace").strip() or f"exit {proc.returncode}"
+            why = self._not_fetched(top, "git fetch --refetch --filter=blob:none", proc)
             self._reporter.warning(
                 Code.GIT,
                 f"{top}: git_fetch_history could not fetch the trees this treeless clone lacks "
-                f"('git fetch --refetch --filter=blob:none' failed: {message}); its pages get "
-                "no lastmod from git",
+                f"({why}); its pages get no lastmod from git",
             )
             return False
         self._walks.pop(top, None)

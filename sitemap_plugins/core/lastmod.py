@@ -307,15 +307,14 @@ _WARNINGS: Final[Mapping[Why, str]] = {
         "changed (before the oldest commit the clone holds). Fetch the whole history: "
         "'fetch-depth: 0' for actions/checkout on GitHub Actions, 'GIT_DEPTH: 0' on GitLab CI, "
         "'git fetch --unshallow' in build.jobs.post_checkout on Read the Docs (or before the "
-        "build elsewhere), or set the git_fetch_history option"
+        "build elsewhere){fetch}"
     ),
     Why.TREELESS: (
         "{pages} no lastmod: {roots} {is_a} treeless clone{s} (a partial clone with filter "
         "tree:0), which lacks the trees of older commits; reading the history would fetch them "
         "from the remote one by one, for minutes or hours, so git dates nothing. Clone with "
         "'filter: blob:none' for actions/checkout (git clone --filter=blob:none) instead, which "
-        "keeps every tree and no old file contents, or set the git_fetch_history option to "
-        "fetch the trees once, in one go"
+        "keeps every tree and no old file contents{fetch}"
     ),
     Why.NO_GIT: (
         "{pages} no lastmod: {roots} {is_a} git work tree{s} but git was not found on PATH, "
@@ -323,6 +322,18 @@ _WARNINGS: Final[Mapping[Why, str]] = {
     ),
 }
 """The causes a build should fix (strict modes fail on them), said as warnings."""
+_FETCH_ADVICE: Final[Mapping[Why, tuple[str, str]]] = {
+    Why.SHALLOW: (
+        ", or set the git_fetch_history option",
+        "; the git_fetch_history option is on, but its fetch failed (its warning says why)",
+    ),
+    Why.TREELESS: (
+        ", or set the git_fetch_history option to fetch the trees once, in one go",
+        "; the git_fetch_history option is on, but did not fetch the trees (its warning says why)",
+    ),
+}
+"""The end of a warning's advice, where ``git_fetch_history`` would fetch what is missing: to
+set it, or, where it is set already, that it could not."""
 _INFOS: Final[Mapping[Why, str]] = {
     Why.GIT_FAILED: (
         "sitemap: {pages} no lastmod: git failed in {roots} (its warning above gives git's "
@@ -369,8 +380,11 @@ _SAID_BY_CALLER: Final = frozenset({Why.NOT_LOOKED_UP})
 """Causes only the caller has the words for (see :attr:`Why.NOT_LOOKED_UP`)."""
 
 
-def say_why_undated(undated: Iterable[Undated | None], reporter: Reporter) -> None:
-    """One line per cause for the pages listed without lastmod: never one line per page."""
+def say_why_undated(
+    undated: Iterable[Undated | None], reporter: Reporter, *, fetch_history: bool = False
+) -> None:
+    """One line per cause for the pages listed without lastmod: never one line per page.
+    ``fetch_history``: the ``git_fetch_history`` option is on, so its advice is not to set it."""
     pages: Counter[Why] = Counter()
     roots: dict[Why, set[str]] = {}
     said: dict[Why, set[str]] = {}
@@ -393,6 +407,7 @@ def say_why_undated(undated: Iterable[Undated | None], reporter: Reporter) -> No
             is_a="is a" if one else "are",
             s="" if one else "s",
             said="; ".join(f"git says: {text}" for text in sorted(said.get(why, ()))),
+            fetch=_FETCH_ADVICE.get(why, ("", ""))[fetch_history],
         )
         if why in _WARNINGS:
             reporter.warning(Code.GIT, message)

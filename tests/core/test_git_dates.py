@@ -1016,6 +1016,26 @@ def test_fetch_history_that_fails_warns_once_and_keeps_the_shallow_rule(
     assert len(reporter.warnings) == 1  # tried once per repository, not per build
 
 
+def test_fetch_history_in_a_clone_without_a_remote_says_so(repo: GitRepo, tmp_path: Path) -> None:
+    """A host that clones without a remote (or a CI step that removed it): git's own words
+    speak of partial clones, which this is not; the warning says there is no remote, naming
+    the repository."""
+    truth = linear_history(repo)
+    clone = repo.clone(tmp_path / "ci", depth=1)
+    clone.git("remote", "remove", "origin")
+    reporter = CollectingReporter()
+    dates = FileDates(reporter, fetch_history=True)
+    found = dates.lookup([clone.path(name) for name in truth])
+    assert found.dates == {}
+    assert {item.reason for item in found.undated.values()} == {Why.SHALLOW}
+    [(code, message)] = reporter.warnings
+    assert code is Code.GIT
+    assert message.startswith(f"{clone.root.resolve()}: ")
+    assert "the clone has no remote to fetch from" in message
+    assert "git remote add origin URL" in message
+    assert "partialclone" not in message
+
+
 def test_outside_any_repository_there_is_no_date(tmp_path: Path, make: Make) -> None:
     plain = tmp_path / "plain"
     plain.mkdir()

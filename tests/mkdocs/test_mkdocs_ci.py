@@ -92,6 +92,36 @@ def test_a_partial_clone_dates_every_page_without_fetching_old_contents(
     assert checkout.git("rev-list", "--objects", "--missing=print", "HEAD").split() == missing
 
 
+@pytest.mark.parametrize("fetch", [False, True], ids=["option off", "git_fetch_history"])
+def test_a_shallow_clone_without_a_remote_is_told_what_to_do(
+    git_repo: GitRepo, tmp_path: Path, fetch: bool
+) -> None:
+    """A host that clones one commit without a remote: with ``git_fetch_history`` the fetch
+    fails, and its warning says the clone has no remote, naming it; the warning about the
+    undated pages advises the option only where it is off."""
+    config = {**CONFIG, "plugins": [{"sitemap": {"git_fetch_history": fetch}}]}
+    history = CiHistory.write(
+        git_repo, SOURCES, page, site_files={"mkdocs.yml": yaml.safe_dump(config)}
+    )
+    clone = history.origin.clone(tmp_path / "checkout", depth=1)
+    clone.git("remote", "remove", "origin")
+    log = output(mkdocs_build(clone.root))
+    entries = check_sitemap_file(clone.root / "site" / "sitemap.xml", BASE + "sitemap.xml")
+    assert {e.loc: e.lastmod for e in entries} == dict.fromkeys(URLS.values())
+    warnings = [line for line in log.splitlines() if line.startswith("WARNING")]
+    [shallow] = [line for line in warnings if "pages have no lastmod" in line]
+    assert "fetch-depth: 0" in shallow
+    assert ("or set the git_fetch_history option" in shallow) is not fetch
+    if not fetch:
+        assert warnings == [shallow]
+        return
+    assert "the git_fetch_history option is on, but its fetch failed" in shallow
+    [failed] = [line for line in warnings if line != shallow]
+    assert f"{clone.root.resolve()}: git_fetch_history could not fetch" in failed
+    assert "the clone has no remote to fetch from" in failed
+    assert "partialclone" not in failed
+
+
 def test_a_cache_from_a_commit_a_partial_clone_never_fetched_fetches_nothing(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:
