@@ -10,6 +10,12 @@ generator by what the build leaves (Sphinx's ``_static/documentation_options.js`
 ``searchindex.js``; Pelican's ``pelicanconf.py`` beside the output, or its ``generator`` meta
 tag) and leaves out the same pages, with the same reasons.
 
+A site may hold several builds, each in a folder of its own: Sphinx built once per language or
+version (``en/``, ``fr/``, ``1.0/``). Each folder a build was written to is that build's
+output, with its own pages at its top, as 404 pages are known at the top of each language's or
+version's folder (see :mod:`.site`). Such a folder is looked at only for a file named as one of
+the generator's pages, once: the site is walked once.
+
 Pelican's hidden pages are saved where its ordinary pages are, and nothing in the output tells
 them apart; README names the ``--exclude`` that leaves them out.
 """
@@ -48,27 +54,21 @@ _FIELD: Final = re.compile(r"(\{[^{}]*\})")
 """A ``{field}`` of a Pelican save-as pattern, captured so that splitting keeps it."""
 
 
-def generator_pages(site_dir: Path, project_dirs: tuple[Path, ...]) -> GeneratorPages | None:
-    """The rule of the generator that built ``site_dir``, where it is recognised; None else.
+def generator_pages(site_dir: Path, project_dirs: tuple[Path, ...]) -> GeneratorPages:
+    """The rule of the generators whose builds ``site_dir`` holds, at its top or in folders.
 
-    ``project_dirs`` are where the generator's config may lie (the current folder, the site
-    folder's parent)."""
-    if all(is_file(site_dir / marker) for marker in _SPHINX_MARKERS):
-        return _sphinx_page
-    found = (folder / "pelicanconf.py" for folder in project_dirs)
-    config = next((path for path in found if is_file(path)), None)
-    if config is None and not _PELICAN_GENERATOR.search(head_of(site_dir / "index.html") or ""):
-        return None
-    settings = _pelican_settings(config)
-    drafts = _pelican_drafts(settings)
-    search = _pelican_search(settings)
+    ``project_dirs`` are where Pelican's config may lie (the current folder, the site folder's
+    parent). A site whose top Sphinx built is no Pelican site, whatever config lies beside it."""
+    sphinx = _SphinxOutputs(site_dir)
+    pelican = None if sphinx.holds("") else _pelican_pages(site_dir, project_dirs)
 
-    def pelican_page(relpath: str) -> Reason | None:
-        if search is not None and search.fullmatch(relpath):
-            return Reason.SEARCH_PAGE
-        return Reason.DRAFT if drafts.fullmatch(relpath) else None
+    def generator_page(relpath: str) -> Reason | None:
+        reason = sphinx.page(relpath)
+        if reason is None and pelican is not None:
+            reason = pelican(relpath)
+        return reason
 
-    return pelican_page
+    return generator_page
 
 
 def sphinx_builder(site_dir: Path) -> str | None:
@@ -82,15 +82,38 @@ def sphinx_builder(site_dir: Path) -> str | None:
     return found.group(1) if found else None
 
 
-def _sphinx_page(relpath: str) -> Reason | None:
-    """Sphinx's own pages at the site's root, as the html (``genindex.html``) and dirhtml
-    (``genindex/index.html``) builders write them."""
-    folder, name = posixpath.split(relpath)
-    stem = posixpath.splitext(name)[0]
-    if stem == "index" and folder and "/" not in folder:
-        stem, folder = folder, ""
-    if folder:
-        return None
+class _SphinxOutputs:
+    """The folders of the site a Sphinx build was written to, known by its markers: the site's
+    top, or a folder of each language or version Sphinx was run for (``en/``, ``1.0/``,
+    ``en/latest/``). A folder is looked at once, and only for a file named as one of Sphinx's
+    own pages."""
+
+    def __init__(self, site_dir: Path) -> None:
+        self.site_dir = site_dir
+        self._known: dict[str, bool] = {}
+
+    def holds(self, folder: str) -> bool:
+        """Whether the site's ``folder`` (posix, ``""`` for its top) is a Sphinx build's."""
+        known = self._known.get(folder)
+        if known is None:
+            where = self.site_dir / folder
+            known = all(is_file(where / marker) for marker in _SPHINX_MARKERS)
+            self._known[folder] = known
+        return known
+
+    def page(self, relpath: str) -> Reason | None:
+        """Sphinx's own pages at the top of a build's folder, as the html (``genindex.html``)
+        and dirhtml (``genindex/index.html``) builders write them."""
+        folder, _, name = relpath.rpartition("/")  # str methods: asked of every page
+        stem = name.rpartition(".")[0] or name
+        if stem == "index" and folder:
+            folder, _, stem = folder.rpartition("/")
+        reason = _sphinx_reason(stem)
+        return reason if reason is not None and self.holds(folder) else None
+
+
+def _sphinx_reason(stem: str) -> Reason | None:
+    """Why a page of that name at the top of a Sphinx build is left out, if it is Sphinx's."""
     if stem == "genindex" or stem.startswith("genindex-"):
         return Reason.GENERAL_INDEX
     if stem.endswith("-modindex"):
@@ -98,6 +121,16 @@ def _sphinx_page(relpath: str) -> Reason | None:
     if stem == "search":
         return Reason.SEARCH_PAGE
     return None
+
+
+def _pelican_pages(site_dir: Path, project_dirs: tuple[Path, ...]) -> GeneratorPages | None:
+    """Pelican's rule, where ``pelicanconf.py`` is found or the site's ``index.html`` carries
+    Pelican's generator tag; None else."""
+    found = (folder / "pelicanconf.py" for folder in project_dirs)
+    config = next((path for path in found if is_file(path)), None)
+    if config is None and not _PELICAN_GENERATOR.search(head_of(site_dir / "index.html") or ""):
+        return None
+    return _pelican_rule(_pelican_settings(config))
 
 
 def _pelican_settings(config: Path | None) -> dict[str, object]:
@@ -121,6 +154,20 @@ def _pelican_settings(config: Path | None) -> dict[str, object]:
             if isinstance(target, ast.Name):
                 found[target.id] = value
     return found
+
+
+def _pelican_rule(settings: dict[str, object]) -> GeneratorPages:
+    """What a Pelican build with ``settings`` writes that the plugin leaves out, by its path
+    in that build's output: its drafts and a theme's search page."""
+    drafts = _pelican_drafts(settings)
+    search = _pelican_search(settings)
+
+    def pelican_page(relpath: str) -> Reason | None:
+        if search is not None and search.fullmatch(relpath):
+            return Reason.SEARCH_PAGE
+        return Reason.DRAFT if drafts.fullmatch(relpath) else None
+
+    return pelican_page
 
 
 def _pelican_search(settings: dict[str, object]) -> re.Pattern[str] | None:

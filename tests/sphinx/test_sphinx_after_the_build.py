@@ -69,3 +69,50 @@ def canonical(page: Path) -> str:
     found = re.search(r'<link rel="canonical" href="([^"]+)"', page.read_text("utf-8"))
     assert found is not None, page
     return found.group(1)
+
+
+# Sphinx built once per language or version, each into a folder of the site served from its top.
+FOLDERS = {"en": "en", "fr": "fr", "1.0": "en"}
+
+
+@pytest.mark.parametrize("builder", ["html", "dirhtml"])
+def test_generate_leaves_out_sphinxs_pages_in_each_language_and_version_folder(
+    git_repo: GitRepo, tmp_path: Path, builder: str
+) -> None:
+    """Built per language (``-D language=fr``) or version into ``site/en/``, ``site/fr/`` and
+    ``site/1.0/``, each folder is a Sphinx output: over the whole site, ``generate`` leaves out
+    each one's ``genindex``, ``py-modindex`` and ``search``, as it does run on that folder alone.
+    A document named ``search`` below a build's top is a page like any other."""
+    srcdir = write_project(
+        git_repo,
+        {"guide/install.rst": page("Install"), "guide/search.rst": page("Search"), "py.rst": PY},
+        conf='project = "Test"\nexclude_patterns = ["_build"]\n',
+    )
+    git_repo.commit("site", "2024-02-01T10:00:00+00:00")
+    site = tmp_path / "site"
+    for folder, language in FOLDERS.items():
+        sphinx_build(srcdir, site / folder, "-D", f"language={language}", builder=builder)
+    specials = {"genindex", "py-modindex", "search"}
+    for folder in FOLDERS:  # what Sphinx wrote, so that leaving them out is about something
+        tops = {path.name for path in (site / folder).iterdir()}
+        assert {name + ".html" if builder == "html" else name for name in specials} <= tops
+
+    done = run("generate", site, "--base-url", BASE_URL, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    listed = {loc.removeprefix(BASE_URL) for loc in read_entries(site)}
+    alone: set[str] = set()
+    for folder in FOLDERS:
+        base = f"{BASE_URL}{folder}/"
+        done = run("generate", site / folder, "--base-url", base, cwd=tmp_path)
+        assert done.returncode == 0, done.stdout + done.stderr
+        alone |= {
+            folder + "/" + loc.removeprefix(base)
+            for loc in read_entries(site / folder, base_url=base)
+        }
+    assert listed == alone
+    named = {path.split("/")[1].removesuffix(".html") for path in listed if "/" in path}
+    assert not named & specials
+    install = "guide/install.html" if builder == "html" else "guide/install/"
+    user_search = "guide/search.html" if builder == "html" else "guide/search/"
+    for folder in FOLDERS:
+        assert {f"{folder}/{install}", f"{folder}/{user_search}"} <= listed
