@@ -11,10 +11,10 @@ generator by what the build leaves (Sphinx's ``_static/documentation_options.js`
 tag) and leaves out the same pages, with the same reasons.
 
 A site may hold several builds, each in a folder of its own: Sphinx built once per language or
-version (``en/``, ``fr/``, ``1.0/``). Each folder a build was written to is that build's
-output, with its own pages at its top, as 404 pages are known at the top of each language's or
-version's folder (see :mod:`.site`). Such a folder is looked at only for a file named as one of
-the generator's pages, once: the site is walked once.
+version (``en/``, ``fr/``, ``1.0/``), i18n_subsites' subsites (``de/``). Each folder a build
+was written to is that build's output, with its own pages at its top, as 404 pages are known at
+the top of each language's or version's folder (see :mod:`.site`). Such a folder is looked at
+only for a file named as one of the generator's pages, once: the site is walked once.
 
 Pelican's hidden pages are saved where its ordinary pages are, and nothing in the output tells
 them apart; README names the ``--exclude`` that leaves them out.
@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Final
 
@@ -123,14 +123,87 @@ def _sphinx_reason(stem: str) -> Reason | None:
     return None
 
 
-def _pelican_pages(site_dir: Path, project_dirs: tuple[Path, ...]) -> GeneratorPages | None:
-    """Pelican's rule, where ``pelicanconf.py`` is found or the site's ``index.html`` carries
-    Pelican's generator tag; None else."""
+def _pelican_pages(site_dir: Path, project_dirs: tuple[Path, ...]) -> GeneratorPages:
+    """Pelican's rule: where ``pelicanconf.py`` is found, the main site's and each subsite's
+    (see :func:`_subsites`), by its settings; else, each folder whose ``index.html`` Pelican
+    wrote, by Pelican's defaults (an output copied away from its project)."""
     found = (folder / "pelicanconf.py" for folder in project_dirs)
     config = next((path for path in found if is_file(path)), None)
-    if config is None and not _PELICAN_GENERATOR.search(head_of(site_dir / "index.html") or ""):
+    if config is None:
+        return _PelicanOutputs(site_dir)
+    settings = _pelican_settings(config)
+    outputs = {"": _pelican_rule(settings)}
+    for folder, subsite in _subsites(settings, config.parent, site_dir):
+        outputs.setdefault(folder, _pelican_rule(subsite))
+
+    def pelican_page(relpath: str) -> Reason | None:
+        for folder, rule in outputs.items():
+            if relpath.startswith(folder):
+                reason = rule(relpath[len(folder) :])
+                if reason is not None:
+                    return reason
         return None
-    return _pelican_rule(_pelican_settings(config))
+
+    return pelican_page
+
+
+class _PelicanOutputs:
+    """Pelican's drafts, where its defaults save them, in each folder whose ``index.html``
+    carries Pelican's generator tag: the site's top, and each subsite of an output copied with
+    its subsites. A folder's page is read once, and only for a file saved where Pelican saves
+    a draft."""
+
+    def __init__(self, site_dir: Path) -> None:
+        self.site_dir = site_dir
+        self.drafts = _pelican_drafts({})
+        folders = {saved.partition("/")[0] + "/" for saved in _PELICAN_DRAFTS.values()}
+        self.in_a_folder = re.compile("|".join(map(re.escape, sorted(folders))))
+        """The folders the defaults save drafts in (``drafts/``): a path in none is no draft."""
+        self._known: dict[str, bool] = {}
+
+    def wrote(self, folder: str) -> bool:
+        """Whether Pelican wrote the site's ``folder`` (posix, ending in ``/``; ``""``)."""
+        known = self._known.get(folder)
+        if known is None:
+            head = head_of(self.site_dir / folder / "index.html")
+            known = self._known[folder] = _PELICAN_GENERATOR.search(head) is not None
+        return known
+
+    def __call__(self, relpath: str) -> Reason | None:
+        if self.in_a_folder.search(relpath) is None:
+            return None  # most pages, asked at the cost of a look at the path
+        parts = relpath.split("/")
+        for depth in range(len(parts)):
+            folder = "".join(part + "/" for part in parts[:depth])
+            if self.drafts.fullmatch("/".join(parts[depth:])) and self.wrote(folder):
+                return Reason.DRAFT
+        return None
+
+
+def _subsites(
+    settings: dict[str, object], project: Path, site_dir: Path
+) -> Iterator[tuple[str, dict[str, object]]]:
+    """i18n_subsites' subsites, each as its folder in the site (``de/``) and its settings, the
+    main site's with its own over them (``DRAFT_SAVE_AS`` too). ``I18N_SUBSITES`` names them:
+    each is written to its ``OUTPUT_PATH``, a path from where Pelican runs (the ``project``
+    folder, the config's), else to its language's folder in the main output; one written
+    outside the site is none of its pages."""
+    subsites = settings.get("I18N_SUBSITES")
+    if not isinstance(subsites, dict):
+        return
+    top = site_dir.resolve()
+    for language, overrides in subsites.items():
+        own = overrides if isinstance(overrides, dict) else {}
+        output = own.get("OUTPUT_PATH")
+        folder = language if isinstance(language, str) else None
+        if isinstance(output, str):
+            try:
+                folder = (project / output).resolve().relative_to(top).as_posix()
+            except (OSError, RuntimeError, ValueError):  # a link that loops; elsewhere
+                folder = None
+        if folder and folder != ".":
+            own_settings = {name: value for name, value in own.items() if isinstance(name, str)}
+            yield folder.strip("/") + "/", {**settings, **own_settings}
 
 
 def _pelican_settings(config: Path | None) -> dict[str, object]:

@@ -135,3 +135,61 @@ def test_a_page_named_404_outside_the_top_of_the_site_is_listed_by_both(
     entries = check_sitemap_file(output / "sitemap.xml", BASE + "sitemap.xml")
     assert {entry.loc.removeprefix(BASE) for entry in entries} == set(plugin)
     assert "2 404 page" in done.stdout + done.stderr
+
+
+SUBSITES = {
+    # A subsite in the language's folder, by default, and one written where its settings say,
+    # which saves its drafts elsewhere too.
+    "project": 'I18N_SUBSITES = {"de": {}, "fr": {"OUTPUT_PATH": "output/francais", '
+    '"SITEURL": "https://example.org/francais", "DRAFT_SAVE_AS": "brouillons/{slug}.html", '
+    '"DRAFT_LANG_SAVE_AS": "brouillons/{slug}-{lang}.html"}}\n'
+    'THEME_TEMPLATES_OVERRIDES = ["templates"]\n'
+    'DIRECT_TEMPLATES = ["index", "tags", "archives", "search"]\n',
+    # The output copied away from its config: each subsite is known by Pelican's generator tag.
+    "copy": 'I18N_SUBSITES = {"de": {}, "fr": {}}\n',
+}
+
+
+@pytest.mark.parametrize("where", list(SUBSITES))
+def test_generate_leaves_out_each_subsites_drafts_and_search_page(
+    git_repo: GitRepo, tmp_path: Path, where: str
+) -> None:
+    """With i18n_subsites each subsite is a Pelican output of its own (``de/``, or the
+    ``OUTPUT_PATH`` its settings give): its drafts, those i18n_subsites makes of untranslated
+    articles among them (``de/drafts/world-en.html``), and its search page are left out, as the
+    plugin leaves them out, where ``I18N_SUBSITES`` in ``pelicanconf.py`` says each one's
+    folder and settings."""
+    pytest.importorskip(
+        "pelican.plugins.i18n_subsites", reason="pelican-i18n-subsites not installed"
+    )
+    files = {
+        "content/hello.md": post("Hello", "2024-01-02", Slug="hello", Lang="en"),
+        "content/hallo.md": post("Hallo", "2024-01-02", Slug="hello", Lang="de"),
+        "content/bonjour.md": post("Bonjour", "2024-01-02", Slug="hello", Lang="fr"),
+        "content/world.md": post("World", "2024-01-03", Slug="world", Lang="en"),
+        "content/wip.md": post("Draft", "2024-01-04", Slug="wip", Lang="en", Status="draft"),
+        "templates/search.html": SEARCH,
+    }
+    settings = 'PLUGINS = ["sitemap_plugins.pelican", "i18n_subsites"]\n' + SUBSITES[where]
+    root = plain_repo(git_repo, files, settings)
+    pelican_build(root)
+    plugin = sitemap(root)
+    output = root / "output"
+    written = {path.relative_to(output).as_posix() for path in output.rglob("*.html")}
+    subsites = ("de/", "francais/") if where == "project" else ("de/", "fr/")
+    drafts = {path for path in written if "drafts/" in path or "brouillons/" in path}
+    searched = {path for path in written if path.endswith("search.html")}
+    # What the subsites hold, so that leaving it out is about something.
+    for folder in subsites:
+        assert any(path.startswith(folder) for path in drafts), (folder, sorted(written))
+        assert (f"{folder}search.html" in searched) is (where == "project")
+    assert not (drafts | searched) & set(plugin)
+    site, cwd = output, root
+    if where == "copy":
+        site, cwd = tmp_path / "public", tmp_path
+        shutil.copytree(output, site)
+    done = run("generate", site, "--base-url", BASE, cwd=cwd)
+    assert done.returncode == 0, done.stdout + done.stderr
+    entries = check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
+    assert {entry.loc.removeprefix(BASE) for entry in entries} == set(plugin)
+    assert f"{len(drafts)} draft" in done.stdout + done.stderr
