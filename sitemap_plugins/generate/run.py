@@ -366,12 +366,29 @@ def _pages(
             f"sitemap: {count} hreflang link{'s' if count != 1 else ''} to {origin} left out of "
             f"the alternates: generate names language versions on {reader.base_url}'s host only"
         )
-    if reader.selfless_alternates:
-        count = reader.selfless_alternates
+    _say_without_alternates(reader, reporter)
+
+
+def _say_without_alternates(reader: SiteReader, reporter: Reporter) -> None:
+    """One line for each reason pages got no alternates (see
+    :meth:`~.site.SiteReader._translations`), naming a page and what its head says, for the
+    user to look at."""
+    count = reader.langless_alternates
+    if count and reader.langless_example is not None:
+        such = "such as " if count != 1 else ""
         reporter.info(
             f"sitemap: {count} page{'s' if count != 1 else ''} without alternates: their "
-            "hreflang links leave the page itself out, and its <html lang> does not say which "
-            "language it is"
+            "hreflang links leave the page itself out, and no <html lang> says which language "
+            f"it is ({such}{reader.langless_example})"
+        )
+    count = reader.own_language_elsewhere
+    if count and reader.own_language_example is not None:
+        such = "such as " if count != 1 else ""
+        page, lang, url = reader.own_language_example
+        reporter.info(
+            f"sitemap: {count} page{'s' if count != 1 else ''} without alternates: their "
+            "hreflang link for their own language points to another URL, not to the page "
+            f'({such}{page}: <html lang="{lang}">, hreflang="{lang}" to {url})'
         )
 
 

@@ -169,9 +169,18 @@ class SiteReader:
         self.foreign_alternates: Counter[str] = Counter()
         """Language versions on another origin, left out of their pages' alternates, by origin."""
         self._views: dict[View, tuple[object, ...]] = {}  # each blog view's posts' dates
-        self.selfless_alternates = 0
-        """Pages whose hreflang links name other versions but not the page itself, in a language
-        its ``<html lang>`` does not give: no alternates (each version must name itself)."""
+        self.langless_alternates = 0
+        """Pages whose hreflang links name other versions but not the page itself, and whose
+        ``<html lang>`` is missing: with no language to add the page under, no alternates (each
+        version must name itself)."""
+        self.langless_example: str | None = None
+        """The first such page's built file, for the message to name."""
+        self.own_language_elsewhere = 0
+        """Pages whose hreflang link for their own ``<html lang>`` names another URL, as a
+        language selector's links to each language's home page do (Material's
+        ``extra.alternate``): the links are no versions of the page, so no alternates."""
+        self.own_language_example: tuple[str, str, str] | None = None
+        """The first such page's built file, its ``lang`` and the URL its link points to."""
 
     def source_of(self, file: BuiltFile) -> tuple[Path, bool]:
         """The file that dates the page, and whether it is the built HTML file itself."""
@@ -246,7 +255,9 @@ class SiteReader:
             listed = self._listed_posts(file)  # a blog's archive or category page
             folders = self._posts_folder(file) if listed else ()
         in_head = _declared(scan.modified)
-        translations, default = self._translations(path, scan) if scan.alternates else ({}, None)
+        translations, default = (
+            self._translations(path, scan, file) if scan.alternates else ({}, None)
+        )
         path, translations, encoded = _as_linked(path, translations)
         return Page(
             path=path,
@@ -335,18 +346,23 @@ class SiteReader:
                     break
         return tuple(dates)
 
-    def _translations(self, path: str, scan: HeadScan) -> tuple[dict[str, str], str | None]:
+    def _translations(
+        self, path: str, scan: HeadScan, file: BuiltFile
+    ) -> tuple[dict[str, str], str | None]:
         """The page's language versions, from its ``hreflang`` links, as paths from the base
         URL's folder (``../de/x/`` for a sibling folder), and which one ``x-default`` names.
 
         A version on another origin cannot be written as such a path and is left out (counted);
         the page itself is added under its ``<html lang>`` when its links leave it out, as some
-        themes do. The core checks the language tags, as for the plugins.
+        themes do. Where it has no ``lang``, or its links name another URL in that language,
+        the page has no alternates, and each case is counted with the first page it met, for
+        the message to say which holds. The core checks the language tags, as for the plugins.
         """
         own = join_url(self.base_url, path, encoded=False)
         mine, base = _normal(own), _normal(self.base_url)
         versions: dict[str, str] = {}
         listed: dict[tuple[str, str, str], str] = {}  # a version's URL -> its hreflang
+        linked_urls: dict[str, str] = {}  # a version's hreflang -> its URL, as linked
         default_url = None
         for hreflang, href in scan.alternates:
             try:
@@ -368,9 +384,17 @@ class SiteReader:
                 else:  # x/index.html is listed as x/: its alternates name it so too
                     versions[hreflang] = served_path(relative, keep_index=self.keep_index)
                 listed.setdefault(target, hreflang)
+                linked_urls[hreflang] = url
         if mine not in listed and versions:
-            if scan.lang is None or scan.lang in versions:
-                self.selfless_alternates += 1
+            if scan.lang is None:
+                self.langless_alternates += 1
+                self.langless_example = self.langless_example or self._origin(file)
+                return {}, None
+            if scan.lang in versions:
+                self.own_language_elsewhere += 1
+                if self.own_language_example is None:
+                    elsewhere = linked_urls[scan.lang]
+                    self.own_language_example = (self._origin(file), scan.lang, elsewhere)
                 return {}, None
             versions[scan.lang] = path
             listed[mine] = scan.lang

@@ -47,6 +47,7 @@ def test_hreflang_links_become_alternates(tmp_path: Path) -> None:
     assert (
         "1 page without alternates: their hreflang links leave the page itself out" in done.stderr
     )
+    assert "no <html lang> says which language it is (site/fr/index.html)" in done.stderr
 
 
 def test_versions_in_a_sibling_folder_of_the_base_url(tmp_path: Path) -> None:

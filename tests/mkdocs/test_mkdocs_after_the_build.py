@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.mkdocs.helpers import (
     BASE,
@@ -613,3 +614,57 @@ def test_an_html_file_mkdocs_copies_is_no_page_for_either(git_repo: GitRepo) -> 
     plugin = built_both_ways(git_repo, "search")
     assert (git_repo.root / "site/legacy/old.html").is_file()  # what MkDocs published
     assert BASE + "legacy/old.html" not in plugin
+
+
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+def test_the_reason_pages_get_no_alternates_is_what_their_heads_say(git_repo: GitRepo) -> None:
+    """One MkDocs project per language, with Material's language selector (``extra.alternate``,
+    as Material documents it): every page links each language's home page with its hreflang.
+    Those are the home pages' versions, not the other pages': the others get no alternates,
+    and the line saying so names one of them and what its head says, its ``<html lang>`` and
+    where the link for that language points, not a missing ``lang``."""
+    selector = [
+        {"name": "English", "link": "/en/", "lang": "en"},
+        {"name": "Français", "link": "/fr/", "lang": "fr"},
+    ]
+    for lang in ("en", "fr"):
+        config = {
+            "site_name": f"Demo {lang}",
+            "site_url": f"{BASE}{lang}/",
+            "site_dir": f"../site/{lang}",
+            "theme": {"name": "material", "language": lang},
+            "extra": {"alternate": selector},
+        }
+        git_repo.write(f"{lang}/mkdocs.yml", yaml.safe_dump(config, allow_unicode=True))
+        git_repo.write(f"{lang}/docs/index.md", f"# Home {lang}\n")
+        git_repo.write(f"{lang}/docs/guide.md", f"# Guide {lang}\n")
+    git_repo.commit("two languages", "2024-03-01T10:00:00+00:00")
+    for lang in ("en", "fr"):
+        mkdocs_build(git_repo.root / lang)
+    root = git_repo.root
+    if not re.search(r"<link[^>]*hreflang", (root / "site/en/guide/index.html").read_text("utf-8")):
+        version = importlib.metadata.version("mkdocs-material")
+        pytest.skip(f"mkdocs-material {version} writes extra.alternate into no <link> of the head")
+    done = run("generate", "site", "--base-url", BASE, "--no-host-config", cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    entries = {
+        e.loc: e for e in check_sitemap_file(root / "site/sitemap.xml", BASE + "sitemap.xml")
+    }
+    homes = {"en": BASE + "en/", "fr": BASE + "fr/"}
+    assert entries[BASE + "en/"].alternates == entries[BASE + "fr/"].alternates == homes
+    assert entries[BASE + "en/guide/"].alternates == entries[BASE + "fr/guide/"].alternates == {}
+
+    [line] = [line for line in done.stderr.splitlines() if "without alternates" in line]
+    said = re.search(
+        r'2 pages .*\(such as (\S+): <html lang="(\w+)">, hreflang="\2" to (\S+)\)$', line
+    )
+    assert said is not None, line
+    named, lang, target = said.groups()
+    head = (root / named).read_text(encoding="utf-8")
+    assert f'<html lang="{lang}"' in head  # what the page says, truly
+    attributes = [
+        dict(re.findall(r'([\w-]+)="([^"]*)"', tag)) for tag in re.findall("<link[^>]*>", head)
+    ]
+    links = {tag["hreflang"]: tag["href"] for tag in attributes if "hreflang" in tag}
+    assert BASE + links[lang].lstrip("/") == target == homes[lang]
+    assert named.removeprefix("site/").removesuffix("index.html") in {"en/guide/", "fr/guide/"}
