@@ -250,12 +250,6 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if template is not None and not _under(template.abs_src_path, config.docs_dir):
             files.remove(template)
 
-    def _proceed(self) -> None:
-        """The history pass begun in on_config goes on once git has answered its first
-        questions, at the first step after (or at the end): MkDocs never waits for them."""
-        if self._builder is not None:
-            self._builder.proceed(wait=False)
-
     def _nested_build(self) -> bool:
         """Whether mkdocs-static-i18n is building a further language inside its post_build."""
         return bool(getattr(self._i18n, "building", False))
@@ -265,7 +259,6 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             self._nav = nav  # the site's navigation, for the page for humans
 
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> None:
-        self._proceed()
         # Every build (one per language with i18n) adds its files; the last post_build writes.
         # Each language's build has that language's site_url, which its pages' canonical URLs
         # start with: mkdocs-static-i18n puts a language's own in the config before it builds.
@@ -307,7 +300,6 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
     def on_page_markdown(
         self, markdown: str, /, *, page: MkDocsPage, config: MkDocsConfig, files: Files
     ) -> None:
-        self._proceed()
         self._snippet_sources.take()  # whatever was read outside a page's rendering
         if self._mkdocstrings is not None:
             self._mkdocstrings.take()

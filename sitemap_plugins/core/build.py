@@ -172,14 +172,6 @@ class SitemapBuilder:
         if "git" in self.options.lastmod_sources:
             self.file_dates.start(source_dir)
 
-    def proceed(self, *, wait: bool = True) -> None:
-        """Call at the host's next step after :meth:`start` (before it renders): the history
-        pass begins there, from the answers git gave meanwhile. With ``wait=False`` it begins
-        only once git has answered, for a host that calls at each of its steps (each page) and
-        should never wait. Without a call, the pass begins at the next call that needs it."""
-        if "git" in self.options.lastmod_sources:
-            self.file_dates.proceed(wait=wait)
-
     def begin(self, began: dt.datetime | None = None) -> None:
         """:meth:`start` without the history pass: for a host that builds again in the same
         process without starting anew (a Sphinx application built twice)."""

@@ -141,11 +141,6 @@ class BackgroundGit:
             self._close()
             raise
 
-    def running(self) -> bool:
-        """Whether git is still at work (asked without waiting for it)."""
-        proc = self._proc
-        return proc is not None and proc.poll() is None
-
     def result(self) -> subprocess.CompletedProcess[bytes] | None:
         """What git printed, as :func:`subprocess.run` gives it; None once cancelled."""
         finished = self.finish()

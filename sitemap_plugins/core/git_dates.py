@@ -70,8 +70,6 @@ needed, and walks the history between them (a fork far behind its upstream: thou
 commits)."""
 _LINK_MODE: Final = b"120000 "
 """How ``git log --raw`` shows a symbolic link's mode."""
-_LIST_TRACKED: Final = ("ls-files", "-z", "-s")
-"""The files git tracks, with their modes (a link's page is dated by the file it names)."""
 _PROBE: Final = (
     "rev-parse", "--show-toplevel", "--is-shallow-repository", "--git-path", "shallow",
     "--git-path", "config",
@@ -244,8 +242,6 @@ class FileDates:
         self._walks: dict[Path, StoredWalk] = {}
         self._started: dict[Path, tuple[_Plan, BackgroundGit]] = {}
         self._early: dict[Path, tuple[_Probe, BackgroundGit]] = {}  # probe and status, by top
-        # What start asked git before the pass begins: the folder, the probe, its tracked files.
-        self._pending: tuple[Path, BackgroundGit, BackgroundGit] | None = None
         self._fetched: set[Path] = set()  # repositories whose history was fetched, or tried
         self._trees_here: set[Path] = set()  # treeless clones found to hold every tree
         self._trees_fetched: set[Path] = set()  # treeless clones whose trees were fetched, or tried
@@ -268,69 +264,31 @@ class FileDates:
         self._source_folders = tuple(real)
 
     def start(self, folder: Path) -> None:
-        """Begin the history pass of the repository holding ``folder``, in git processes that
-        run while the host renders (see :mod:`.git_background`). :meth:`lookup` takes it when it
+        """Begin the history pass of the repository holding ``folder`` now, in a git process that
+        runs while the host renders (see :mod:`.git_background`). :meth:`lookup` takes it when it
         is a pass it can use and otherwise runs its own, so the answers never differ.
 
         The files are those the last build asked about (the stored walk), or on a first build
         every file git tracks under ``folder``. Nothing starts for a repository whose stored walk
         already answers at HEAD, for a shallow clone whose history is to be fetched first, or
         when git fails: the lookup then does what it always does, and reports what went wrong.
-
-        Only the first questions are asked here (which repository, and what it tracks under
-        ``folder``); the pass itself begins at :meth:`proceed`, so that the host does not wait
-        for git's first answers (a few milliseconds, a tenth of what the sitemap adds to a small
-        site's build). A host that never calls it gets the pass begun at the next call here.
         """
-        self.proceed()
         start_git = self._start_git
         if start_git is None:
             return
-        real = Path(os.path.realpath(folder))
-        copy = next((copy for copy in self._exports if real.is_relative_to(copy)), None)
         try:
-            if copy is not None:
-                self._start_copy(copy, real, start_git)
-                return
-            probe = start_git([*_PROBE, "HEAD"], real)  # fails before the first commit
-            try:
-                # What is tracked here, named from the top: asked now, read unless a stored
-                # walk already names the files.
-                tracked = start_git([*_LIST_TRACKED, "--full-name"], real)
-            except OSError:
-                probe.cancel()
-                raise
+            self._start(Path(os.path.realpath(folder)), start_git)
         except OSError:
             return
-        self._pending = (real, probe, tracked)
 
-    def proceed(self, *, wait: bool = True) -> None:
-        """The host has gone on since :meth:`start`: begin the pass it prepared, now that git
-        has had time to answer its first questions; with ``wait=False``, only if it has (a
-        host calls again at its next step)."""
-        pending = self._pending
-        start_git = self._start_git
-        if pending is None or start_git is None:
+    def _start(self, folder: Path, start_git: GitStarter) -> None:
+        copy = next((copy for copy in self._exports if folder.is_relative_to(copy)), None)
+        if copy is not None:
+            self._start_copy(copy, folder, start_git)
             return
-        if not wait and (pending[1].running() or pending[2].running()):
+        out = self._git(folder, [*_PROBE, "HEAD"], quiet=True)  # fails before the first commit
+        if out is None:
             return
-        self._pending = None
-        folder, probe, tracked = pending
-        try:
-            self._start(folder, probe, tracked, start_git)
-        except OSError:
-            return
-        finally:
-            probe.cancel()
-            tracked.cancel()
-
-    def _start(
-        self, folder: Path, probe_git: BackgroundGit, tracked: BackgroundGit, start_git: GitStarter
-    ) -> None:
-        done = probe_git.result()
-        if done is None or done.returncode != 0:
-            return
-        out = done.stdout
         top, shallow_file, _ = probe = _parse_probe(out, folder)
         lines = out.split(b"\n")
         head = lines[4].strip() if len(lines) > 4 else b""
@@ -349,10 +307,7 @@ class FileDates:
         if walk is not None:
             wanted = walk.paths
         else:
-            listed = tracked.result()
-            if listed is None or listed.returncode != 0:
-                return
-            wanted = self._tracked_under(top, os.path.relpath(folder, top), listed.stdout)
+            wanted = self._tracked_under(top, os.path.relpath(folder, top))
         # Deletions under the folder too: a listing of its files may ask when one last went.
         folders = frozenset() if where is None else frozenset({where.rstrip("/")})
         self._begin(top, head.decode(), boundary, wanted, folders, start_git)
@@ -379,7 +334,7 @@ class FileDates:
         if boundary is None:
             return
         where = Path(os.path.relpath(folder, copy)).as_posix()
-        wanted = self._tracked_under(top, where, copy=(copy, commit))
+        wanted = self._tracked_under(top, where, (copy, commit))
         walk = self._stored(top, boundary)
         if walk is not None:
             wanted |= walk.paths
@@ -432,7 +387,6 @@ class FileDates:
         writes, so that the lookup does not run a second pass once the host is done. Files of
         other repositories, and files no commit holds, change nothing; ``files`` is not read
         at all when no pass was begun."""
-        self.proceed()
         start_git = self._start_git
         if not self._started or start_git is None:
             return
@@ -517,27 +471,22 @@ class FileDates:
         return None
 
     def _tracked_under(
-        self,
-        top: Path,
-        where: str,
-        first: bytes | None = None,
-        copy: tuple[Path, str] | None = None,
+        self, top: Path, where: str, copy: tuple[Path, str] | None = None
     ) -> frozenset[str]:
         """Every file git tracks under ``where``, and the files its links name in the same work
         tree (a link's page reads the file it names, whose history dates it too), a folder a
         link names listed in turn. With ``copy`` (a copy of a commit's tree, and the commit),
-        what that commit holds, its links followed in the copy. ``first``: what git already
-        listed for ``where`` (:data:`_LIST_TRACKED`)."""
+        what that commit holds, its links followed in the copy."""
         names: set[str] = set()
         folders = [where]
         listed_folders = {where}
-        lister = list(_LIST_TRACKED) if copy is None else ["ls-tree", "-r", "-z", copy[1]]
+        lister = ["ls-files", "-z", "-s"] if copy is None else ["ls-tree", "-r", "-z", copy[1]]
         while folders:
-            listed = first
-            first = None
-            if listed is None:
-                command = ["-c", "core.quotepath=off", "--literal-pathspecs", *lister]
-                listed = self._git(top, [*command, "--", *folders], quiet=True)
+            listed = self._git(
+                top,
+                ["-c", "core.quotepath=off", "--literal-pathspecs", *lister, "--", *folders],
+                quiet=True,
+            )
             files, named_folders = _tracked_and_named(
                 top if copy is None else copy[0], listed or b""
             )
@@ -584,7 +533,6 @@ class FileDates:
         at), the folder is undated, with the bound those commits give. Folders outside the
         sources' repositories, and every folder without ``use_git``, are not answered.
         """
-        self.proceed()
         located: dict[FilePath, _File] = {}
         folders: dict[str, str] = {}
         parents: dict[FilePath, str] = {}

@@ -128,7 +128,6 @@ def generate_site(
     # Asked first, so that a built site git does not track (the usual ignored site/) costs no
     # memory: only committed built files are kept for the git pass.
     tracked = _tracked(site_dir) if "git" in wanted else set()
-    builder.proceed()
 
     # The page for humans an earlier run wrote is ours, never a page of the site: while the
     # option is on (it is replaced), and after (the record knows it; it is removed). One no

@@ -117,8 +117,6 @@ def register() -> None:
         main_logger.addFilter(_NoTraceback())
     signals.initialized.connect(_initialized)
     signals.get_generators.connect(_run_started)
-    for reading in (signals.article_generator_preread, signals.page_generator_preread):
-        reading.connect(_reading)
     signals.content_written.connect(_content_written)
     signals.page_writer_finalized.connect(_page_writer_finalized)
     signals.static_generator_finalized.connect(_static_generator_finalized)
@@ -138,13 +136,6 @@ def _run_started(pelican: Any) -> None:
     site = pelican.settings.get(_KEY)
     if site is not None:
         site.start_run()
-
-
-def _reading(generator: Any) -> None:
-    """Pelican begins to read: git has answered the run's first questions meanwhile."""
-    site = generator.settings.get(_KEY)
-    if site is not None:
-        site.builder.proceed()
 
 
 def _content_written(path: str, context: Mapping[str, Any] | None = None, **_: Any) -> None:

@@ -163,7 +163,6 @@ class _Site:
         began earlier, in ``setup``, which the builder keeps."""
         builder = self._core_builder(app)
         if builder is not None:
-            builder.proceed()  # git has answered builder-inited's questions meanwhile
             builder.begin()
 
     def env_updated(self, app: Sphinx, env: BuildEnvironment) -> None:

@@ -13,7 +13,7 @@ import json
 import random
 import shlex
 import shutil
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,6 @@ import pytest
 
 from sitemap_plugins.core import git_background, git_dates, git_history
 from sitemap_plugins.core.cache_file import KEPT_PER_KIND, write_json, write_json_rows
-from sitemap_plugins.core.git_background import BackgroundGit
 from sitemap_plugins.core.git_dates import FileDates, Why
 from sitemap_plugins.core.report import CollectingReporter
 from tests.core.test_git_dates import D1, D2, D3, Recorder, iso, random_history
@@ -169,10 +168,7 @@ def test_a_pass_started_early_is_the_one_the_lookup_takes(tmp_path: Path) -> Non
     assert first == truth(repo)
     assert ran(recorder, "log") == (1, 0)  # git ran while the host "rendered"
     assert ran(recorder, "status") == (1, 0)
-    # The first questions are asked without waiting, and the answers shared: one probe, and
-    # the folder's files listed once.
-    assert ran(recorder, "rev-parse") == (1, 0)
-    assert ran(recorder, "ls-files") == (1, 0)
+    assert recorder.count("rev-parse") == 1  # one probe, shared
     again, recorder = build(repo, cache, False, started=True)
     assert again == first
     assert ran(recorder, "log") == (0, 0)  # same HEAD: no history to read at all
@@ -188,53 +184,6 @@ def test_a_pass_started_early_is_the_one_the_lookup_takes(tmp_path: Path) -> Non
     outside, recorder = build(repo, cache, False, started=True)
     assert outside == truth(repo)
     assert ran(recorder, "log") == (1, 1)
-
-
-def test_the_host_never_waits_for_git_first_answers(tmp_path: Path) -> None:
-    """start only asks git which repository holds the folder and what it tracks there; the pass
-    begins at a later step, once git has answered, and the host does not wait meanwhile."""
-    repo = GitRepo(tmp_path / "repo")
-    for name in ("a.md", "b.md"):
-        repo.write(f"docs/{name}", name)
-    repo.commit("add", D1)
-    recorder = Recorder()
-    answered = False
-
-    class Answering(BackgroundGit):
-        """git whose answer has not come until the test says so."""
-
-        def running(self) -> bool:
-            return not answered or super().running()
-
-    def start(args: Sequence[str], cwd: Path) -> BackgroundGit:
-        recorder.started.append(list(args))
-        return Answering(args, cwd)
-
-    def started() -> list[str]:
-        return [command for command in ("rev-parse", "ls-files", "status", "log")
-                for _ in range(recorder.count(command, started=True))]  # fmt: skip
-
-    dates = FileDates(CollectingReporter(), cache_dir=tmp_path / "cache", runner=recorder,
-                      starter=start)  # fmt: skip
-    dates.start(repo.path("docs"))
-    assert started() == ["rev-parse", "ls-files"]
-    dates.proceed(wait=False)  # a step of the host's before git answered: it goes on
-    assert started() == ["rev-parse", "ls-files"]
-    answered = True
-    dates.proceed(wait=False)
-    assert started() == ["rev-parse", "ls-files", "status", "log"]
-    found = dates.lookup([repo.path(f"docs/{name}") for name in ("a.md", "b.md")])
-    assert {name: iso(found.dates[repo.path(f"docs/{name}")]) for name in ("a.md", "b.md")} == {
-        name: repo.log_date(f"docs/{name}") for name in ("a.md", "b.md")
-    }
-    assert recorder.calls == []  # every answer came from what was started
-    # A host that never says it went on: the lookup begins the pass, and nothing is lost.
-    again = FileDates(CollectingReporter(), runner=recorder, starter=recorder.start)
-    recorder.started.clear()
-    again.start(repo.path("docs"))
-    found = again.lookup([repo.path("docs/a.md")])
-    assert iso(found.dates[repo.path("docs/a.md")]) == repo.log_date("docs/a.md")
-    assert (recorder.count("log", started=True), recorder.count("log")) == (1, 0)
 
 
 def removals(
