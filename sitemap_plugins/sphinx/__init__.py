@@ -313,8 +313,8 @@ class _Site:
         builder: Any = app.builder
         env = app.env
         srcdir = os.fspath(app.srcdir)
-        sources_of = _Sources(env, srcdir)
         catalogs = _Catalogs(app.config, Path(srcdir))
+        sources_of = _Sources(env, srcdir, catalogs.compiled)
         html_file = _html_files(builder)
         excluded = self._excluded_by_sphinx_sitemap(app)
         if builder.name == "singlehtml":
@@ -524,11 +524,18 @@ class _Sources:
     Sphinx parsing the source folder's path per page. Strings, not pathlib: making a ``Path``
     per page cost more than the core's reading of an unchanged page. For the same reason a
     document's own file is taken from where Sphinx 8 and later keep it, per document, in the
-    project (``doc2path`` wraps it in a new path object per call); any other Sphinx is asked."""
+    project (``doc2path`` wraps it in a new path object per call); any other Sphinx is asked.
 
-    def __init__(self, env: Any, srcdir: str) -> None:
+    A translation build records each document's compiled catalog (``.mo``) as a dependency,
+    so that a newer one has the document read again; the record stays for every document it
+    does not read again. ``compiled`` says which dependency is such a catalog: it is written
+    at build time (by Sphinx, or by ``sphinx-intl build``), and its ``.po`` dates the page
+    instead (:class:`_Catalogs`)."""
+
+    def __init__(self, env: Any, srcdir: str, compiled: Callable[[str], bool]) -> None:
         self.env = env
         self.srcdir = srcdir
+        self.compiled = compiled
         known = getattr(getattr(env, "project", None), "_docname_to_path", None)
         self.known: dict[str, os.PathLike[str]] = known if isinstance(known, dict) else {}
 
@@ -545,8 +552,8 @@ class _Sources:
         dependencies = self.env.dependencies.get(docname)
         if not dependencies:
             return (own,)
-        listed = sorted(str(dep) for dep in dependencies)
-        return (own, *(_in_source_folder(self.srcdir, dep) for dep in listed))
+        listed = sorted(_in_source_folder(self.srcdir, dep) for dep in dependencies)
+        return (own, *(path for path in listed if not self.compiled(path)))
 
 
 def _in_source_folder(srcdir: str, dependency: str | os.PathLike[str]) -> str:
@@ -614,7 +621,8 @@ class _Catalogs:
     """The message catalogs (``.po``) a translation build takes a document's text from: the
     translated page changes with them, so they date it too. Sphinx records no dependency on
     them; it looks them up as below (``locale_dirs``, the language and its base language,
-    ``gettext_compact``). The compiled ``.mo`` is left out: Sphinx writes it at build time."""
+    ``gettext_compact``). The compiled ``.mo`` never dates a page (:meth:`compiled`): it is
+    written at build time, so its file time is a build's and git ignores it or dates a copy."""
 
     def __init__(self, config: Config, srcdir: Path) -> None:
         language = str(config.language or "")
@@ -629,6 +637,13 @@ class _Catalogs:
         ]
         self.compact = config.gettext_compact
         self.found: dict[str, tuple[str, ...]] = {}
+        # The folders as normal paths ending with a separator, for compiled() to match.
+        self._within = tuple(os.path.join(os.path.normpath(path), "") for path in self.folders)  # noqa: PTH118
+
+    def compiled(self, path: str) -> bool:
+        """Whether ``path`` (normal, as :func:`_in_source_folder` gives it) is a compiled
+        catalog of this build's languages, where Sphinx and sphinx-intl write them."""
+        return path.endswith(".mo") and path.startswith(self._within)
 
     def __call__(self, docname: str) -> tuple[str, ...]:
         if not self.folders:

@@ -223,11 +223,12 @@ def test_source_files_named_by_the_adapter_are_the_ones_sphinx_reads(
 ) -> None:
     """The adapter takes each document's file from where Sphinx keeps it (asking makes a new
     path object per page): for every document, the same file ``doc2path`` names."""
-    from sitemap_plugins.sphinx import _Sources
+    from sitemap_plugins.sphinx import _Catalogs, _Sources
 
     names = ["guide/index", "guide/install", "notes", "deep/er/index"]
     app = _built(git_repo, tmp_path, {f"{name}.rst": page(name) for name in names})
-    sources = _Sources(app.env, os.fspath(app.srcdir))
+    catalogs = _Catalogs(app.config, Path(app.srcdir))
+    sources = _Sources(app.env, os.fspath(app.srcdir), catalogs.compiled)
     docs = sorted(app.env.found_docs)
     assert {"index", *names} <= set(docs)
     assert {doc: sources(doc)[0] for doc in docs} == {

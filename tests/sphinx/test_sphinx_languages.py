@@ -320,3 +320,60 @@ def test_a_language_named_with_a_gettext_modifier_gets_its_bcp47_tag(
                 "sr-Latn": f"{BASE_URL}sr@latin/{doc}",
                 "x-default": f"{BASE_URL}en/{doc}",
             }
+
+
+COMPILE_CATALOGS = """\
+import pathlib, sys
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+for po in pathlib.Path(sys.argv[1]).rglob("*.po"):
+    mo = po.with_suffix(".mo")
+    if not mo.exists() or mo.stat().st_mtime <= po.stat().st_mtime:
+        with po.open("rb") as source, mo.open("wb") as target:
+            write_mo(target, read_po(source))
+"""
+"""What ``sphinx-intl build`` does: each ``.po`` not older than its ``.mo`` compiled with Babel
+into the ``.mo`` beside it, which Sphinx then takes as it is (newer than its ``.po``)."""
+
+
+@pytest.mark.parametrize(
+    ("mo_files", "compiled_by", "jobs"),
+    [("ignored", "sphinx", "1"), ("untracked", "sphinx", "2"), ("ignored", "the user", "2")],
+)
+def test_a_translated_page_keeps_its_catalogs_date_in_incremental_builds(
+    git_repo: GitRepo, tmp_path: Path, mo_files: str, compiled_by: str, jobs: str
+) -> None:
+    """Sphinx records each document's compiled catalog (``.mo``) as a dependency, kept for the
+    documents an incremental build does not read again. The ``.mo`` is written at build time
+    (by Sphinx or by the user's ``sphinx-intl build``), ignored or untracked, and must never
+    date the page: the second build gives the first one's bytes, the German guide dated by its
+    ``.po``; an edit of the ``.po`` alone dates it anew."""
+    srcdir = _project(git_repo)
+    if mo_files == "untracked":
+        git_repo.write(".gitignore", "")
+        git_repo.commit("*.mo no longer ignored", "2024-01-15T08:00:00+00:00")
+    locales = srcdir / "locales"
+    outdir = tmp_path / "site" / "de"
+
+    def build() -> dict[str, str | None]:
+        if compiled_by == "the user":
+            run_python("-c", COMPILE_CATALOGS, locales, cwd=srcdir)
+        sphinx_build(srcdir, outdir, "-W", "-j", jobs, "-D", "language=de")
+        assert (locales / "de" / "LC_MESSAGES" / "guide.mo").is_file()
+        entries = check_sitemap_file(outdir / "sitemap.xml", f"{BASE_URL}de/sitemap.xml")
+        return {entry.loc: entry.lastmod for entry in entries}
+
+    source = "2024-01-01T08:00:00Z"
+    dated = {f"{BASE_URL}de/": source, f"{BASE_URL}de/api/": source}
+    catalog = TRANSLATED.replace("+00:00", "Z")
+    assert build() == {**dated, f"{BASE_URL}de/guide/": catalog}
+    clean = (outdir / "sitemap.xml").read_bytes()
+    assert build() == {**dated, f"{BASE_URL}de/guide/": catalog}
+    assert (outdir / "sitemap.xml").read_bytes() == clean
+
+    po = "docs/locales/de/LC_MESSAGES/guide.po"
+    git_repo.write(po, CATALOG.replace("Welt", "Erde"))
+    # The .po alone is committed: an untracked .mo stays untracked.
+    git_repo.commit("German: a better word", "2024-03-01T08:00:00+00:00", po)
+    assert build() == {**dated, f"{BASE_URL}de/guide/": "2024-03-01T08:00:00Z"}
+    assert "Hallo Erde." in (outdir / "guide" / "index.html").read_text("utf-8")
