@@ -29,7 +29,7 @@ from sitemap_plugins.core.page_reads import PageReads
 from sitemap_plugins.core.publish import LaterWrite
 from sitemap_plugins.core.report import Code, Reporter, StrictError
 from sitemap_plugins.core.resolve import Resolved, Resolver
-from sitemap_plugins.core.urls import check_base_url, directory_url, join_url
+from sitemap_plugins.core.urls import check_base_url, directory_url, join_url, site_and_folder
 from sitemap_plugins.core.writer import write_sitemaps
 
 if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
@@ -220,7 +220,9 @@ class SitemapBuilder:
         that is not the base URL itself: a build of one language whose pages' paths start with
         its folder (``"de/"``, as Sphinx's ``sitemap_url_scheme = "{lang}{link}"`` makes them).
         The sitemap's own URL, and so its scope, its parts' URLs in an index and its line in
-        ``robots.txt``, are then under that folder.
+        ``robots.txt``, are then under that folder. A base URL that already ends with the
+        folder is that folder's URL, and the site's base URL is above it
+        (:func:`~.urls.site_and_folder`).
 
         ``host_files`` are the files the host wrote into ``output_dir`` this build (pages,
         copied static and extra files), by path from it with ``/`` separators, each with the
@@ -306,8 +308,7 @@ class SitemapBuilder:
         base_url = self._base_url(host_base_urls)
         if base_url is None:
             return
-        folder = output_url_path.strip("/")
-        output_url = join_url(base_url, folder + "/", encoded=False) if folder else base_url
+        base_url, output_url = site_and_folder(base_url, output_url_path)
         scope = directory_url(join_url(output_url, self.options.filename, encoded=False))
         now = self._clock()
         rules = LastmodRules(

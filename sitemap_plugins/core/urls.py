@@ -350,6 +350,26 @@ def _joined(base_url: str, path: str, *, encoded: bool) -> str:
     return origin + remove_dot_segments(joined)
 
 
+def site_and_folder(base_url: str, folder: str) -> tuple[str, str]:
+    """The site's base URL and the URL of the folder one build of it is served in, from a
+    normal base URL (:func:`check_base_url`) and that folder (``de/``, raw as file names are,
+    as a build's pages' paths begin with it).
+
+    The folder goes under the base URL (``https://example.org/`` and ``de/``:
+    ``https://example.org/de/``), unless the base URL already ends with it: it is then the
+    folder's own URL, as Read the Docs' canonical URL of a build is (``.../en/latest/``) and a
+    Sphinx ``html_baseurl`` set per build, which Sphinx writes every page's canonical link from,
+    and the site's base URL is what comes before the folder. Never the folder twice.
+    """
+    folder = folder.strip("/")
+    if not folder:
+        return base_url, base_url
+    ending = "/" + encode_path(folder, encoded=False) + "/"
+    if urlsplit(base_url).path.endswith(ending):
+        return base_url[: len(base_url) - len(ending) + 1], base_url
+    return base_url, join_url(base_url, folder + "/", encoded=False)
+
+
 def in_scope(url: str, scope: str) -> bool:
     """Whether ``url`` may be listed by a sitemap whose directory URL is ``scope``.
 

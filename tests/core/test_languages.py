@@ -181,10 +181,12 @@ def test_a_version_is_listed_where_its_own_build_serves_it(tmp_path: Path) -> No
     }
 
 
-def test_a_build_served_from_its_language_folder(tmp_path: Path) -> None:
+@pytest.mark.parametrize("base_url", [BASE, BASE + "de/", BASE + "de"])
+def test_a_build_served_from_its_language_folder(tmp_path: Path, base_url: str) -> None:
     """A language build whose paths start with its folder (Sphinx's ``{lang}{link}``): the
     sitemap, its parts and its robots.txt line are under the folder, and its alternates into
-    the sibling folders stay."""
+    the sibling folders stay. A base URL that is already the folder's (a Sphinx build's own
+    ``html_baseurl``) gives the same sitemap: the folder is not added twice."""
     pages: list[Page | LeftOut] = [
         Page(
             f"de/{name}",
@@ -196,7 +198,9 @@ def test_a_build_served_from_its_language_folder(tmp_path: Path) -> None:
     ]
     pages.append(Page("en/stray/", "stray.rst"))  # not under the sitemap's folder
     out = tmp_path / "de"
-    reporter = _build(out, pages, output_url_path="de/", urls_per_file=2, robots_txt=True)
+    reporter = _build(
+        out, pages, output_url_path="de/", urls_per_file=2, robots_txt=True, base_url=base_url
+    )
 
     assert [w for _, w in reporter.warnings] == [
         "stray.rst: URL https://example.org/en/stray/ is outside https://example.org/de/, "

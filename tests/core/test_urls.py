@@ -20,6 +20,7 @@ from sitemap_plugins.core.urls import (
     join_url,
     remove_dot_segments,
     resolve_reference,
+    site_and_folder,
 )
 
 
@@ -330,3 +331,31 @@ def test_the_short_way_to_a_url_is_the_long_way(base: str, path: str, encoded: b
     url = _joined(base, path, encoded=encoded)
     scope = directory_url(base)
     assert in_scope(url, scope) == _in_folder(url, scope)
+
+
+@pytest.mark.parametrize(
+    ("base_url", "folder", "site", "served"),
+    [
+        ("https://example.org/", "de/", "https://example.org/", "https://example.org/de/"),
+        # Already the folder's URL (a build's own html_baseurl): not given the folder twice.
+        ("https://example.org/de/", "de/", "https://example.org/", "https://example.org/de/"),
+        ("https://example.org/docs/en/latest/", "en/latest/", "https://example.org/docs/",
+         "https://example.org/docs/en/latest/"),
+        ("https://example.org/pt-br/3/", "pt-br/3/", "https://example.org/",
+         "https://example.org/pt-br/3/"),
+        ("https://example.org/sr@latin/", "sr@latin/", "https://example.org/",
+         "https://example.org/sr@latin/"),
+        ("https://example.org/caf%C3%A9/", "café/", "https://example.org/",
+         "https://example.org/caf%C3%A9/"),
+        # A folder that only ends like it, or the folder's last part alone, is another folder.
+        ("https://example.org/xde/", "de/", "https://example.org/xde/",
+         "https://example.org/xde/de/"),
+        ("https://example.org/3/", "pt-br/3/", "https://example.org/3/",
+         "https://example.org/3/pt-br/3/"),
+        ("https://example.org/docs/", "", "https://example.org/docs/", "https://example.org/docs/"),
+    ],
+)  # fmt: skip
+def test_a_base_url_that_ends_with_the_build_folder_is_that_folders_url(
+    base_url: str, folder: str, site: str, served: str
+) -> None:
+    assert site_and_folder(base_url, folder) == (site, served)
