@@ -47,6 +47,7 @@ from sitemap_plugins.core import (
 )
 from sitemap_plugins.core.publish import LaterWrite
 from sitemap_plugins.sphinx import command_line
+from sitemap_plugins.sphinx.canonical import Elsewhere, canonical_elsewhere
 from sitemap_plugins.sphinx.extra_files import ExtraFiles
 from sitemap_plugins.sphinx.extra_pages import HUMAN_PAGE_MARK, ExtraPages, not_found_pages
 from sitemap_plugins.sphinx.forked_writers import ForkedWriters
@@ -317,44 +318,41 @@ class _Site:
         sources_of = _Sources(env, srcdir, catalogs.compiled)
         html_file = _html_files(builder)
         excluded = self._excluded_by_sphinx_sitemap(app)
+        root = app.config.root_doc
         if builder.name == "singlehtml":
-            root = app.config.root_doc
             docs = [root, *sorted(env.found_docs - {root})]
             sources = tuple(path for doc in docs for path in (*sources_of(doc), *catalogs(doc)))
-            yield excluded(
-                root,
-                self._page(
-                    app,
-                    root,
-                    root + builder.link_suffix,
-                    sources,
-                    html_file,
-                    encoded=False,
-                    origin=sources_of.own(root),
-                ),
+            link = root + builder.link_suffix
+            elsewhere = self._canonical_elsewhere(app, link, html_file(root), encoded=False)
+            page = self._page(
+                app, root, link, sources, html_file, encoded=False, origin=sources_of.own(root)
             )
+            yield _unless_elsewhere(excluded(root, page), elsewhere)
         else:
             encoded = _links_are_encoded(builder)
             target_uri = _target_uris(builder)
             not_found = not_found_pages(app)
+            # Decided on one page, the root document where it is one: alike for every page.
+            pages = env.found_docs - not_found
+            example = root if root in pages else min(pages, default=None)
+            elsewhere = (
+                None
+                if example is None
+                else self._canonical_elsewhere(
+                    app, target_uri(example), html_file(example), encoded=encoded
+                )
+            )
             for docname in sorted(env.found_docs):
                 if docname in not_found:
                     yield LeftOut(Reason.NOT_FOUND_PAGE, str(env.doc2path(docname, False)))
                     continue
                 own = sources_of.own(docname)
                 sources = (*sources_of(docname, own), *catalogs(docname))
-                yield excluded(
-                    docname,
-                    self._page(
-                        app,
-                        docname,
-                        target_uri(docname),
-                        sources,
-                        html_file,
-                        encoded=encoded,
-                        origin=own,
-                    ),
-                )
+                page = self._page(
+                    app, docname, target_uri(docname), sources, html_file, encoded=encoded,
+                    origin=own,
+                )  # fmt: skip
+                yield _unless_elsewhere(excluded(docname, page), elsewhere)
         encoded = _links_are_encoded(builder)
         for item in self.extra.pages(app):
             if isinstance(item, LeftOut):
@@ -368,6 +366,31 @@ class _Site:
                     app, pagename, link, extra_sources, html_file, encoded=encoded, listed=listed
                 ),
             )
+
+    def _canonical_elsewhere(
+        self, app: Sphinx, link: str, written: WrittenFile, *, encoded: bool
+    ) -> Elsewhere | None:
+        """Whether the documents' canonical links, which Sphinx writes from ``html_baseurl``,
+        name other URLs than the sitemap's (see :mod:`.canonical`), judged on the page at
+        ``link``, written to ``written``; said once, naming both settings."""
+        if self.options is None or self.scheme is None or self.builder is None:
+            return None
+        html_baseurl = app.config.html_baseurl
+        base_url = self.options.base_url or self.site_url
+        found = canonical_elsewhere(
+            html_baseurl, base_url, self.scheme, link, written, encoded=encoded
+        )
+        if found is not None:
+            self.builder.reporter.warning(
+                Code.CONFLICT,
+                f"html_baseurl {html_baseurl!r} and sitemap_url_scheme {self.scheme.template!r} "
+                f"put the pages in two places: the sitemap would list {found.listed}, and Sphinx "
+                f"writes {found.canonical} into that page as its canonical link (from "
+                "html_baseurl); the documents are left out as canonical elsewhere (set "
+                "html_baseurl to the URL this build is served at, "
+                f"-D html_baseurl={found.served})",
+            )
+        return found
 
     def _excluded_by_sphinx_sitemap(self, app: Sphinx) -> Callable[[str, Page], Page | LeftOut]:
         """The page, or left out when one of ``sitemap_excludes`` matches it as sphinx-sitemap
@@ -427,6 +450,13 @@ class _Site:
             encoded=encoded,
             title=title.astext() if title is not None else None,
         )
+
+
+def _unless_elsewhere(item: Page | LeftOut, elsewhere: Elsewhere | None) -> Page | LeftOut:
+    """A document, or left out when the documents' canonical links name other URLs."""
+    if elsewhere is None or isinstance(item, LeftOut):
+        return item
+    return LeftOut(Reason.CANONICAL_ELSEWHERE, item.origin, item.path, item.encoded)
 
 
 class _Except(Mapping[str, str]):

@@ -7,6 +7,7 @@ run it, and ``-W`` and exit codes behave exactly as in CI.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -67,3 +68,10 @@ def read_entries(
     assert path.is_file(), f"no {name} in {outdir}: {sorted(p.name for p in outdir.iterdir())}"
     entries = check_sitemap_file(path, sitemap_url=base_url + name)
     return {entry.loc: entry for entry in entries}
+
+
+def canonical_link(page_file: Path) -> str:
+    """The canonical link a built page names itself by, as Sphinx writes it."""
+    found = re.search(r'<link rel="canonical" href="([^"]+)"', page_file.read_text("utf-8"))
+    assert found is not None, page_file
+    return found.group(1)

@@ -5,13 +5,12 @@ page's canonical link does (the html builder's ``index.html``)."""
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.sphinx.helpers import BASE_URL, page, read_entries, write_project
+from tests.sphinx.helpers import BASE_URL, canonical_link, page, read_entries, write_project
 from tests.support.console_script import run
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import sphinx_build
@@ -56,19 +55,12 @@ def test_generate_lists_what_the_extension_lists(
     assert done.returncode == 0, done.stdout + done.stderr
     listed = set(read_entries(site))
     install = out / ("guide/install.html" if builder == "html" else "guide/install/index.html")
-    if builder == "dirhtml" and "install.html" in canonical(install):
+    if builder == "dirhtml" and "install.html" in canonical_link(install):
         # Sphinx issue 9730 (Sphinx 7.0 among others): each page's canonical link names x.html,
         # so generate, which follows the page, leaves the others out; the home page stays /.
         assert listed == {BASE_URL}
         return
     assert listed == set(plugin)
-
-
-def canonical(page: Path) -> str:
-    """The canonical link the built page names itself by."""
-    found = re.search(r'<link rel="canonical" href="([^"]+)"', page.read_text("utf-8"))
-    assert found is not None, page
-    return found.group(1)
 
 
 # Sphinx built once per language or version, each into a folder of the site served from its top.

@@ -536,7 +536,7 @@ def test_locales_give_hreflang_alternates_with_x_default(
     git_repo.commit("project", "2024-01-01T08:00:00+00:00")
 
     english = tmp_path / "en"
-    sphinx_build(srcdir, english, "-W")
+    sphinx_build(srcdir, english, "-W", "-D", f"html_baseurl={BASE_URL}en/")
     entries = read_entries(english)
     assert set(entries) == {BASE_URL + "en/", BASE_URL + "en/guide/"}
     assert entries[BASE_URL + "en/guide/"].alternates == {
@@ -547,7 +547,7 @@ def test_locales_give_hreflang_alternates_with_x_default(
     }
 
     japanese = tmp_path / "ja"
-    sphinx_build(srcdir, japanese, "-D", "language=ja")
+    sphinx_build(srcdir, japanese, "-D", "language=ja", "-D", f"html_baseurl={BASE_URL}ja/")
     translated = read_entries(japanese)
     assert set(translated) == {BASE_URL + "ja/", BASE_URL + "ja/guide/"}
     assert (

@@ -105,7 +105,10 @@ def test_sphinx_sitemap_settings_on_the_command_line_as_sphinx_sitemap_took_them
 ) -> None:
     srcdir = _project(git_repo, 'language = "en"\nsitemap_url_scheme = "{lang}{link}"\n')
     outdir = tmp_path / "out"
-    args = ("-D", "sitemap_show_lastmod=0", "-D", "sitemap_locales=en,fr")
+    args = (
+        *("-D", "sitemap_show_lastmod=0", "-D", "sitemap_locales=en,fr"),
+        *("-D", f"html_baseurl={BASE_URL}en/"),  # where this build is served, as README says
+    )
     sphinx_build(srcdir, outdir, "-W", *args)
     entries = read_entries(outdir)
     assert set(entries) == {BASE_URL + "en/", BASE_URL + "en/guide/", BASE_URL + "en/drafts/plan/"}
@@ -300,6 +303,8 @@ def test_sphinx_sitemap_url_scheme_and_show_lastmod_false(
     srcdir = _project(
         git_repo,
         'version = "2.1"\nlanguage = "en"\nsitemap_url_scheme = "{lang}{version}{link}"\n'
+        # Where the build is served, as Read the Docs' canonical URL gives it: not twice.
+        'html_baseurl = "https://example.org/en/2.1/"\n'
         "sitemap_show_lastmod = False\n"
         'sitemap_excludes = ["drafts/*"]\n',  # matches the link, before the prefix
     )
@@ -338,6 +343,7 @@ EXCLUDED_PAGES = {
         (
             "html",
             'version = "2.1"\nsitemap_url_scheme = "{version}{link}"\nhtml_link_suffix = ""\n'
+            'html_baseurl = "https://example.org/2.1/"\n'
             'sitemap_excludes = ["secret.html", "private/*"]\n',
             ["2.1/index", "2.1/guide"],
         ),

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sphinx.helpers import BASE_URL, page, write_project
+from tests.sphinx.helpers import BASE_URL, canonical_link, page, write_project
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import run_python, sphinx_build
 from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp, read_index
@@ -40,6 +40,14 @@ DOCS = ("", "guide/", "api/")
 TRANSLATED = "2024-02-01T08:00:00+00:00"
 
 
+def options_for(language: str, folder: str | None = None) -> tuple[str, ...]:
+    """The options of one language's build, as README gives them: the language, and the URL
+    the build is served at (``folder``, the language's name by default) as its
+    ``html_baseurl``, which Sphinx writes every page's canonical link from."""
+    served_at = BASE_URL + (folder or language).strip("/") + "/"
+    return ("-D", f"language={language}", "-D", f"html_baseurl={served_at}")
+
+
 def _project(git_repo: GitRepo) -> Path:
     srcdir = write_project(
         git_repo,
@@ -59,7 +67,7 @@ def test_each_language_build_lists_every_version_of_each_page(
     srcdir = _project(git_repo)
     site = tmp_path / "site"
     for lang in LANGUAGES:
-        sphinx_build(srcdir, site / lang, "-W", "-D", f"language={lang}")
+        sphinx_build(srcdir, site / lang, "-W", *options_for(lang))
     assert "Hallo Welt." in (site / "de" / "guide" / "index.html").read_text("utf-8")
 
     listed: set[str] = set()
@@ -91,7 +99,7 @@ def test_a_split_language_sitemap_and_its_robots_line_are_in_its_folder(
 ) -> None:
     srcdir = _project(git_repo)
     outdir = tmp_path / "site" / "de"
-    args = ("-D", "language=de", "-D", "sitemap_urls_per_file=2", "-D", "sitemap_robots_txt=1")
+    args = (*options_for("de"), "-D", "sitemap_urls_per_file=2", "-D", "sitemap_robots_txt=1")
     sphinx_build(srcdir, outdir, "-W", *args)
     parts = [ref.loc for ref in read_index(outdir / "sitemap.xml")]
     assert len(parts) == 2
@@ -114,7 +122,7 @@ def test_the_index_command_joins_the_languages_at_the_root(
     srcdir = _project(git_repo)
     site = tmp_path / "site"
     for lang in LANGUAGES:
-        sphinx_build(srcdir, site / lang, "-D", f"language={lang}")
+        sphinx_build(srcdir, site / lang, *options_for(lang))
     run_python("-m", "sitemap_plugins", "index", site, "--base-url", BASE_URL, cwd=tmp_path)
     entries = check_sitemap_file(
         site / "sitemap.xml", BASE_URL + "sitemap.xml", site_dir=site, base_url=BASE_URL
@@ -167,7 +175,7 @@ def test_a_catalog_in_a_repository_of_its_own_dates_its_page(
     that took the catalogs in (newer) nor the page's source (older)."""
     srcdir, french = _translations_kept_apart(git_repo, tmp_path, kept)
     outdir = tmp_path / "site" / "fr"
-    sphinx_build(srcdir, outdir, "-W", "-D", "language=fr")
+    sphinx_build(srcdir, outdir, "-W", *options_for("fr"))
     assert "Bonjour le monde." in (outdir / "guide" / "index.html").read_text("utf-8")
     entries = check_sitemap_file(outdir / "sitemap.xml", f"{BASE_URL}fr/sitemap.xml")
     catalog_date = french.log_date("LC_MESSAGES/guide.po").replace("+00:00", "Z")
@@ -186,7 +194,7 @@ def test_a_shallow_submodule_of_catalogs_dates_no_page_older_than_its_catalog(
     _translations_kept_apart(git_repo, tmp_path, "submodule")
     ci = git_repo.clone(tmp_path / "ci", options=["--recurse-submodules", "--shallow-submodules"])
     outdir = tmp_path / "site" / "fr"
-    proc = sphinx_build(ci.path("docs"), outdir, "-D", "language=fr")
+    proc = sphinx_build(ci.path("docs"), outdir, *options_for("fr"))
     entries = check_sitemap_file(outdir / "sitemap.xml", f"{BASE_URL}fr/sitemap.xml")
     assert {entry.loc: entry.lastmod for entry in entries} == {
         f"{BASE_URL}fr/": "2024-01-01T08:00:00Z",
@@ -221,7 +229,7 @@ def test_a_language_at_the_root_and_one_in_a_folder_of_another_name(
     site = tmp_path / "site"
     served = {"en": "3/", "pt_BR": "pt-br/3/"}
     for lang, folder in served.items():
-        sphinx_build(srcdir, site / folder, "-W", "-D", f"language={lang}")
+        sphinx_build(srcdir, site / folder, "-W", *options_for(lang, folder))
     for folder in served.values():
         # Each sitemap at its own URL, listing only what is under its folder.
         entries = check_sitemap_file(
@@ -278,7 +286,7 @@ def test_languages_found_in_locale_dirs_are_those_with_catalogs(
     assert (srcdir / "locales" / "pot" / "guide.pot").is_file()
 
     outdir = tmp_path / "site" / "fr"
-    sphinx_build(srcdir, outdir, "-W", "-D", "language=fr")  # -W: no warning either
+    sphinx_build(srcdir, outdir, "-W", *options_for("fr"))  # -W: no warning either
     entries = check_sitemap_file(outdir / "sitemap.xml", f"{BASE_URL}fr/sitemap.xml")
     assert {entry.loc for entry in entries} == {f"{BASE_URL}fr/", f"{BASE_URL}fr/guide/"}
     for entry in entries:
@@ -306,7 +314,7 @@ def test_a_language_named_with_a_gettext_modifier_gets_its_bcp47_tag(
     git_repo.commit("project", "2024-01-01T08:00:00+00:00")
     site = tmp_path / "site"
     for lang in ("en", "sr@latin"):
-        sphinx_build(srcdir, site / lang, "-W", "-D", f"language={lang}")  # -W: no warning
+        sphinx_build(srcdir, site / lang, "-W", *options_for(lang))  # -W: no warning
     assert "Zdravo svete." in (site / "sr@latin" / "guide" / "index.html").read_text("utf-8")
     for lang in ("en", "sr@latin"):
         entries = check_sitemap_file(site / lang / "sitemap.xml", f"{BASE_URL}{lang}/sitemap.xml")
@@ -358,7 +366,7 @@ def test_a_translated_page_keeps_its_catalogs_date_in_incremental_builds(
     def build() -> dict[str, str | None]:
         if compiled_by == "the user":
             run_python("-c", COMPILE_CATALOGS, locales, cwd=srcdir)
-        sphinx_build(srcdir, outdir, "-W", "-j", jobs, "-D", "language=de")
+        sphinx_build(srcdir, outdir, "-W", "-j", jobs, *options_for("de"))
         assert (locales / "de" / "LC_MESSAGES" / "guide.mo").is_file()
         entries = check_sitemap_file(outdir / "sitemap.xml", f"{BASE_URL}de/sitemap.xml")
         return {entry.loc: entry.lastmod for entry in entries}
@@ -377,3 +385,71 @@ def test_a_translated_page_keeps_its_catalogs_date_in_incremental_builds(
     git_repo.commit("German: a better word", "2024-03-01T08:00:00+00:00", po)
     assert build() == {**dated, f"{BASE_URL}de/guide/": "2024-03-01T08:00:00Z"}
     assert "Hallo Erde." in (outdir / "guide" / "index.html").read_text("utf-8")
+
+
+def _served_canonical(page_file: Path, builder: str) -> str:
+    """The page's canonical link as the URL it names: Sphinx 7.0 to 7.2 at least (issue 9730;
+    8.2 links the page) write a dirhtml page's as the html builder's (``guide.html``,
+    ``api/index.html``) for the page served at ``guide/``, ``api/``."""
+    link = canonical_link(page_file)
+    if builder == "dirhtml" and link.endswith("/index.html"):
+        return link.removesuffix("index.html")
+    if builder == "dirhtml" and link.endswith(".html"):
+        return link.removesuffix(".html") + "/"
+    return link
+
+
+@pytest.mark.parametrize("builder", ["dirhtml", "html"])
+def test_each_language_s_pages_are_listed_at_their_canonical_links(
+    git_repo: GitRepo, tmp_path: Path, builder: str
+) -> None:
+    """README's recipe: each build's html_baseurl is where it is served, so the canonical link
+    Sphinx writes into each page is the URL the sitemap lists it at; the scheme's {lang} does
+    not add the folder twice, and still gives every language's version."""
+    srcdir = _project(git_repo)
+    site = tmp_path / "site"
+    for lang in LANGUAGES:
+        sphinx_build(srcdir, site / lang, "-W", *options_for(lang), builder=builder)
+    for lang in LANGUAGES:
+        entries = check_sitemap_file(site / lang / "sitemap.xml", f"{BASE_URL}{lang}/sitemap.xml")
+        assert len(entries) == len(DOCS)
+        for entry in entries:
+            link = entry.loc.removeprefix(f"{BASE_URL}{lang}/")
+            written = site / lang / (link + "index.html" if builder == "dirhtml" else link)
+            assert _served_canonical(written, builder) == entry.loc
+            assert entry.alternates["en"] == f"{BASE_URL}en/{link}"
+            assert entry.alternates["de"] == f"{BASE_URL}de/{link}"
+
+
+def test_canonical_links_elsewhere_are_said_once_and_their_pages_left_out(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """html_baseurl the site's root with {lang}{link}: Sphinx writes every German page's
+    canonical link without the language's folder, where this build serves nothing. The pages
+    are left out, as any page whose canonical link names another URL, with one warning naming
+    both settings and one page's two URLs, which -W fails on."""
+    srcdir = _project(git_repo)
+    outdir = tmp_path / "site" / "de"
+    failed = sphinx_build(srcdir, outdir, "-W", "-D", "language=de", check=False)
+    assert failed.returncode != 0
+    assert not (outdir / "sitemap.xml").exists()
+    # Sphinx 7 stops at it (-W), and shows no warning's type.
+    said = [line for line in failed.stderr.splitlines() if "put the pages in two places" in line]
+    assert len(said) == 1, failed.stderr
+    example = _served_canonical(outdir / "index.html", "dirhtml")
+    assert example == BASE_URL  # what Sphinx wrote, not where the page is served
+    for words in (
+        f"html_baseurl {BASE_URL!r}",
+        "sitemap_url_scheme '{lang}{link}'",
+        f"would list {BASE_URL}de/,",
+        f"writes {canonical_link(outdir / 'index.html')} into that page",
+        f"-D html_baseurl={BASE_URL}de/",
+    ):
+        assert words in said[0], said[0]
+
+    built = sphinx_build(srcdir, outdir, "-D", "language=de")  # without -W: built, left out
+    said = [line for line in built.stderr.splitlines() if "put the pages in two places" in line]
+    assert len(said) == 1, built.stderr
+    assert "[sitemap." not in said[0] or said[0].endswith("[sitemap.conflict]")  # Sphinx 8+
+    assert f"left out {len(DOCS) + 2} (3 canonical elsewhere" in built.stdout
+    assert not (outdir / "sitemap.xml").exists()

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sphinx.helpers import BASE_URL, page, read_entries
+from tests.sphinx.helpers import BASE_URL, canonical_link, page, read_entries
 from tests.support.git_trace import GitTrace
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import output, run_python
@@ -30,7 +30,6 @@ MULTIVERSION_CONF = """\
 project = "Versions"
 version = "{version}"
 extensions = ["sitemap_plugins.sphinx", "sphinx_multiversion"]
-html_baseurl = "https://example.org/"
 smv_tag_whitelist = r"^v.*$"
 smv_branch_whitelist = r"^main$"
 smv_remote_whitelist = None
@@ -46,7 +45,7 @@ load(globals())
 project = "Versions"
 version = html_context["current"].name
 extensions = ["sitemap_plugins.sphinx"]
-html_baseurl = "https://example.org/"
+html_baseurl = f"https://example.org/{{version}}/"
 sitemap_url_scheme = "{{version}}{{link}}"
 """
 POLYVERSION_DRIVER = """\
@@ -118,6 +117,8 @@ def check_versions(repo: GitRepo, out: Path, folders: dict[str, str], tmp_path: 
             for name in pages[revision]
         }, folder
         assert not any(lastmod and lastmod.startswith(today) for lastmod in lastmods.values())
+        for loc in entries:  # each listed where its canonical link says it is
+            assert canonical_link(out / folder / loc.removeprefix(f"{BASE_URL}{folder}/")) == loc
     index = run_python("-m", "sitemap_plugins", "index", out, "--base-url", BASE_URL, cwd=tmp_path)
     assert "refused" not in output(index)
     listed = check_sitemap_file(
@@ -140,7 +141,11 @@ def test_sphinx_multiversion_dates_each_version_by_its_own_history(
     write_history(git_repo, MULTIVERSION_CONF)
     out = tmp_path / "site"
     trace = GitTrace(tmp_path / "trace")
-    build = run_python("-m", "sphinx_multiversion", "docs", out, cwd=git_repo.root, env=trace.env)
+    # Each version served in its folder, its html_baseurl: sphinx-multiversion fills ${version}.
+    baseurl = "html_baseurl=https://example.org/${version}/"
+    build = run_python(
+        "-m", "sphinx_multiversion", "docs", out, "-D", baseurl, cwd=git_repo.root, env=trace.env
+    )
     assert "WARNING" not in output(build)
     assert trace.count("log") == 2  # one history pass for each version, never a second
     assert len(commits_resolved(trace)) == 2  # begun early, the lookup asks again for nothing
