@@ -133,13 +133,13 @@ def _gzip(value: object) -> str:
 
 
 def _base_url(value: object) -> str | None:
-    from sitemap_plugins.core.urls import check_base_url
+    from sitemap_plugins.core.urls import check_given_base_url
 
     if value is None or value == "":
         return None
     if not isinstance(value, str):
         raise _fail("an absolute http(s) URL such as https://example.org/docs/")
-    return check_base_url(value)
+    return check_given_base_url(value)
 
 
 def _filename(value: object) -> str | None:
@@ -264,10 +264,11 @@ class Options:
     base_url: str | None = _spec(
         None,
         _base_url,
-        "Absolute URL the site is served from. Defaults to the host's own setting "
-        "(MkDocs site_url; Sphinx site_url, as sphinx-sitemap read it, then html_baseurl; "
-        "Pelican SITEURL), then to Read the Docs' READTHEDOCS_CANONICAL_URL, the URL it "
-        "serves the build at.",
+        "Absolute URL of the folder the site is served from (one that names a page, "
+        "https://example.org/index.html copied from a browser, is refused). Defaults to the "
+        "host's own setting (MkDocs site_url; Sphinx site_url, as sphinx-sitemap read it, "
+        "then html_baseurl; Pelican SITEURL), then to Read the Docs' "
+        "READTHEDOCS_CANONICAL_URL, the URL it serves the build at.",
     )
     # Unset by default rather than "sitemap.xml": the name follows the format, and a host that
     # filled in "sitemap.xml" itself would make `format: txt` alone an error about a filename

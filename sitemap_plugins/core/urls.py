@@ -226,6 +226,27 @@ def check_base_url(url: str) -> str:
     return urlunsplit((parts.scheme.lower(), netloc, path, "", ""))
 
 
+def check_given_base_url(url: str) -> str:
+    """:func:`check_base_url` for a base URL the user gives us (the ``base_url`` option, a
+    command's ``--base-url``), which must also name a folder, not a page.
+
+    ``https://example.org/docs/index.html``, copied from a browser, would be taken for the
+    folder ``index.html/``: every URL listed under it, a sitemap whose every URL fails. A
+    host's own site URL (``site_url``, ``html_baseurl``, ``SITEURL``) is checked by
+    :func:`check_base_url` alone: the host took it for a folder too, and its pages' links say so.
+    """
+    normal = check_base_url(url)
+    parts = urlsplit(url.strip())
+    folder, _, name = parts.path.rpartition("/")
+    if name.lower().endswith((".html", ".htm")):
+        such_as = urlunsplit((parts.scheme, parts.netloc, folder + "/", "", ""))
+        raise ValueError(
+            f"the URL of the folder the site is served from, such as {such_as}; "
+            f"{name} is a page in it"
+        )
+    return normal
+
+
 @functools.lru_cache(maxsize=256)
 def ascii_host(host: str) -> str:
     """A host name as it goes in a URL: internationalised labels in their ``xn--`` form.

@@ -12,13 +12,13 @@ Precedence: flag, then config file, then the host's config, then the schema's de
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from sitemap_plugins.core import (
     OPTION_SPECS,
@@ -28,6 +28,7 @@ from sitemap_plugins.core import (
     OptionSpec,
     shown,
 )
+from sitemap_plugins.core.urls import check_base_url
 from sitemap_plugins.generate._toml import load_toml
 from sitemap_plugins.generate.errors import UsageError
 from sitemap_plugins.generate.hosts import HOST_FILES, HostConfig, find_host_config
@@ -255,20 +256,16 @@ def resolve_settings(
         elif spec.name in file_values:
             raw[spec.name], where[spec.name] = file_values[spec.name], f"{config_file}: {spec.name}"
     explicit = frozenset(raw)
-    if "base_url" not in raw and host is not None and host.site_url:
-        raw["base_url"], where["base_url"] = host.site_url, host.setting
-    elif "base_url" not in raw and os.environ.get(READ_THE_DOCS_URL):
-        raw["base_url"] = os.environ[READ_THE_DOCS_URL]
-        where["base_url"] = f"${READ_THE_DOCS_URL}"
+    # Not the option's own check, which refuses a URL naming a page: the host took its site
+    # URL for a folder too, and so does Read the Docs, which names the folder it serves.
+    default_base_url = None if "base_url" in raw else _default_base_url(host)
     try:
         options = Options.from_mapping(raw)
     except OptionError as error:
         place = where.get(error.option, error.option)
-        raise UsageError(
-            f"{place}: {shown(error.value)!r} is not allowed (allowed: {error.allowed})"
-        ) from None
-    if "base_url" in explicit:
-        _refuse_a_page(where["base_url"], raw["base_url"])
+        raise _not_allowed(place, error.value, error.allowed) from None
+    if default_base_url is not None:
+        options = dataclasses.replace(options, base_url=default_base_url)
     if options.base_url is None:
         hint = f" (or site_url in {host.file.name})" if host is not None else ""
         raise UsageError(f"no base URL: give --base-url URL, the URL the site is served at{hint}")
@@ -286,18 +283,21 @@ def resolve_settings(
     )
 
 
-def _refuse_a_page(place: str, value: object) -> None:
-    """Refuse a base URL given to ``generate`` that names a page, not a folder
-    (``https://example.org/index.html``, copied from a browser): it would be taken for the
-    folder ``index.html/``, every URL listed under it, and every page whose canonical link
-    names its true URL left out. A host's own ``site_url`` is not refused: the host took it
-    for a folder too, and its pages' links say so."""
-    if not isinstance(value, str):
-        return
-    text = value.strip()
-    name = urlsplit(text).path.rpartition("/")[2]
-    if name.lower().endswith((".html", ".htm")):
-        raise UsageError(
-            f"{place}: {shown(text)!r} is not allowed (allowed: the URL of the folder the site "
-            f"is served from, such as {text[: -len(name)]}; {name} is a page in it)"
-        )
+def _default_base_url(host: HostConfig | None) -> str | None:
+    """The base URL where neither a flag nor the config file gives one: the host's site URL,
+    else Read the Docs' URL of this build, checked as :class:`~.core.SitemapBuilder` checks
+    them (a site URL ending in ``index.html`` is the host's folder ``index.html/``)."""
+    if host is not None and host.site_url:
+        place, value = host.setting, host.site_url
+    elif os.environ.get(READ_THE_DOCS_URL):
+        place, value = f"${READ_THE_DOCS_URL}", os.environ[READ_THE_DOCS_URL]
+    else:
+        return None
+    try:
+        return check_base_url(value)
+    except ValueError as error:
+        raise _not_allowed(place, shown(value, error), str(error)) from None
+
+
+def _not_allowed(place: str, value: object, allowed: str) -> UsageError:
+    return UsageError(f"{place}: {shown(value)!r} is not allowed (allowed: {allowed})")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import unquote, urlsplit
 
 import pytest
@@ -12,6 +13,7 @@ from sitemap_plugins.core.urls import (
     _in_folder,
     _joined,
     check_base_url,
+    check_given_base_url,
     directory_url,
     encode_path,
     encode_query,
@@ -359,3 +361,37 @@ def test_a_base_url_that_ends_with_the_build_folder_is_that_folders_url(
     base_url: str, folder: str, site: str, served: str
 ) -> None:
     assert site_and_folder(base_url, folder) == (site, served)
+
+
+@pytest.mark.parametrize(
+    ("page", "folder", "name"),
+    [
+        ("https://example.org/index.html", "https://example.org/", "index.html"),
+        ("https://example.org/docs/index.htm", "https://example.org/docs/", "index.htm"),
+        ("HTTPS://Example.org/docs/Guide.HTML", "https://Example.org/docs/", "Guide.HTML"),
+        ("https://example.org/docs/index.html?#", "https://example.org/docs/", "index.html"),
+    ],
+)
+def test_a_given_base_url_naming_a_page_is_refused_naming_its_folder(
+    page: str, folder: str, name: str
+) -> None:
+    """The folder as the user wrote it (the scheme in lower case), the page and any empty
+    query or fragment left out."""
+    allowed = f"the URL of the folder the site is served from, such as {folder}; {name} is a "
+    with pytest.raises(ValueError, match=f"^{re.escape(allowed)}page in it$"):
+        check_given_base_url(page)
+
+
+@pytest.mark.parametrize(
+    "base",
+    [
+        "https://example.org",
+        "https://example.org/docs",
+        "https://example.org/docs/",
+        "https://example.org/v2.html/",
+        "https://example.org/docs.html.d/",
+        "https://example.org/html",
+    ],
+)
+def test_a_given_base_url_naming_a_folder_is_kept(base: str) -> None:
+    assert check_given_base_url(base) == check_base_url(base)

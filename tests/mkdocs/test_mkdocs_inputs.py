@@ -8,6 +8,7 @@ and checks the written sitemap with the shared checks (schema, protocol, read-ba
 from __future__ import annotations
 
 import logging
+import re
 from urllib.parse import unquote
 
 import pytest
@@ -25,7 +26,10 @@ from tests.mkdocs.helpers import (
     sitemap_warnings,
     write_config,
 )
+from tests.support.console_script import run
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import mkdocs_build, output
+from tests.support.sitemap_checks import check_sitemap_file
 
 pytestmark = pytest.mark.mkdocs
 
@@ -95,6 +99,51 @@ def test_a_base_url_option_with_a_bad_host_is_a_config_error(
     errors = " ".join(r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR)
     assert "'base_url': 'https://example.org /docs/' is not allowed" in errors
     assert ALLOWED_HOST in errors
+
+
+PAGE = "https://example.org/docs/index.html"
+"""The home page's URL, copied from a browser: a page, not the folder the site is served from."""
+
+
+def test_a_base_url_option_naming_a_page_is_a_config_error_and_a_site_url_a_folder(
+    git_repo: GitRepo,
+) -> None:
+    """Taken for the folder ``index.html/``, the option listed every URL under it, each one
+    missing: it is refused when ``mkdocs build`` reads mkdocs.yml, naming the folder to give
+    instead. A folder stays a folder, with or without its slash, also one named ``x.html/``.
+    mkdocs.yml's own ``site_url`` is not refused: MkDocs took it for a folder too, and its
+    pages' links say so; the plugin and ``generate`` after the build list the pages there."""
+    root = example_repo(git_repo, plugins=[{"sitemap": {"base_url": PAGE}}])
+    refused = mkdocs_build(root, check=False)
+    assert refused.returncode == 1
+    assert (
+        f"Plugin 'sitemap' option 'base_url': {PAGE!r} is not allowed (allowed: the URL of the "
+        "folder the site is served from, such as https://example.org/docs/; index.html is a "
+        "page in it)"
+    ) in output(refused)
+    assert not (root / "site").exists()
+    for base_url in ("https://example.org/docs", "https://example.org/docs/v2.html/"):
+        write_config(git_repo, plugins=[{"sitemap": {"base_url": base_url}}])
+        mkdocs_build(root)
+        folder = base_url.rstrip("/") + "/"
+        entries = sitemap(root / "site", folder)
+        assert {folder, folder + "guide/install/", folder + "caf%C3%A9/"} <= set(entries)
+
+    write_config(git_repo, site_url=PAGE, plugins=["sitemap"])
+    mkdocs_build(root)
+    folder = PAGE + "/"
+    page = (root / "site/guide/install/index.html").read_text(encoding="utf-8")
+    canonical = re.search(r'<link rel="canonical" href="([^"]*)"', page)
+    assert canonical is not None
+    assert canonical[1] == folder + "guide/install/"
+    plugin = sitemap(root / "site", folder)
+    assert folder + "guide/install/" in plugin
+    for name in ("sitemap.xml", "sitemap.xml.gz"):
+        (root / "site" / name).unlink()
+    done = run("generate", cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    generated = check_sitemap_file(root / "site/sitemap.xml", folder + "sitemap.xml")
+    assert {entry.loc for entry in generated} == set(plugin)
 
 
 def test_a_percent_in_a_file_name_is_encoded_once(git_repo: GitRepo) -> None:

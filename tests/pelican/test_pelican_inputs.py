@@ -7,6 +7,7 @@ is checked with the shared checks (schema, protocol, read-back).
 
 from __future__ import annotations
 
+import shutil
 from urllib.parse import unquote
 
 import pytest
@@ -87,6 +88,54 @@ def test_a_base_url_option_with_a_bad_host_is_a_config_error(git_repo: GitRepo) 
     assert "'https://exa<mple.org/'" in log
     assert ALLOWED_HOST in log
     assert not (site / "output" / "sitemap.xml").exists()
+
+
+PAGE = "https://example.org/docs/index.html"
+"""The home page's URL, copied from a browser: a page, not the folder the site is served from."""
+
+
+def test_a_base_url_option_naming_a_page_is_a_config_error_and_a_siteurl_a_folder(
+    git_repo: GitRepo,
+) -> None:
+    """Taken for the folder ``index.html/``, the option listed every URL under it, each one
+    missing: it is refused when the plugin reads the settings, naming the folder to give
+    instead. A folder stays a folder, with or without its slash, also one named ``x.html/``.
+    Pelican's own ``SITEURL`` is not refused: Pelican took it for a folder too, and its pages'
+    links say so."""
+    site = plain_repo(git_repo, FILES, f'SITEMAP = {{"base_url": {PAGE!r}}}\n')
+    proc = pelican_build(site, check=False)
+    assert proc.returncode != 0
+    assert (
+        f"invalid value for option \"SITEMAP['base_url']\": {PAGE!r} (allowed: the URL of the "
+        "folder the site is served from, such as https://example.org/docs/; index.html is a "
+        "page in it)"
+    ) in log_of(proc)
+    assert not (site / "output" / "sitemap.xml").exists()
+    for base_url in ("https://example.org/docs", "https://example.org/v.html/"):
+        plain_repo(git_repo, FILES, f'SITEMAP = {{"base_url": {base_url!r}}}\n')
+        shutil.rmtree(site / "output", ignore_errors=True)
+        pelican_build(site)
+        folder = base_url.rstrip("/") + "/"
+        out = site / "output"
+        entries = check_sitemap_file(
+            out / "sitemap.xml", folder + "sitemap.xml", site_dir=out, base_url=folder
+        )
+        assert {folder, folder + "pages/about.html", folder + "first.html"} <= {
+            entry.loc for entry in entries
+        }
+
+    plain_repo(git_repo, FILES, f"SITEURL = {PAGE!r}\n")
+    shutil.rmtree(site / "output", ignore_errors=True)
+    pelican_build(site)
+    folder = PAGE + "/"
+    out = site / "output"
+    assert f'href="{folder}first.html"' in (out / "index.html").read_text(encoding="utf-8")
+    entries = check_sitemap_file(
+        out / "sitemap.xml", folder + "sitemap.xml", site_dir=out, base_url=folder
+    )
+    assert {folder, folder + "pages/about.html", folder + "first.html"} <= {
+        entry.loc for entry in entries
+    }
 
 
 def test_a_percent_in_a_file_name_is_a_percent_sign(git_repo: GitRepo) -> None:

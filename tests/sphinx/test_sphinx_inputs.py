@@ -20,6 +20,7 @@ from tests.sphinx.helpers import (
     read_entries,
     write_project,
 )
+from tests.sphinx.test_sphinx_after_the_build import canonical
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import sphinx_build
 
@@ -71,6 +72,52 @@ def test_an_unusable_base_url_option_is_a_config_error(
     ) in output
     assert "s3cret" not in output
     assert not (tmp_path / "out" / "sitemap.xml").exists()
+
+
+PAGE = "https://example.org/docs/index.html"
+"""The home page's URL, copied from a browser: a page, not the folder the site is served from."""
+
+
+def test_a_base_url_option_naming_a_page_is_a_config_error_and_html_baseurl_a_folder(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """Taken for the folder ``index.html/``, the option listed every URL under it, each one
+    missing: it is refused when Sphinx reads conf.py, naming the folder to give instead. A
+    folder stays a folder, with or without its slash, also one named ``x.html/``. conf.py's
+    own ``html_baseurl`` (and sphinx-sitemap's ``site_url``) is not refused: Sphinx took it
+    for a folder too, and its pages' canonical links say so."""
+    srcdir = _project(git_repo, BASE_CONF + f"sitemap_base_url = {PAGE!r}\n")
+    refused = sphinx_build(srcdir, tmp_path / "refused", check=False)
+    assert refused.returncode != 0
+    assert (
+        f"invalid value for option 'sitemap_base_url': {PAGE!r} (allowed: the URL of the "
+        "folder the site is served from, such as https://example.org/docs/; index.html is a "
+        "page in it)"
+    ) in refused.stdout + refused.stderr
+    assert not (tmp_path / "refused" / "sitemap.xml").exists()
+    for number, base_url in enumerate(["https://example.org/docs", "https://example.org/v.html/"]):
+        srcdir = _project(git_repo, BASE_CONF + f"sitemap_base_url = {base_url!r}\n")
+        outdir = tmp_path / f"folder-{number}"
+        sphinx_build(srcdir, outdir, "-W")
+        folder = base_url.rstrip("/") + "/"
+        assert set(read_entries(outdir, base_url=folder)) == {
+            folder,
+            folder + "guide/",
+            folder + "caf%C3%A9/",
+        }
+
+    folder = PAGE + "/"
+    for setting in ("html_baseurl", "site_url"):
+        srcdir = _project(git_repo, BASE_CONF + f"{setting} = {PAGE!r}\n")
+        outdir = tmp_path / setting
+        sphinx_build(srcdir, outdir, "-W")
+        assert set(read_entries(outdir, base_url=folder)) == {
+            folder,
+            folder + "guide/",
+            folder + "caf%C3%A9/",
+        }
+    # guide/, or guide.html where dirhtml names pages so (Sphinx issue 9730, Sphinx 7).
+    assert canonical(tmp_path / "html_baseurl" / "guide" / "index.html").startswith(folder)
 
 
 def test_an_html_baseurl_with_credentials_writes_no_sitemap(
