@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from sitemap_plugins import __version__
 from sitemap_plugins.core import OPTION_SPECS, SitemapError
-from sitemap_plugins.core.urls import check_base_url
+from sitemap_plugins.core.urls import check_given_base_url
 from sitemap_plugins.defaults import DEFAULT_ENDPOINT, DEFAULT_GLOB, DEFAULT_TIMEOUT, VERSIONS_FILE
 from sitemap_plugins.generate import (
     LAYOUTS,
@@ -147,7 +147,7 @@ def _add_network_options(parser: argparse.ArgumentParser) -> None:
 
 def _base_url(text: str) -> str:
     try:
-        return check_base_url(text)
+        return check_given_base_url(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(f"{text!r}: expected {error}") from None
 

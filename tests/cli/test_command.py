@@ -124,6 +124,28 @@ def test_a_missing_file_is_named_where_it_was_looked_for_not_blamed_on_the_base_
     assert "pass --base-url" not in robots.stdout + child.stdout + elsewhere.stdout
 
 
+def test_a_base_url_naming_a_page_is_a_usage_error(site: Path, tmp_path: Path) -> None:
+    """``--base-url https://example.org/docs/index.html``, copied from a browser, was taken for
+    the folder ``index.html/``: every URL of a sound sitemap was an error, outside it. It exits
+    2 with one line naming the folder to give; a folder stays a folder, with or without its
+    slash, also one named ``x.html/``."""
+    refused = run("validate", ".", "--base-url", BASE + "index.html", cwd=site)
+    assert refused.returncode == 2
+    assert refused.stdout == ""
+    [error] = [line for line in refused.stderr.splitlines() if "error:" in line]
+    assert error.endswith(
+        f"error: argument --base-url: '{BASE}index.html': expected the URL of the folder the "
+        f"site is served from, such as {BASE}; index.html is a page in it"
+    )
+    done = run("validate", ".", "--base-url", BASE.rstrip("/"), cwd=site)
+    assert done.returncode == 0, done.stdout + done.stderr
+    folder = BASE + "v.html/"
+    write(tmp_path / "v" / "sitemap.xml", urlset(folder, f"{folder}a/", lastmod="2024-05-01"))
+    done = run("validate", "v", "--base-url", folder, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == "All checks passed: 1 file, 2 URLs."
+
+
 def test_a_bad_option_is_one_named_line_and_exit_2(tmp_path: Path) -> None:
     done = run("validate", ".", "--base-url", "docs/", cwd=tmp_path)
     assert done.returncode == 2

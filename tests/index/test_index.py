@@ -403,6 +403,32 @@ def test_the_command_line_says_what_it_did_and_exits_with_the_status(tmp_path: P
     assert root.is_dir()
 
 
+def test_a_base_url_naming_a_page_is_a_usage_error(tmp_path: Path) -> None:
+    """``--base-url https://example.org/index.html``, copied from a browser, was taken for the
+    folder ``index.html/``: every build refused as made for another base URL, with the advice
+    to rebuild it there. It exits 2 with one line naming the folder to give, and nothing is
+    written; a folder stays a folder, with or without its slash, also one named ``x.html/``."""
+    root = versions(tmp_path / "site")
+    refused = run("index", "site", "--base-url", BASE + "index.html", cwd=tmp_path)
+    assert refused.returncode == 2
+    assert refused.stdout == ""
+    [error] = [line for line in refused.stderr.splitlines() if "error:" in line]
+    assert error.endswith(
+        f"error: argument --base-url: '{BASE}index.html': expected the URL of the folder the "
+        f"site is served from, such as {BASE}; index.html is a page in it"
+    )
+    assert sorted(path.name for path in root.iterdir()) == ["1.0", "2.0", "latest", "versions.json"]
+    done = run("index", "site", "--base-url", BASE.rstrip("/"), cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert set(checked(root)) == {f"{BASE}1.0/sitemap.xml", f"{BASE}2.0/sitemap.xml"}
+    folder = f"{BASE}docs.html/"
+    build(tmp_path / "other" / "1.0", f"{folder}1.0/", V1)
+    done = run("index", "other", "--base-url", folder, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    tree = ET.parse(tmp_path / "other" / "sitemap.xml").getroot()
+    assert [child.findtext(f"{{{SM}}}loc") for child in tree] == [f"{folder}1.0/sitemap.xml"]
+
+
 def test_sitemaps_may_be_named_after_options(tmp_path: Path) -> None:
     """``index FOLDER --output x.xml SITEMAP``: argparse alone stops a list of positionals at
     the first option; the names after options are read as the names before them are."""

@@ -343,6 +343,28 @@ def test_a_child_missing_on_disk_is_named_as_missing(endpoint: Endpoint, tmp_pat
     assert endpoint.answers == []
 
 
+def test_a_base_url_naming_a_page_is_a_usage_error(endpoint: Endpoint, tmp_path: Path) -> None:
+    """``--base-url https://example.org/index.html``, copied from a browser, was taken for the
+    folder ``index.html/``: the index's children, not under it, were not looked for on disk.
+    It exits 2 with one line naming the folder to give, and nothing is sent."""
+    folder = tmp_path / "site"
+    base = "https://example.org/"
+    build(folder / "1.0", f"{base}1.0/", {"": "2024-05-01"})
+    index = _versions_index(folder, base, ["1.0"])
+    args = ("submit", index, "--all", "--key", KEY, "--dry-run", "--endpoint", endpoint.url)
+    refused = run(*args, "--base-url", base + "index.html", cwd=tmp_path)
+    assert refused.returncode == 2
+    [error] = [line for line in refused.stderr.splitlines() if "error:" in line]
+    assert error.endswith(
+        f"error: argument --base-url: '{base}index.html': expected the URL of the folder the "
+        f"site is served from, such as {base}; index.html is a page in it"
+    )
+    assert endpoint.answers == []
+    done = run(*args, "--base-url", base.rstrip("/"), cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == "Dry run: 1 URL in 1 request; nothing sent."
+
+
 def test_a_relative_child_is_named_as_such(endpoint: Endpoint, tmp_path: Path) -> None:
     folder = tmp_path / "site"
     build(folder / "1.0", "https://example.org/1.0/", {"": "2024-05-01"})
