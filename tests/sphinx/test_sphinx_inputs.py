@@ -16,11 +16,11 @@ import pytest
 from tests.sphinx.helpers import (
     BASE_CONF,
     BASE_URL,
+    canonical_link,
     page,
     read_entries,
     write_project,
 )
-from tests.sphinx.test_sphinx_after_the_build import canonical
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import sphinx_build
 
@@ -117,7 +117,7 @@ def test_a_base_url_option_naming_a_page_is_a_config_error_and_html_baseurl_a_fo
             folder + "caf%C3%A9/",
         }
     # guide/, or guide.html where dirhtml names pages so (Sphinx issue 9730, Sphinx 7).
-    assert canonical(tmp_path / "html_baseurl" / "guide" / "index.html").startswith(folder)
+    assert canonical_link(tmp_path / "html_baseurl" / "guide" / "index.html").startswith(folder)
 
 
 def test_an_html_baseurl_with_credentials_writes_no_sitemap(
