@@ -1193,8 +1193,7 @@ class FileDates:
         proc = self._run(args, cwd)
         if quiet:
             return proc.stdout if proc.returncode == 0 else None
-        command = next(arg for arg in args if not arg.startswith("-") and "=" not in arg)
-        return self._checked(cwd, command, proc)
+        return self._checked(cwd, _git_command(args), proc)
 
     def _checked(
         self, cwd: Path, command: str, proc: subprocess.CompletedProcess[bytes]
