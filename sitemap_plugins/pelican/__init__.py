@@ -54,7 +54,7 @@ from sitemap_plugins.core.publish import LaterWrite
 from sitemap_plugins.core.urls import is_not_found_file
 from sitemap_plugins.pelican import subsites
 from sitemap_plugins.pelican.dates import AuthorDates
-from sitemap_plugins.pelican.urls import SiteUrls, clean, linked_path, served
+from sitemap_plugins.pelican.urls import SiteUrls, UrlSetting, clean, linked_path, served
 
 if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
     from sitemap_plugins.core.human_page import Listing
@@ -208,6 +208,8 @@ class _Site:
         self.contexts: list[tuple[str, Mapping[str, Any]]] = []
         """Each file this run wrote, with the context Pelican wrote it with, in order."""
         self.done = False
+        self.warned_settings: set[UrlSetting] = set()
+        """The URL settings of listings said this run not to serve their files."""
         self.settings = settings
         self.page_writer: tuple[Any, Any] | None = None
         """Pelican's pages generator and writer of this run, for the page for humans."""
@@ -229,6 +231,7 @@ class _Site:
         self.builder.start(self.content_path, began=began)
         self.contexts = []
         self.done = False
+        self.warned_settings = set()
         self.page_writer = None
         self.statics = []
         self.author_dates.forget()
@@ -426,7 +429,11 @@ class _Site:
         # is one escape, CATEGORY_URL = "café/" none), and names this file only as it reads
         # decoded once: listed as names, encoded once, and where its file is served when the
         # two disagree, as an article is.
-        path = clean(served(self.urls.of(rel, context), rel)[0])
+        url = self.urls.of(rel, context)
+        found, serves = served(url, rel)
+        path = clean(found)
+        if not serves:
+            self._listing_url(rel, context, url, path)
         if self.legacy.excluded(path):
             return LeftOut(Reason.BY_CONFIG, origin)
         source = self.template_pages.get(rel)
@@ -519,6 +526,22 @@ class _Site:
                 "file is served (set URL and Save_as to agree, and Pelican's links will too)",
             )
         return found
+
+    def _listing_url(self, rel: str, context: Mapping[str, Any], url: str, path: str) -> None:
+        """A listing whose URL does not serve its file is listed where it is served, as an
+        article is, and the setting that made that URL is named once a build (every tag
+        shares ``TAG_URL``), with one file's two URLs."""
+        setting = self.urls.setting(rel, context)
+        warned = (self.main or self).warned_settings
+        if setting is None or setting in warned:
+            return
+        warned.add(setting)
+        self.builder.reporter.warning(
+            Code.BAD_URL,
+            f"{setting.name} {setting.value} does not serve the files Pelican writes, "
+            f"{setting.saved_by}: {url!r} for {rel!r}; each is listed where its file is "
+            f"served ({path!r}; set them to agree, and Pelican's links will too)",
+        )
 
     def _in_another_site(self, content: Any) -> bool:
         """Whether the page of ``content`` is in another site: i18n_subsites builds its

@@ -12,12 +12,25 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 from urllib.parse import unquote
 
-__all__ = ["SiteUrls", "clean", "linked_path", "served"]
+__all__ = ["SiteUrls", "UrlSetting", "clean", "linked_path", "served"]
 
 _INDEX_FILE: Final = re.compile(r"(^|/)index\.html?$")
+
+
+class UrlSetting(NamedTuple):
+    """The setting that made Pelican's link to a listing, with its value, and what saved the
+    file: what a user changes when that link does not serve the file, so what a warning names.
+    """
+
+    name: str
+    """``TAG_URL``, ``ARCHIVES_URL``, ``YEAR_ARCHIVE_URL``, ``PAGINATION_PATTERNS``..."""
+    value: str
+    """As the user wrote it (``'topics/{slug}/'``; a pagination rule as its tuple)."""
+    saved_by: str
+    """The setting that saved the file, with its value: ``TAG_SAVE_AS 'tag/{slug}.html'``."""
 
 
 class SiteUrls:
@@ -25,14 +38,27 @@ class SiteUrls:
     the ``search`` one is saved."""
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
+        self.settings = settings
         self.direct: dict[str, str] = {}
+        self.direct_settings: dict[str, UrlSetting] = {}
+        """The direct templates whose ``{NAME}_URL`` the user set, by where each is saved. One
+        left unset is no link of Pelican's (its own themes link none; ``{name}.html`` is only
+        the URL it gives the paginator), so it cannot disagree: ``INDEX_SAVE_AS =
+        "blog/index.html"`` beside a home page of one's own, as such sites set it."""
         self.search: str | None = None
         """Where the direct template ``search`` is saved: a theme's search page (Tipue Search,
         Flex), a form that shows nothing until a visitor searches, left out as on every host."""
         for name in settings.get("DIRECT_TEMPLATES") or ():
-            save_as = settings.get(f"{name.upper()}_SAVE_AS", f"{name}.html")
+            key = name.upper()
+            save_as = settings.get(f"{key}_SAVE_AS", f"{name}.html")
             if save_as:
-                self.direct[str(save_as)] = str(settings.get(f"{name.upper()}_URL", f"{name}.html"))
+                self.direct[str(save_as)] = str(settings.get(f"{key}_URL", f"{name}.html"))
+                if f"{key}_URL" in settings:
+                    self.direct_settings[str(save_as)] = UrlSetting(
+                        f"{key}_URL",
+                        repr(settings[f"{key}_URL"]),
+                        f"{key}_SAVE_AS {save_as!r}",
+                    )
                 if name == "search":
                     self.search = str(save_as)
 
@@ -53,6 +79,38 @@ class SiteUrls:
             return self.direct[rel]
         period = _period_url(rel, context)
         return rel if period is None else period
+
+    def setting(self, rel: str, context: Mapping[str, Any]) -> UrlSetting | None:
+        """The setting behind :meth:`of`'s URL for the file at ``rel``, or None where Pelican
+        has no URL of it. Asked only when that URL does not serve the file: a tag's
+        ``save_as`` formats Pelican's settings anew each time."""
+        listing = context.get("articles_page")
+        first = rel
+        if listing is not None and getattr(listing, "save_as", None) == rel:
+            if listing.number > 1 or not listing.base_url:
+                return _pagination_rule(listing)
+            first = str(listing.full_name)  # page 1: the listing's own URL setting
+        for key in ("tag", "category", "author"):
+            item = context.get(key)
+            if item is not None and getattr(item, "save_as", None) == first:
+                name = key.upper()
+                return UrlSetting(
+                    f"{name}_URL",
+                    repr(self.settings.get(f"{name}_URL")),
+                    f"{name}_SAVE_AS {self.settings.get(f'{name}_SAVE_AS')!r}",
+                )
+        if first in self.direct:
+            return self.direct_settings.get(first)
+        period = context.get("period_num")
+        if period:
+            granularity = ("YEAR", "MONTH", "DAY")[min(len(period), 3) - 1]
+            save_as = context.get(f"{granularity}_ARCHIVE_SAVE_AS")
+            return UrlSetting(
+                f"{granularity}_ARCHIVE_URL",
+                repr(context.get(f"{granularity}_ARCHIVE_URL")),
+                f"{granularity}_ARCHIVE_SAVE_AS {save_as!r}",
+            )
+        return None
 
     def is_search(self, rel: str, context: Mapping[str, Any]) -> bool:
         """Whether the file at ``rel`` is the search page, or a later page of it where
@@ -110,6 +168,24 @@ def clean(url: str) -> str:
     """``blog/index.html`` is served as ``blog/``: list the directory, as Pelican's links do."""
     url = url.lstrip("/")
     return _INDEX_FILE.sub(r"\1", url) if "index.htm" in url else url  # run for every page
+
+
+def _pagination_rule(listing: Any) -> UrlSetting | None:
+    """The rule of ``PAGINATION_PATTERNS`` that gave a listing's page its URL, found as
+    Pelican's paginator finds it: the last whose first page it has reached, or the one for
+    the last page (``-1``)."""
+    rule = None
+    for pattern in listing.settings.get("PAGINATION_PATTERNS") or ():
+        if pattern.min_page == -1:
+            if not listing.has_next():
+                rule = pattern
+                break
+        elif pattern.min_page <= listing.number:
+            rule = pattern
+    if rule is None:
+        return None
+    value = repr((rule.min_page, rule.URL, rule.SAVE_AS))
+    return UrlSetting("PAGINATION_PATTERNS", value, "its own SAVE_AS")
 
 
 def _period_url(rel: str, context: Mapping[str, Any]) -> str | None:

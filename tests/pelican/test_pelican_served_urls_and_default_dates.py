@@ -198,6 +198,72 @@ def test_every_listing_is_listed_where_its_file_is_served_encoded_once(
     assert reached <= set(entries)
 
 
+# Each listing's URL setting next to the setting that saves its file: the first four name
+# other files (Pelican links URLs that serve nothing), the last two agree with them.
+LISTING_URL_SETTINGS = {
+    "TAG_URL": ("topics/{slug}/", "TAG_SAVE_AS", "tag/{slug}.html"),
+    "ARCHIVES_URL": ("archive.html", "ARCHIVES_SAVE_AS", "archive/index.html"),
+    "YEAR_ARCHIVE_URL": ("year-{date:%Y}.html", "YEAR_ARCHIVE_SAVE_AS", "{date:%Y}/index.html"),
+    "CATEGORY_URL": ("section/{slug}.html", "CATEGORY_SAVE_AS", "category/{slug}/index.html"),
+    "AUTHOR_URL": ("writer/{slug}/", "AUTHOR_SAVE_AS", "writer/{slug}/index.html"),
+    "TAGS_URL": ("all-tags", "TAGS_SAVE_AS", "all-tags.html"),
+}
+DISAGREEING = ("TAG_URL", "ARCHIVES_URL", "YEAR_ARCHIVE_URL", "CATEGORY_URL")
+# Later pages as /page/N/ folders, linked as /pN/: the rule's URL serves nothing either.
+PAGES_RULE = (2, "{base_name}/p{number}/", "{base_name}/page/{number}/index.html")
+
+
+def test_a_listing_url_setting_that_does_not_serve_its_files_is_named_once(
+    git_repo: GitRepo,
+) -> None:
+    """A tag, category, archive, period archive or later page whose URL setting does not
+    serve the file Pelican saves is listed where its file is served, as an article is, and
+    the setting is named once, with its value, the one that saves the file and one file's two
+    URLs; strict fails on it. The index saved in a folder of its own with no ``INDEX_URL`` (a
+    home page of one's own, as Pelican's documentation sets it up) has no link to disagree."""
+    settings = "".join(
+        f"{name} = {url!r}\n{save_name} = {save_as!r}\n"
+        for name, (url, save_name, save_as) in LISTING_URL_SETTINGS.items()
+    )
+    settings += 'DIRECT_TEMPLATES = ["index", "tags", "categories", "authors", "archives"]\n'
+    settings += 'INDEX_SAVE_AS = "blog/index.html"\nDEFAULT_PAGINATION = 2\n'
+    settings += f"PAGINATION_PATTERNS = ((1, '{{url}}', '{{save_as}}'), {PAGES_RULE!r})\n"
+    files = {
+        f"content/{name}.md": post(name.title(), f"2024-0{n}-01", tags="python")
+        for n, name in enumerate(("alpha", "beta", "gamma"), start=1)
+    }
+    site = plain_repo(git_repo, files, settings)
+    proc = pelican_build(site)
+    output = site / "output"
+    entries = sitemap(site)
+
+    # Listed where each file is served, never at the URL Pelican links.
+    for listed in ("tag/python.html", "archive/", "2024/", "category/news/", "blog/"):
+        assert listed in entries, listed
+        assert served_file(output, listed) is not None, listed
+    for linked in ("topics/python/", "archive.html", "year-2024.html", "section/news.html"):
+        assert linked not in entries
+        assert served_file(output, linked) is None, linked
+    assert {"blog/page/2/", "tag/python/page/2/"} <= set(entries)
+    assert not any("/p2/" in path for path in entries)
+
+    log = log_of(proc)
+    for name in DISAGREEING:
+        url, save_name, save_as = LISTING_URL_SETTINGS[name]
+        assert log.count(f"{name} {url!r} does not serve the files") == 1, name
+        assert f"{save_name} {save_as!r}:" in log, name
+    assert "'topics/python/' for 'tag/python.html'" in log
+    assert log.count(f"PAGINATION_PATTERNS {PAGES_RULE!r} does not serve") == 1
+    assert log.count("does not serve") == len(DISAGREEING) + 1  # none for the others, the index
+    assert "INDEX" not in log
+
+    conf = site / "pelicanconf.py"
+    conf.write_text(conf.read_text(encoding="utf-8") + 'SITEMAP = {"strict": True}\n', "utf-8")
+    strict = pelican_build(site, check=False)
+    assert strict.returncode != 0
+    assert "does not serve the files" in log_of(strict)
+
+
 # A plugin writing a second file for each article, with the article's own context.
 PRINT_PLUGIN = """\
 from pelican import signals
