@@ -226,19 +226,31 @@ def check_base_url(url: str) -> str:
     return urlunsplit((parts.scheme.lower(), netloc, path, "", ""))
 
 
+_PAGE_EXTENSIONS: Final = frozenset({
+    "html", "htm", "xhtml", "xht", "shtml", "shtm", "stm",
+    "php", "phtml", "asp", "aspx", "jsp", "jspx", "cfm",
+})  # fmt: skip
+"""What a web server serves as a page (written, assembled or run: ``index.php``,
+``default.aspx``): a base URL whose last segment ends with one of these names a page. Any other
+dot (``v1.2``, ``docs.v2``, a dotfolder ``.php``) is in a folder's name, with or without its
+final ``/``."""
+
+
 def check_given_base_url(url: str) -> str:
     """:func:`check_base_url` for a base URL the user gives us (the ``base_url`` option, a
     command's ``--base-url``), which must also name a folder, not a page.
 
-    ``https://example.org/docs/index.html``, copied from a browser, would be taken for the
-    folder ``index.html/``: every URL listed under it, a sitemap whose every URL fails. A
-    host's own site URL (``site_url``, ``html_baseurl``, ``SITEURL``) is checked by
-    :func:`check_base_url` alone: the host took it for a folder too, and its pages' links say so.
+    ``https://example.org/docs/index.html`` (or ``index.php``, see :data:`_PAGE_EXTENSIONS`),
+    copied from a browser, would be taken for the folder ``index.html/``: every URL listed
+    under it, a sitemap whose every URL fails. A host's own site URL (``site_url``,
+    ``html_baseurl``, ``SITEURL``) is checked by :func:`check_base_url` alone: the host took
+    it for a folder too, and its pages' links say so.
     """
     normal = check_base_url(url)
     parts = urlsplit(url.strip())
     folder, _, name = parts.path.rpartition("/")
-    if name.lower().endswith((".html", ".htm")):
+    stem, _, extension = name.rpartition(".")
+    if stem and extension.lower() in _PAGE_EXTENSIONS:
         such_as = urlunsplit((parts.scheme, parts.netloc, folder + "/", "", ""))
         raise ValueError(
             f"the URL of the folder the site is served from, such as {such_as}; "

@@ -370,6 +370,12 @@ def test_a_base_url_that_ends_with_the_build_folder_is_that_folders_url(
         ("https://example.org/docs/index.htm", "https://example.org/docs/", "index.htm"),
         ("HTTPS://Example.org/docs/Guide.HTML", "https://Example.org/docs/", "Guide.HTML"),
         ("https://example.org/docs/index.html?#", "https://example.org/docs/", "index.html"),
+        # Pages a web server runs or assembles are pages too.
+        ("https://example.org/docs/index.php", "https://example.org/docs/", "index.php"),
+        ("https://example.org/docs/index.xhtml", "https://example.org/docs/", "index.xhtml"),
+        ("https://example.org/index.shtml", "https://example.org/", "index.shtml"),
+        ("https://example.org/Default.ASPX", "https://example.org/", "Default.ASPX"),
+        ("https://example.org/app/home.jsp", "https://example.org/app/", "home.jsp"),
     ],
 )
 def test_a_given_base_url_naming_a_page_is_refused_naming_its_folder(
@@ -391,6 +397,12 @@ def test_a_given_base_url_naming_a_page_is_refused_naming_its_folder(
         "https://example.org/v2.html/",
         "https://example.org/docs.html.d/",
         "https://example.org/html",
+        # A dot in a folder's name: a version, a variant, with or without the final slash.
+        "https://example.org/v1.2/",
+        "https://example.org/v1.2",
+        "https://example.org/docs.v2",
+        "https://example.org/php",
+        "https://example.org/.php",
     ],
 )
 def test_a_given_base_url_naming_a_folder_is_kept(base: str) -> None:
