@@ -43,7 +43,7 @@ from sitemap_plugins.core.publish import TEMP_PREFIX, Publication, is_ours
 from sitemap_plugins.core.render import INDEX_CLOSE, INDEX_OPEN, render_index_entry
 from sitemap_plugins.core.report import Code, PublishError
 from sitemap_plugins.core.urls import (
-    check_base_url,
+    check_given_base_url,
     directory_url,
     has_dot_segment,
     in_scope,
@@ -197,7 +197,7 @@ class _Run:
             what = "is not a folder" if self.folder.exists() else "no such folder"
             raise self.fatal(str(self.folder), what)
         try:
-            base = check_base_url(base_url)
+            base = check_given_base_url(base_url)  # a folder's, as the command line takes it
         except ValueError as error:
             raise self.fatal("--base-url", f"{base_url!r}: expected {error}") from None
         if not _relative_name(output) or not output.endswith(".xml"):

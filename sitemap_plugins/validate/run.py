@@ -27,7 +27,7 @@ from typing import Final
 from urllib.parse import SplitResult, unquote, urlsplit
 
 from sitemap_plugins.core.urls import (
-    check_base_url,
+    check_given_base_url,
     directory_url,
     encode_path,
     has_dot_segment,
@@ -76,9 +76,10 @@ def validate(
     at. ``now`` is the time lastmod values must not pass (default: this machine's clock).
     ``progress`` is called with the name of each file as its reading starts.
 
-    Raises ``ValueError`` for a ``base_url`` that is not an absolute http(s) URL.
+    Raises ``ValueError`` for a ``base_url`` that is not an absolute http(s) URL, or that names
+    a page (``https://example.org/docs/index.html``), as the command line refuses it.
     """
-    site_url = check_base_url(base_url) if base_url else None
+    site_url = check_given_base_url(base_url) if base_url else None
     run = _Run(
         base_url=site_url,
         timeout=timeout,

@@ -146,6 +146,24 @@ def test_a_base_url_naming_a_page_is_a_usage_error(site: Path, tmp_path: Path) -
     assert done.stdout.splitlines()[-1] == "All checks passed: 1 file, 2 URLs."
 
 
+@pytest.mark.parametrize("page", ["index.html", "index.php", "page.xhtml", "a.shtml", "b.aspx"])
+def test_validate_as_a_library_refuses_a_base_url_naming_a_page_as_the_command_does(
+    site: Path, page: str
+) -> None:
+    """``validate()`` took ``https://example.org/index.html`` for the folder ``index.html/``,
+    which the command refuses: it raises ``ValueError`` with the command's words, and the
+    command refuses a PHP or ASP.NET page (``index.php``, ``default.aspx``) as it does an HTML
+    one. A folder with a dot in its name (``v1.2``, with or without its slash) is a folder."""
+    expected = f"the URL of the folder the site is served from, such as {BASE}; {page} is a page"
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        validate(["."], base_url=BASE + page)
+    refused = run("validate", ".", "--base-url", BASE + page, cwd=site)
+    assert refused.returncode == 2
+    assert f"'{BASE}{page}': expected {expected} in it" in refused.stderr
+    for folder in (f"{BASE}v1.2/", f"{BASE}docs.v2"):
+        assert validate([site], base_url=folder).documents  # read, not refused
+
+
 def test_a_bad_option_is_one_named_line_and_exit_2(tmp_path: Path) -> None:
     done = run("validate", ".", "--base-url", "docs/", cwd=tmp_path)
     assert done.returncode == 2

@@ -429,6 +429,23 @@ def test_a_base_url_naming_a_page_is_a_usage_error(tmp_path: Path) -> None:
     assert [child.findtext(f"{{{SM}}}loc") for child in tree] == [f"{folder}1.0/sitemap.xml"]
 
 
+@pytest.mark.parametrize("page", ["index.html", "index.php", "default.aspx"])
+def test_build_index_refuses_a_base_url_naming_a_page_as_the_command_does(
+    tmp_path: Path, page: str
+) -> None:
+    """``build_index()`` took ``https://example.org/index.html`` for the folder
+    ``index.html/``, which the command refuses, and refused every build as made for another
+    base URL: its one fatal note now says what the command says, and nothing is written."""
+    root = versions(tmp_path / "site")
+    result = build_index(root, base_url=BASE + page)
+    assert result.exit_status == 2
+    assert messages(result, Level.FATAL) == [
+        f"--base-url: '{BASE}{page}': expected the URL of the folder the site is served from, "
+        f"such as {BASE}; {page} is a page in it"
+    ]
+    assert sorted(path.name for path in root.iterdir()) == ["1.0", "2.0", "latest", "versions.json"]
+
+
 def test_sitemaps_may_be_named_after_options(tmp_path: Path) -> None:
     """``index FOLDER --output x.xml SITEMAP``: argparse alone stops a list of positionals at
     the first option; the names after options are read as the names before them are."""
