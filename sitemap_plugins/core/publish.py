@@ -235,6 +235,8 @@ class Publication:
         self._retired: list[str] = []
         self._later: list[LaterWrite] = []
         self._in_place_of_host: set[str] = set()
+        self._kept: dict[str, _Published] = {}  # see stage_extra
+        self._spared: set[str] = set()  # see spare
         self._counter = 0
         self._announced = False
         self._committing = False
@@ -499,25 +501,37 @@ class Publication:
         robots = _Staged("robots.txt", temp, entry=False, recorded=False, verb="update")
         self._staged.append(robots)
 
-    def stage_extra(self, relpath: str, data: bytes) -> None:
-        """Put a small file of the site's own (the IndexNow key file) in place with the entry
-        points, unless it already holds exactly ``data``.
+    def stage_extra(self, relpath: str, data: bytes) -> bool:
+        """Publish a small file the site needs (the IndexNow key file) with this set, and record
+        it, as the set's own files are, so that a later build tells ours from the site's: it
+        replaces ours, removes it once it is no longer published (another key, the option
+        off), and never takes the site's for ours.
 
-        It is not recorded: it belongs to the site as much as to us (a user may ship the same
-        file), so no later build ever removes it.
+        A file already there that no record names is the site's own: one holding exactly
+        ``data`` is left as it is, unrecorded (the same bytes harm nothing, and no build ever
+        removes it); one holding anything else is not written over, and False says so, for
+        the caller to warn: nothing is staged. Ours, still exactly ``data``, stays recorded
+        and is not written again.
         """
         path = self.root / relpath
         try:
-            if path.is_file() and path.read_bytes() == data:
-                return
+            held = path.read_bytes() if path.is_file() else None
         except OSError as error:
             raise PublishError("write", path, _cause(error)) from None
-        folder = relpath.rpartition("/")[0]
-        temp = self.new_file(folder, relpath)
-        temp.write(data)
-        temp.close()
-        self.written(temp)
-        self._staged.append(_Staged(relpath, temp, entry=False, recorded=False))
+        ours = self.ours(relpath)
+        if held is not None and not ours:
+            return held == data
+        if ours and held == data:
+            self._kept[relpath] = self.files[relpath]
+            return True
+        self.stage_file(relpath, data)
+        return True
+
+    def spare(self, relpath: str) -> None:
+        """Say that the host wrote ``relpath`` itself this build: if an earlier build of ours
+        published a file of that name, with the same bytes (the key file, now shipped by the
+        site itself), it is the site's now, never removed, and forgotten by the record."""
+        self._spared.add(relpath)
 
     def stage_file(self, relpath: str, data: bytes) -> None:
         """Publish a file of ours beside the sitemap with this set (the page for humans):
@@ -574,6 +588,7 @@ class Publication:
             for staged in self._staged
             if staged.recorded
         }
+        new.update(self._kept)
         unclean = tuple(sorted(self._unclean))
         # Until robots.txt is in place, a kill leaves either file: the record names the lines of
         # both, as it names the files of both sets.
@@ -642,7 +657,11 @@ class Publication:
     def _remove_old(self, new: dict[str, _Published]) -> dict[str, _Published]:
         """Remove the files earlier builds published that this one did not; return the ones
         that are still ours but could not be removed, to try again next time."""
-        old = {name: about for name, about in self.files.items() if name not in new}
+        old = {
+            name: about
+            for name, about in self.files.items()
+            if name not in new and name not in self._spared
+        }
         kept: dict[str, _Published] = {}
         entries = [name for name, about in old.items() if about.entry]
         for name in sorted(entries):

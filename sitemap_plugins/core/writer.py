@@ -283,6 +283,7 @@ def _write(
     label = layout.relpath(layout.stem + layout.suffix)
     with Publication(output_dir, reporter, folders=folders, sitemap=label) as publication:
         publication.folder(layout.directory)
+        _stage_key_file(publication, options, reporter, host_files)
         shards: list[_Shard] = []
         news_shards: list[_Shard] = []
 
@@ -351,7 +352,6 @@ def _write(
                     if name in publication.files or not (output_dir / name).exists()
                 )
             publication.stage_robots(*listed, drop=gone)
-        _stage_key_file(publication, options)
         for name in replaces:
             publication.retire(name)
         for name in in_place_of_host:
@@ -420,22 +420,37 @@ def _publish_nothing(
     """A build with no page to list publishes an empty set, as a clean build of the site has
     no sitemap: the files the last build published go (only ours, only as we wrote them), and
     so do our ``Sitemap:`` lines, which would name them. Strict mode still decides first, and
-    the IndexNow key file stays where its option keeps it."""
+    the IndexNow key file, staged first, stays where its option keeps it."""
     if before_publish is not None:
         before_publish()
     if options.robots_txt and publication.robots:
         publication.stage_robots(drop=publication.robots)
-    _stage_key_file(publication, options)
     publication.commit()
 
 
-def _stage_key_file(publication: Publication, options: Options) -> None:
-    """The IndexNow key file, with every set while the option names a key."""
-    if options.indexnow_key is not None:
-        from sitemap_plugins.core.indexnow import key_file_bytes, key_file_name
+def _stage_key_file(
+    publication: Publication, options: Options, reporter: Reporter, host_files: Mapping[str, str]
+) -> None:
+    """The IndexNow key file, with every set while the option names a key; said before strict
+    mode decides, so that a key file not written fails a strict build. A recorded file the
+    host wrote again this build (the site ships the key file itself) is the site's from now
+    on, and no later build removes it."""
+    for name in publication.files:
+        if host_files.get(name) is not None:
+            publication.spare(name)
+    if options.indexnow_key is None:
+        return
+    from sitemap_plugins.core.indexnow import key_file_bytes, key_file_name, masked
 
-        key = options.indexnow_key
-        publication.stage_extra(key_file_name(key), key_file_bytes(key))
+    key = options.indexnow_key
+    if not publication.stage_extra(key_file_name(key), key_file_bytes(key)):
+        shown = publication.root / key_file_name(masked(key))
+        reporter.warning(
+            Code.CONFLICT,
+            f"{shown}: a file of the site's own is where the IndexNow key file goes "
+            "(indexnow_key), holding something else; it is kept and no key file is written: "
+            "remove it from the site, or turn indexnow_key off",
+        )
 
 
 def _same_offset(value: dt.datetime, tz: dt.tzinfo) -> bool:

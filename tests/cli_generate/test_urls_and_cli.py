@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.core import OPTION_SPECS, CollectingReporter, Options
+from sitemap_plugins.core.indexnow import masked
 from sitemap_plugins.generate import InputError, UsageError, find_host_config, resolve_settings
 from sitemap_plugins.generate.run import generate_urls
 from tests.cli_generate.helpers import checked, lastmods, page, run, write
@@ -606,7 +607,6 @@ KEY = "a1b2c3d4e5f6a7b8"
 UNREPLACEABLE = {
     # how a file of the set is made one a rename cannot replace, and which file
     "immutable .gz": "sitemap.xml.gz",
-    "immutable key file": f"{KEY}.txt",
     "another user's .gz, sticky folder": "sitemap.xml.gz",
 }
 
@@ -615,9 +615,8 @@ UNREPLACEABLE = {
 def test_a_file_that_cannot_be_replaced_is_one_line_exit_1_and_nothing_is_put_in_place(
     tmp_path: Path, how: str
 ) -> None:
-    """``sitemap.xml`` goes in place before its ``.gz`` and the IndexNow key file after both:
-    one that cannot be replaced is found before the first, or the failed run leaves a new
-    ``sitemap.xml`` beside the old ``.gz``, or the new set beside the old key file."""
+    """``sitemap.xml`` goes in place before its ``.gz``: one that cannot be replaced is found
+    before the first, or the failed run leaves a new ``sitemap.xml`` beside the old ``.gz``."""
     out = tmp_path / "out"
     write(tmp_path / "urls.txt", f"{BASE}a\n")
     args = ("generate", "out", "--urls", "urls.txt", "--base-url", BASE, "--gzip", "both",
@@ -625,8 +624,6 @@ def test_a_file_that_cannot_be_replaced_is_one_line_exit_1_and_nothing_is_put_in
     assert run(*args, cwd=tmp_path).returncode == 0
     name = UNREPLACEABLE[how]
     target = out / name
-    if name == f"{KEY}.txt":
-        target.write_bytes(KEY.encode() + b"\n")  # written by hand, with a line end
     before = snapshot(out)
     write(tmp_path / "urls.txt", f"{BASE}a\n{BASE}b\n")  # the next run lists one more page
     if how.endswith("sticky folder"):
@@ -687,6 +684,32 @@ def _owner_rights_back(folder: Path, target: Path) -> None:
     for path in (folder, target):
         os.chown(path, 0, 0)
     folder.chmod(0o755)
+
+
+def test_a_key_file_of_the_sites_own_is_kept_with_one_warning(tmp_path: Path) -> None:
+    """A key file written by hand, with a line end, was written over without a word: it is
+    the site's, kept, and one line says so, naming it with the key masked; the sitemap is
+    written, and ``--strict`` stops the run with nothing written."""
+    write(tmp_path / "site/index.html", page("Home"))
+    write(tmp_path / f"site/{KEY}.txt", KEY + "\n")
+    args = ("generate", "site", "--base-url", BASE, "--indexnow-key", KEY)
+    strict = run(*args, "--strict", cwd=tmp_path)
+    assert strict.returncode == 1
+    assert sorted(path.name for path in (tmp_path / "site").iterdir()) == [
+        f"{KEY}.txt",
+        "index.html",
+    ]
+    done = run(*args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    warning = (
+        f"warning: {Path('site', masked(KEY) + '.txt')}: a file of the site's own is where the "
+        "IndexNow key file goes (indexnow_key), holding something else; it is kept and no key "
+        "file is written: remove it from the site, or turn indexnow_key off"
+    )
+    assert [line for line in done.stderr.splitlines() if KEY[:4] in line] == [warning]
+    assert warning in strict.stderr.splitlines()
+    assert (tmp_path / f"site/{KEY}.txt").read_text("ascii") == KEY + "\n"
+    assert set(lastmods(checked(tmp_path / "site", BASE), BASE)) == {""}
 
 
 def test_the_indexnow_key_file_is_written_with_the_sitemap_and_never_shown(

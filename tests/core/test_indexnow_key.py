@@ -8,19 +8,27 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_plugins.core import CollectingReporter, OptionError, Options, Page, SitemapBuilder
+from sitemap_plugins.core import (
+    Code,
+    CollectingReporter,
+    OptionError,
+    Options,
+    Page,
+    SitemapBuilder,
+    StrictError,
+)
 from sitemap_plugins.core.indexnow import check_key, masked
 from tests.support.publishing import expected_mode, umask
 
 KEY = "a1b2c3d4-e5f6"
 BASE = "https://example.org/"
+PAGES = [Page(path="docs/", origin="index.md"), Page(path="docs/a/", origin="a.md")]
 
 
 def build(folder: Path, **options: object) -> None:
     settings = {"base_url": BASE, "lastmod_sources": [], **options}
     builder = SitemapBuilder(Options.from_mapping(settings), CollectingReporter())
-    pages = [Page(path="docs/", origin="index.md"), Page(path="docs/a/", origin="a.md")]
-    assert builder.build(pages, folder).urls == 2
+    assert builder.build(PAGES, folder).urls == 2
 
 
 @pytest.mark.parametrize("mask", [0o022, 0o027, 0o077])
@@ -34,12 +42,67 @@ def test_the_key_file_is_written_at_the_root_with_the_umask_mode(tmp_path: Path,
     assert not [p.name for p in tmp_path.rglob(".sitemap-plugins-*.tmp")]
 
 
-def test_the_key_file_is_not_recorded_so_no_build_removes_it(tmp_path: Path) -> None:
+def recorded(folder: Path) -> set[str]:
+    return set(json.loads((folder / ".sitemap-plugins.json").read_text())["files"])
+
+
+def test_the_key_file_is_recorded_and_goes_with_its_option_or_key(tmp_path: Path) -> None:
+    """Recorded as the sitemap is, so that a later build knows it for ours: another key
+    replaces it, and the option turned off removes it, as a sitemap no longer written. The
+    site's own file of that name never goes: one already right (the same bytes harm nothing)
+    is left unrecorded, and ours, once the host ships the same file itself, becomes the
+    site's."""
     build(tmp_path, indexnow_key=KEY)
-    record = json.loads((tmp_path / ".sitemap-plugins.json").read_text())
-    assert f"{KEY}.txt" not in record["files"]
-    build(tmp_path)  # the option turned off: the file stays, a user may ship it too
-    assert (tmp_path / f"{KEY}.txt").read_bytes() == KEY.encode()
+    assert f"{KEY}.txt" in recorded(tmp_path)
+    other = "z9y8x7w6-v5u4"
+    build(tmp_path, indexnow_key=other)
+    assert not (tmp_path / f"{KEY}.txt").exists()
+    assert (tmp_path / f"{other}.txt").read_bytes() == other.encode()
+    build(tmp_path)
+    assert not (tmp_path / f"{other}.txt").exists()
+    assert recorded(tmp_path) == {"sitemap.xml"}
+
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    (shipped / f"{KEY}.txt").write_bytes(KEY.encode())
+    build(shipped, indexnow_key=KEY)
+    assert recorded(shipped) == {"sitemap.xml"}
+    build(shipped)
+    assert (shipped / f"{KEY}.txt").read_bytes() == KEY.encode()
+
+    copied = tmp_path / "copied"
+    build(copied, indexnow_key=KEY)
+    options = Options.from_mapping({"base_url": BASE, "lastmod_sources": []})
+    host_files = {f"{KEY}.txt": f"docs/{KEY}.txt"}  # the host copied it there this build
+    SitemapBuilder(options, CollectingReporter()).build(PAGES, copied, host_files=host_files)
+    assert (copied / f"{KEY}.txt").read_bytes() == KEY.encode()
+    assert recorded(copied) == {"sitemap.xml"}
+
+
+def test_a_key_file_of_the_sites_own_with_other_bytes_is_kept_with_one_warning(
+    tmp_path: Path,
+) -> None:
+    """It was written over without a word: a user's file of that name (written by hand, with a
+    line end) is the site's, kept, and said so, naming it with the key masked; the sitemap is
+    written all the same, and strict mode stops the build with nothing written."""
+    key_file = tmp_path / f"{KEY}.txt"
+    key_file.write_bytes(b"a note of mine\n")
+    with pytest.raises(StrictError):
+        build(tmp_path, indexnow_key=KEY, strict=True)
+    assert sorted(path.name for path in tmp_path.iterdir()) == [key_file.name]
+    reporter = CollectingReporter()
+    settings = {"base_url": BASE, "lastmod_sources": [], "indexnow_key": KEY}
+    SitemapBuilder(Options.from_mapping(settings), reporter).build(PAGES, tmp_path)
+    assert key_file.read_bytes() == b"a note of mine\n"
+    assert (tmp_path / "sitemap.xml").is_file()
+    assert recorded(tmp_path) == {"sitemap.xml"}
+    [(code, message)] = reporter.warnings
+    assert code is Code.CONFLICT
+    assert message.startswith(f"{tmp_path / masked(KEY)}.txt: a file of the site's own ")
+    assert message.endswith("remove it from the site, or turn indexnow_key off")
+    assert KEY not in message
+    build(tmp_path)  # the option turned off: still the site's
+    assert key_file.read_bytes() == b"a note of mine\n"
 
 
 def test_a_key_file_already_right_is_left_untouched(tmp_path: Path) -> None:
