@@ -110,3 +110,9 @@ class StrictError(SitemapError):
         self.written = written
         counted = f"{warnings} warning{'s' if warnings != 1 else ''} in strict mode"
         super().__init__(counted if written else f"{counted}; no sitemap written")
+
+
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """``1 URL``, ``2 URLs``, ``1,000 entries``: a count as the lines users read give it,
+    since "1 URLs" reads as a slip."""
+    return f"{number:,} {noun if number == 1 else plural or noun + 's'}"

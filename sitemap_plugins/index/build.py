@@ -41,7 +41,7 @@ from sitemap_plugins.core.model import IndexEntry, Lastmod
 from sitemap_plugins.core.options import MAX_URLS_PER_FILE
 from sitemap_plugins.core.publish import TEMP_PREFIX, Publication, is_ours
 from sitemap_plugins.core.render import INDEX_CLOSE, INDEX_OPEN, render_index_entry
-from sitemap_plugins.core.report import Code, PublishError
+from sitemap_plugins.core.report import Code, PublishError, counted
 from sitemap_plugins.core.urls import (
     check_given_base_url,
     directory_url,
@@ -417,8 +417,9 @@ class _Run:
         self.result.note(
             Level.INFO,
             str(child.path),
-            f"an index: its {len(entries):,} sitemaps are listed in its place (an index may "
-            "not list another index)",
+            f"an index: its {counted(len(entries), 'sitemap')} "
+            f"{'is' if len(entries) == 1 else 'are'} listed in its place (an index may not list "
+            "another index)",
         )
         return entries
 
@@ -447,7 +448,7 @@ class _Run:
         if current.kind != "index":
             raise self.fatal(
                 str(path),
-                f"is the site's own sitemap ({current.entries:,} URLs), not an index; not "
+                f"is the site's own sitemap ({counted(current.entries, 'URL')}), not an index; not "
                 "replaced: name the index with --output (for example sitemap-index.xml)",
             )
         beside = [c.loc for c in current.children if directory_url(c.loc) == scope]

@@ -17,6 +17,7 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from sitemap_plugins.core.indexnow import check_key, key_file_name, masked
+from sitemap_plugins.core.report import counted
 from sitemap_plugins.core.urls import web_origin
 from sitemap_plugins.indexnow.client import MAX_URLS_PER_REQUEST, IndexNowClient, SubmitError
 from sitemap_plugins.indexnow.urls import UrlSet, changes, read_urls
@@ -96,7 +97,7 @@ def plan(
         urls = diff.urls
         result.lines.append(
             f"Since {since}: {len(diff.added):,} added, {len(diff.updated):,} with a new "
-            f"lastmod, {len(diff.removed):,} removed: {len(urls):,} URLs to submit."
+            f"lastmod, {len(diff.removed):,} removed: {counted(len(urls), 'URL')} to submit."
         )
     else:
         urls = sorted(new.urls)
@@ -110,7 +111,7 @@ def plan(
         if key_host != host:
             raise PlanError(
                 f"--key-location {_mask(given, key)} is not on {host}, the host of "
-                f"{len(listed):,} URLs to submit: IndexNow accepts a key file only on the "
+                f"{counted(len(listed), 'URL')} to submit: IndexNow accepts a key file only on the "
                 "URLs' own host"
             )
         for start in range(0, len(listed), batch_size):
@@ -130,11 +131,13 @@ def _read(
 
 
 def _described(found: UrlSet) -> str:
-    files = f"{found.files} file{'' if found.files == 1 else 's'}"
+    files = counted(found.files, "file")
     skipped = (
-        f"; {found.skipped:,} entries that are not http(s) URLs left out" if found.skipped else ""
+        f"; {counted(found.skipped, 'entry', 'entries')} that are not http(s) URLs left out"
+        if found.skipped
+        else ""
     )
-    return f"Read {found.source}: {len(found.urls):,} URLs in {files}{skipped}."
+    return f"Read {found.source}: {counted(len(found.urls), 'URL')} in {files}{skipped}."
 
 
 def _on_its_host(url: str) -> tuple[str, str]:
@@ -221,19 +224,20 @@ def send(
     total = len(found.requests)
     for number, request in enumerate(found.requests, 1):
         if progress is not None:
-            progress(f"request {number} of {total}: {len(request.urls):,} URLs for {request.host}")
+            urls = counted(len(request.urls), "URL")
+            progress(f"request {number} of {total}: {urls} for {request.host}")
         try:
             answer = client.post(request.document(key))
         except SubmitError as error:
             sent.outcome = Outcome.REFUSED
             left = found.urls - sent.accepted
             sent.lines.append(
-                f"{request.host}: {_mask(str(error), key)}; {left:,} URLs not submitted"
+                f"{request.host}: {_mask(str(error), key)}; {counted(left, 'URL')} not submitted"
             )
             return sent
         sent.accepted += len(request.urls)
         sent.lines.append(
-            f"{request.host}: {len(request.urls):,} URLs accepted "
+            f"{request.host}: {counted(len(request.urls), 'URL')} accepted "
             f"(HTTP {answer.status} {answer.reason})"
         )
     return sent

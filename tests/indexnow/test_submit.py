@@ -5,6 +5,7 @@ machine: every URL is on 127.0.0.1, and the endpoint is always given."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import urllib.request
 from collections.abc import Iterator
@@ -193,6 +194,23 @@ def test_a_folder_is_read_for_the_sitemap_validate_finds_there(
     assert f"Read site: {len(NEW)} URLs in 1 file." in done.stdout
     assert "1 added, 1 with a new lastmod, 1 removed: 3 URLs to submit." in done.stdout
     assert endpoint.answers == []
+
+
+def test_one_url_is_counted_in_the_singular(
+    site: tuple[Path, str], endpoint: Endpoint, tmp_path: Path
+) -> None:
+    """Every count a run shows agrees with its noun: it said "1 URLs" for one URL."""
+    folder, base = site
+    previous = build(tmp_path / "previous", base, {"": "2024-05-01"}, indexnow_key=KEY)
+    build(folder, base, {"": "2024-06-01"}, indexnow_key=KEY)
+    done = run("submit", base + "sitemap.xml", "--since", previous, "--key", KEY,
+               "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert [document["urlList"] for document in endpoint.accepted] == [[base]]
+    output = done.stdout + done.stderr
+    assert "1 URL " in output
+    assert "1 URL accepted" in output
+    assert re.findall(r"(?<![\d,])1 (?:URLs|files|entries|requests)\b", output) == []
 
 
 def _urlset(path: Path, lastmods: dict[str, str]) -> Path:
