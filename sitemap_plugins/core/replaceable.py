@@ -22,9 +22,10 @@ BSDs and macOS,
 
 On Windows, a file with the read-only attribute is not replaced either. A file written over
 in place (opened for writing, as Sphinx and Pelican write the page for humans) needs instead
-write permission on itself, and the same flags. What no ``stat`` shows is left to the write
-itself, which then still fails as one named error: a security module's policy (SELinux,
-AppArmor), a file that is a mount point, a file another program holds open on Windows.
+write permission on itself, the same flags, and, on Linux with ``fs.protected_regular`` on,
+not to be another user's in a sticky folder others may write. What no ``stat`` shows is left
+to the write itself, which then still fails as one named error: a security module's policy
+(SELinux, AppArmor), a file that is a mount point, a file another program holds open on Windows.
 """
 
 from __future__ import annotations
@@ -70,6 +71,12 @@ def refusal(path: Path, *, in_place: bool = False) -> str | None:
         if flag in flags:
             return f"{denied} (the file is {flag})"
     if in_place:
+        if _protected_regular(path, info):
+            return (
+                f"{os.strerror(errno.EACCES)} (another user's file, in a folder others may write "
+                "with the sticky bit, which Linux's fs.protected_regular keeps even root from "
+                "opening to write)"
+            )
         effective = os.access in os.supports_effective_ids  # a setuid program's own rights
         if not os.access(path, os.W_OK, effective_ids=effective):
             return f"{os.strerror(errno.EACCES)} (the file is not writable)"
@@ -90,6 +97,34 @@ def _sticky_and_not_ours(path: Path, info: os.stat_result) -> bool:
         return False
     me = os.geteuid()
     return me not in (info.st_uid, folder.st_uid) and not _acts_as_any_owner()
+
+
+def _protected_regular(path: Path, info: os.stat_result, level: int | None = None) -> bool:
+    """Whether Linux's ``fs.protected_regular`` refuses opening ``path`` to write it over.
+
+    Every host opens a page it writes with ``O_CREAT`` (Python's ``open(path, "w")``), and
+    with the sysctl at 1 (systemd's default since 2019) the kernel refuses that, to root too,
+    for a file in a sticky folder that others may write, owned neither by the process nor by
+    the folder's owner; at 2 also where only the folder's group may write. ``level`` is the
+    sysctl's value, read from ``/proc`` when not given (0 where it cannot be read)."""
+    if not hasattr(os, "geteuid") or not stat.S_ISREG(info.st_mode):
+        return False
+    if level is None:
+        level = _sysctl_level("/proc/sys/fs/protected_regular")
+    if level < 1:
+        return False
+    folder = Path(os.path.realpath(path)).parent.stat()  # the folder of the file opened
+    if not folder.st_mode & stat.S_ISVTX or info.st_uid in (folder.st_uid, os.geteuid()):
+        return False
+    return bool(folder.st_mode & stat.S_IWOTH or (level >= 2 and folder.st_mode & stat.S_IWGRP))
+
+
+def _sysctl_level(path: str) -> int:
+    try:
+        with open(path, encoding="ascii") as value:
+            return int(value.read().strip() or 0)
+    except (OSError, ValueError):
+        return 0
 
 
 def _acts_as_any_owner() -> bool:
