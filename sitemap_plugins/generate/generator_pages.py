@@ -3,12 +3,14 @@
 A Sphinx build writes a general index (``genindex``, split into ``genindex-A``... with
 ``html_split_index``), domain indexes (``py-modindex``) and a search page; a Pelican build
 writes its drafts to ``drafts/``, and a theme's search page where ``DIRECT_TEMPLATES`` names
-``search``. None of them carries a ``noindex``, so the built HTML alone
-would list them, where the plugins leave them out (the Sphinx extension by page name, the
-Pelican plugin by status). ``generate`` runs after the build and sees files only: it knows the
-generator by what the build leaves (Sphinx's ``_static/documentation_options.js`` and
-``searchindex.js``; Pelican's ``pelicanconf.py`` beside the output, or its ``generator`` meta
-tag) and leaves out the same pages, with the same reasons.
+``search``; MkDocs' search plugin writes ``search.html`` for a theme that asks for a search page
+(``include_search_page``: readthedocs). None of them carries a ``noindex``, so the built HTML
+alone would list them, where the plugins leave them out (the Sphinx extension by page name, the
+Pelican plugin by status, the MkDocs plugin by listing documents only). ``generate`` runs after
+the build and sees files only: it knows the generator by what the build leaves (Sphinx's
+``_static/documentation_options.js`` and ``searchindex.js``; Pelican's ``pelicanconf.py``
+beside the output, or its ``generator`` meta tag; the search plugin's
+``search/search_index.json``) and leaves out the same pages, with the same reasons.
 
 A site may hold several builds, each in a folder of its own: Sphinx built once per language or
 version (``en/``, ``fr/``, ``1.0/``), i18n_subsites' subsites (``de/``). Each folder a build
@@ -23,6 +25,7 @@ them apart; README names the ``--exclude`` that leaves them out.
 from __future__ import annotations
 
 import ast
+import json
 import posixpath
 import re
 from collections.abc import Callable, Iterator
@@ -39,6 +42,10 @@ GeneratorPages = Callable[[str], "Reason | None"]
 """Why the built file at a path (posix, relative to the site) is left out, or None."""
 
 _SPHINX_MARKERS: Final = ("_static/documentation_options.js", "searchindex.js")
+_MKDOCS_SEARCH_INDEX: Final = "search/search_index.json"
+"""What MkDocs' search plugin (and Material's) writes at the top of a build, whose
+``search.html`` it also writes where the theme asks for a search page."""
+_MKDOCS_SEARCH_PAGE: Final = "search.html"
 _BUILDER: Final = re.compile(r"\bBUILDER:\s*['\"]([\w-]+)")
 _PELICAN_GENERATOR: Final = re.compile(
     r"<meta\s[^>]*name=[\"']?generator[\"']?[^>]*content=[\"']?Pelican", re.IGNORECASE
@@ -60,10 +67,11 @@ def generator_pages(site_dir: Path, project_dirs: tuple[Path, ...]) -> Generator
     ``project_dirs`` are where Pelican's config may lie (the current folder, the site folder's
     parent). A site whose top Sphinx built is no Pelican site, whatever config lies beside it."""
     sphinx = _SphinxOutputs(site_dir)
+    mkdocs = _MkDocsOutputs(site_dir)
     pelican = None if sphinx.holds("") else _pelican_pages(site_dir, project_dirs)
 
     def generator_page(relpath: str) -> Reason | None:
-        reason = sphinx.page(relpath)
+        reason = sphinx.page(relpath) or mkdocs.page(relpath)
         if reason is None and pelican is not None:
             reason = pelican(relpath)
         return reason
@@ -110,6 +118,47 @@ class _SphinxOutputs:
             folder, _, stem = folder.rpartition("/")
         reason = _sphinx_reason(stem)
         return reason if reason is not None and self.holds(folder) else None
+
+
+class _MkDocsOutputs:
+    """The search page MkDocs' search plugin writes at the top of a build (the site's, or a
+    version's or language's folder) for a theme that asks for one: ``search.html``, rendered
+    from the theme with no document, so never listed by the MkDocs plugin. A build is known by
+    the search index the same plugin writes beside it; a document that MkDocs saved as
+    ``search.html`` (``docs/search.md`` without directory URLs) is in that index, and stays."""
+
+    def __init__(self, site_dir: Path) -> None:
+        self.site_dir = site_dir
+        self._known: dict[str, bool] = {}
+
+    def page(self, relpath: str) -> Reason | None:
+        folder, _, name = relpath.rpartition("/")
+        if name != _MKDOCS_SEARCH_PAGE:
+            return None  # most pages, asked at the cost of a look at the name
+        known = self._known.get(folder)
+        if known is None:
+            known = self._known[folder] = _is_search_plugins_page(self.site_dir / folder)
+        return Reason.SEARCH_PAGE if known else None
+
+
+def _is_search_plugins_page(build: Path) -> bool:
+    """Whether ``search.html`` at the top of ``build`` is the search plugin's page: the plugin's
+    index is there, and lists no document at that location."""
+    index = build / _MKDOCS_SEARCH_INDEX
+    if not is_file(index):
+        return False
+    try:
+        with index.open("rb") as stream:
+            documents = json.load(stream).get("docs")
+    except (OSError, ValueError, AttributeError, RecursionError):
+        return False  # no index MkDocs wrote: nothing to say the page is its
+    if not isinstance(documents, list):
+        return False
+    for document in documents:
+        location = document.get("location") if isinstance(document, dict) else None
+        if isinstance(location, str) and location.partition("#")[0] == _MKDOCS_SEARCH_PAGE:
+            return False
+    return True
 
 
 def _sphinx_reason(stem: str) -> Reason | None:

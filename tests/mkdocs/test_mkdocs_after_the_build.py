@@ -42,6 +42,7 @@ def built_both_ways(
     generate: tuple[str, ...] = (),
     options: dict[str, list[object]] | None = None,
     written_by_build: tuple[str, ...] = (),
+    theme: str = "material",
     **settings: object,
 ) -> dict[str, UrlEntry]:
     """The site built with Material, ``plugins`` and the mkdocs.yml ``settings`` twice: with
@@ -51,17 +52,18 @@ def built_both_ways(
     ``options`` are given to both: the plugin's in mkdocs.yml, ``generate``'s in
     ``sitemap-plugins.toml`` (each value a list, written as TOML's JSON-like arrays).
     ``written_by_build`` are sources a build writes when they are missing (Material's blog
-    index): removed before each build, so that each build writes them anew, as on CI."""
+    index): removed before each build, so that each build writes them anew, as on CI.
+    ``theme`` is the theme both builds use."""
     root = repo.root
     sitemap_plugin: object = {"sitemap": options} if options else "sitemap"
-    write_config(repo, theme={"name": "material"}, plugins=[sitemap_plugin, *plugins], **settings)
+    write_config(repo, theme={"name": theme}, plugins=[sitemap_plugin, *plugins], **settings)
     for relpath in written_by_build:
         (root / relpath).unlink(missing_ok=True)
     mkdocs_build(root, "--site-dir", "with-plugin")
     if options:
         toml = "".join(f"{key} = {_toml(value)}\n" for key, value in options.items())
         repo.write("sitemap-plugins.toml", toml)
-    write_config(repo, theme={"name": "material"}, plugins=[*plugins], **settings)
+    write_config(repo, theme={"name": theme}, plugins=[*plugins], **settings)
     for relpath in written_by_build:
         (root / relpath).unlink(missing_ok=True)
     mkdocs_build(root, "--site-dir", "site")
@@ -263,6 +265,26 @@ def test_generate_leaves_out_404_pages_and_redirect_stubs_as_the_plugin_does(
     assert 'http-equiv="refresh"' in (git_repo.root / "site/moved/index.html").read_text("utf-8")
     assert BASE + "http/404/" in plugin
     assert not {BASE + "404/", BASE + "moved/", BASE + "guide/"} & set(plugin)
+
+
+@pytest.mark.parametrize("directory_urls", [True, False])
+@pytest.mark.parametrize("theme", ["mkdocs", "readthedocs", "material"])
+def test_generate_leaves_out_the_search_page_a_theme_has_as_the_plugin_does(
+    git_repo: GitRepo, theme: str, directory_urls: bool
+) -> None:
+    """MkDocs' search plugin writes ``search.html`` at the top of the site for a theme that
+    asks for a search page (readthedocs): no document, so the plugin never lists it, and
+    ``generate`` leaves it out too. A document MkDocs saved as ``search.html`` (the mkdocs
+    theme, which has no search page, without directory URLs) is listed by both."""
+    example_repo(git_repo)
+    own_page = theme == "mkdocs" and not directory_urls
+    if own_page:
+        git_repo.write("docs/search.md", "# How to search\n")
+        git_repo.commit("a page about searching", "2024-10-01T00:00:00+00:00")
+    plugin = built_both_ways(git_repo, "search", theme=theme, use_directory_urls=directory_urls)
+    written = (git_repo.root / "site/search.html").is_file()
+    assert written == (theme == "readthedocs" or own_page)  # so that agreement is about it
+    assert (BASE + "search.html" in plugin) == own_page
 
 
 SUB_DELIMITERS = ("a&b", "it's", "x(1)", "p+q=r", "one,two;three", "at@home!", "cost$", "star*")
