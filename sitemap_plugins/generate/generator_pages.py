@@ -36,7 +36,7 @@ from sitemap_plugins.core.html import head_of
 from sitemap_plugins.core.model import Reason
 from sitemap_plugins.generate.file_checks import is_file
 
-__all__ = ["GeneratorPages", "generator_pages", "sphinx_builder"]
+__all__ = ["GeneratorPages", "dirhtml_builds", "generator_pages", "sphinx_builder"]
 
 GeneratorPages = Callable[[str], "Reason | None"]
 """Why the built file at a path (posix, relative to the site) is left out, or None."""
@@ -88,6 +88,32 @@ def sphinx_builder(site_dir: Path) -> str | None:
         return None
     found = _BUILDER.search(text)
     return found.group(1) if found else None
+
+
+def dirhtml_builds(site_dir: Path) -> Callable[[str], bool]:
+    """Whether the built file at a path (posix, relative to ``site_dir``) belongs to a Sphinx
+    ``dirhtml`` build: the nearest of its folders that holds Sphinx's markers, the site's top or
+    a language's or version's folder (``en/``, ``1.0/``), says so. Each folder is looked at
+    once."""
+    builders: dict[str, str | None] = {}
+    sphinx = _SphinxOutputs(site_dir)
+
+    def builder(folder: str) -> str | None:
+        known = builders.get(folder, "")
+        if known == "":
+            if sphinx.holds(folder):
+                known = sphinx_builder(site_dir / folder)
+            elif folder:
+                known = builder(folder.rpartition("/")[0])
+            else:
+                known = None
+            builders[folder] = known
+        return known
+
+    def in_dirhtml_build(relpath: str) -> bool:
+        return builder(relpath.rpartition("/")[0]) == "dirhtml"
+
+    return in_dirhtml_build
 
 
 class _SphinxOutputs:

@@ -26,7 +26,7 @@ from sitemap_plugins.generate.blog import written_by_material
 from sitemap_plugins.generate.errors import InputError
 from sitemap_plugins.generate.file_checks import is_file
 from sitemap_plugins.generate.folder_meta import FolderMeta
-from sitemap_plugins.generate.generator_pages import generator_pages, sphinx_builder
+from sitemap_plugins.generate.generator_pages import dirhtml_builds, generator_pages
 from sitemap_plugins.generate.host_sitemap import host_sitemaps
 from sitemap_plugins.generate.hosts import HostConfig
 from sitemap_plugins.generate.layouts import SourceFinder
@@ -120,7 +120,7 @@ def generate_site(
         folder_sitemap=_folder_sitemap(settings, builder.reporter) if finder is not None else None,
         warn_unreadable=lambda message: builder.reporter.warning(Code.UNREADABLE, message),
         generator_pages=generator_pages(site_dir, (Path.cwd(), site_dir.absolute().parent)),
-        canonical_files=sphinx_builder(site_dir) != "dirhtml",
+        in_dirhtml_build=dirhtml_builds(site_dir),
     )
     if settings.source_dir is not None:
         builder.start(settings.source_dir)  # the history pass runs while the pages are read

@@ -121,10 +121,11 @@ class SiteReader:
     ``hreflang`` links of a page's head give its language versions. A built file or folder
     that cannot be read is told to ``warn_unreadable`` (see :meth:`unreadable`).
     ``generator_pages`` leaves out the pages of the generator's own that its plugin leaves out
-    (see :mod:`.generator_pages`). With ``canonical_files``, a page whose canonical link names
-    its file (``x/index.html``) is listed so; not for a Sphinx ``dirhtml`` build, whose links in
-    some Sphinx versions (7.0 among them) name ``x.html`` (Sphinx issue 9730), ``index.html`` for
-    the home page.
+    (see :mod:`.generator_pages`). A page whose canonical link names its file (``x/index.html``)
+    is listed so; not in a Sphinx ``dirhtml`` build (``in_dirhtml_build`` says which built files
+    are: the site's, or a language's or version's folder of it), whose links in some Sphinx
+    versions (7.0 among them) name ``x.html`` (Sphinx issue 9730), ``index.html`` for the home
+    page.
     """
 
     def __init__(
@@ -142,10 +143,10 @@ class SiteReader:
         folder_sitemap: Callable[[Path, object], object] | None = None,
         warn_unreadable: Callable[[str], None] | None = None,
         generator_pages: GeneratorPages | None = None,
-        canonical_files: bool = True,
+        in_dirhtml_build: Callable[[str], bool] | None = None,
     ) -> None:
         self.site_dir = site_dir
-        self.canonical_files = canonical_files
+        self.in_dirhtml_build = in_dirhtml_build
         self.generator_pages = generator_pages
         self.warn_unreadable = warn_unreadable
         self.read_in = read_in
@@ -226,9 +227,9 @@ class SiteReader:
             if not self._is_canonical(path, scan.canonical):
                 return LeftOut(Reason.CANONICAL_ELSEWHERE, origin, *_linked_path(path))
             if (
-                self.canonical_files
-                and path != file.relpath
+                path != file.relpath
                 and self._names_its_file(path, scan.canonical, file.relpath)
+                and (self.in_dirhtml_build is None or not self.in_dirhtml_build(file.relpath))
             ):
                 path = file.relpath  # Sphinx's html builder: the page names itself index.html
         found, is_built = self.source_of(file) if source is None else source

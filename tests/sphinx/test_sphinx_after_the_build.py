@@ -108,3 +108,37 @@ def test_generate_leaves_out_sphinxs_pages_in_each_language_and_version_folder(
     user_search = "guide/search.html" if builder == "html" else "guide/search/"
     for folder in FOLDERS:
         assert {f"{folder}/{install}", f"{folder}/{user_search}"} <= listed
+
+
+def test_each_language_folders_home_page_is_listed_at_its_folder_as_at_the_sites_top(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """A dirhtml build per language, each with its own ``html_baseurl`` (README's recipe), is
+    listed over the whole site as over each folder alone: each home page at its folder's URL
+    (``en/``), as the extension lists it, even where Sphinx's canonical link names
+    ``index.html`` (Sphinx issue 9730, Sphinx 7.0 among others)."""
+    srcdir = write_project(
+        git_repo,
+        {"guide/install.rst": page("Install")},
+        conf='project = "Test"\nexclude_patterns = ["_build"]\n',
+    )
+    git_repo.commit("site", "2024-02-01T10:00:00+00:00")
+    site = tmp_path / "site"
+    folders = ("en", "fr")
+    for folder in folders:
+        baseurl = f"html_baseurl={BASE_URL}{folder}/"
+        sphinx_build(srcdir, site / folder, "-D", f"language={folder}", "-D", baseurl)
+        assert canonical_link(site / folder / "index.html").startswith(f"{BASE_URL}{folder}/")
+
+    done = run("generate", site, "--base-url", BASE_URL, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    listed = set(read_entries(site))
+    alone: set[str] = set()
+    for folder in folders:
+        base = f"{BASE_URL}{folder}/"
+        done = run("generate", site / folder, "--base-url", base, cwd=tmp_path)
+        assert done.returncode == 0, done.stdout + done.stderr
+        alone |= set(read_entries(site / folder, base_url=base))
+    assert listed == alone
+    assert {f"{BASE_URL}{folder}/" for folder in folders} <= listed
+    assert not [loc for loc in listed if loc.endswith("index.html")]
