@@ -17,6 +17,7 @@ import functools
 import posixpath
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Final
 from urllib.parse import SplitResult, quote, urljoin, urlsplit, urlunsplit
 
@@ -44,11 +45,8 @@ _ESCAPE: Final = re.compile(r"%([0-9A-Fa-f]{2})")
 _UNRESERVED: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _MAY_MOVE: Final = re.compile(r"(?:^|/)(?:\.|%2[Ee]){1,2}(?:[/?#]|$)")
 """A dot segment, plain or escaped, in a URL: it may resolve outside the folder it is written in."""
-_NOT_FOUND_FILE: Final = re.compile(
-    r"^(?:(?:[a-z]{2}(?:[-_][a-z0-9]{2,8})*(?:@[a-z]+)?|v?\d[\w.+-]*|latest|stable|dev)/)*"
-    r"404(?:\.html?|/index\.html?)$",
-    re.IGNORECASE,
-)
+_NOT_FOUND_FILE: Final = re.compile(r"(?:(.+)/)?404(?:\.html?|/index\.html?)", re.IGNORECASE)
+"""A file named as a not-found page, and the folder it sits at the top of."""
 
 
 def encode_path(path: str, *, encoded: bool = True) -> str:
@@ -75,21 +73,33 @@ def encode_path(path: str, *, encoded: bool = True) -> str:
     return normal_escapes(quoted) if encoded else quoted
 
 
-def is_not_found_file(relpath: str) -> bool:
+def is_not_found_file(relpath: str, is_build_top: Callable[[str], bool] | None = None) -> bool:
     """Whether the built file at ``relpath`` (from the site's folder, ``/`` separated) is a
     not-found page: ``404.html`` or ``404/index.html`` at the top of the site, where web servers
-    and static hosts look for the page they send for a missing URL, or at the top of a
-    language's or a version's folder (a multilingual site has one per language, Hugo's
-    ``fr/404.html``, Pelican's ``fr/404.html``, a versioned one per version, ``1.0/404.html``,
-    Read the Docs' ``en/latest/404.html``).
+    and static hosts look for the page they send for a missing URL, or at the top of a folder
+    that ``is_build_top`` says one build was written to (a multilingual site has one per
+    language, Hugo's ``fr/404.html``, a versioned one per version, mike's ``latest/404.html``,
+    Read the Docs' ``en/latest/404.html``), asked only of such a file's folder.
 
-    A language's folder is named by a two-letter code (``fr``, ``pt-br``, ``zh_Hant``,
-    ``sr@latin``), a version's starts with a digit (``v2``, ``1.x``) or is a usual alias. In any
-    other folder a page named 404 is a page like any other, served at its own URL and sent for
-    no missing one: ``http/404/``, about the status code, or ``pages/404.html``, where Pelican
-    saves a page whose slug is 404. One rule for ``generate`` and the Pelican plugin, so that
-    both leave the same files out of the same output."""
-    return _NOT_FOUND_FILE.search(relpath) is not None
+    A folder's name says nothing: only what the build wrote there does, which each caller
+    knows its own way (``generate`` by a build's own files, the Pelican plugin by the page's
+    language). In any other folder a page named 404 is a page like any other, served at its own
+    URL and sent for no missing one: ``http/404/``, about the status code, or
+    ``pages/404.html``, where Pelican saves a page whose slug is 404."""
+    found = _NOT_FOUND_FILE.fullmatch(relpath)
+    if found is None:
+        return False
+    folder = found.group(1)
+    return folder is None or (is_build_top is not None and is_build_top(folder))
+
+
+def language_names_folder(language: str | None, folder: str) -> bool:
+    """Whether ``language`` (``pt-BR``) names the last folder of ``folder`` (``docs/pt_br``),
+    as a translated build's folder is named: case and ``-`` or ``_`` do not count."""
+    if not language:
+        return False
+    name = folder.rpartition("/")[2]
+    return name.replace("_", "-").lower() == language.replace("_", "-").lower()
 
 
 def quote_file_path(path: str) -> str:

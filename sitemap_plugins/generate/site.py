@@ -33,6 +33,7 @@ from sitemap_plugins.core.urls import (
     web_origin,
 )
 from sitemap_plugins.generate.blog import View
+from sitemap_plugins.generate.build_tops import BuildTops
 from sitemap_plugins.generate.file_checks import is_file
 from sitemap_plugins.generate.front_matter import Problem, read_front_matter
 from sitemap_plugins.generate.generator_pages import GeneratorPages
@@ -147,6 +148,8 @@ class SiteReader:
     ) -> None:
         self.site_dir = site_dir
         self.in_dirhtml_build = in_dirhtml_build
+        self.tops = BuildTops(site_dir)
+        """The folders a build was written to, whose 404 page is none (see :mod:`.build_tops`)."""
         self.generator_pages = generator_pages
         self.warn_unreadable = warn_unreadable
         self.read_in = read_in
@@ -203,8 +206,8 @@ class SiteReader:
         why not. ``source`` is what :meth:`source_of` gave for it, when the caller asked
         already."""
         origin = self._origin(file)
-        if is_not_found_file(file.relpath):  # at the top of the site or a language's folder
-            return LeftOut(Reason.NOT_FOUND_PAGE, origin)
+        if is_not_found_file(file.relpath, lambda folder: self.tops.holds(folder, file.path)):
+            return LeftOut(Reason.NOT_FOUND_PAGE, origin)  # at the top of a build's folder
         reason = self.generator_pages(file.relpath) if self.generator_pages else None
         if reason is not None:
             path = served_path(file.relpath, keep_index=self.keep_index)

@@ -51,7 +51,7 @@ from sitemap_plugins.core import (
 from sitemap_plugins.core.html_text import html_text
 from sitemap_plugins.core.paths import absolute_path
 from sitemap_plugins.core.publish import LaterWrite
-from sitemap_plugins.core.urls import is_not_found_file
+from sitemap_plugins.core.urls import is_not_found_file, language_names_folder
 from sitemap_plugins.pelican import subsites
 from sitemap_plugins.pelican.dates import AuthorDates
 from sitemap_plugins.pelican.urls import SiteUrls, UrlSetting, clean, linked_path, served
@@ -409,9 +409,12 @@ class _Site:
         in them is a percent sign (``encoded=False``)."""
         if posixpath.splitext(rel)[1].lower() not in _PAGE_SUFFIXES:
             return LeftOut(Reason.NOT_A_PAGE, self._origin(self.output_path / rel))
-        if is_not_found_file(rel):  # not a page saved as pages/404.html: see is_not_found_file
-            return LeftOut(Reason.NOT_FOUND_PAGE, self._origin(self.output_path / rel))
         content = context.get("article") or context.get("page")
+        # Not a page saved as pages/404.html; fr/404.html, a French page's (see the function).
+        lang = getattr(content, "lang", None)
+        language = lang if isinstance(lang, str) else None
+        if is_not_found_file(rel, lambda folder: language_names_folder(language, folder)):
+            return LeftOut(Reason.NOT_FOUND_PAGE, self._origin(self.output_path / rel))
         link = getattr(content, "url", None)  # a plugin may pass any "page" (a number, a name)
         if link is not None:
             # Its own file when its URL serves this file, or Pelican saved it here all the

@@ -6,6 +6,7 @@ are committed at chosen dates, so every expected lastmod is what ``git log -1`` 
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -151,12 +152,16 @@ def test_the_no_lastmod_line_counts_only_the_pages_the_sitemap_lists(
 def test_a_404_page_is_left_out_at_the_top_of_the_site_and_of_each_language_or_version(
     git_repo: GitRepo,
 ) -> None:
-    """Hugo's multilingual output has a not-found page per language (``fr/404.html``), some
-    themes write ``404/index.html``, a versioned site one per version (``1.0/404.html``, Read
-    the Docs' ``en/latest/404.html``): each is left out, as the plugins leave out
-    ``docs/fr/404.md`` or Pelican's ``fr/404.html``. A page whose name only holds 404 stays,
-    and so does a page named 404 in any other folder (``http/404/``, about the status code,
-    as MkDocs renders ``docs/http/404.md``)."""
+    """Hugo's multilingual output has a not-found page per language (``fr/404.html``, beside
+    its ``fr/sitemap.xml``), some themes write ``404/index.html``, a versioned site one per
+    version (mike's ``1.0/404.html`` and its alias ``latest/``, named in ``versions.json``, Read
+    the Docs' ``en/latest/404.html`` beside Sphinx's ``searchindex.js``): each folder is known
+    by what its build wrote there, whatever its name (``main/``, ``zh-hant/``, whose page says
+    its language), and its 404 page is left out, as the plugins leave out ``docs/fr/404.md`` or
+    Pelican's ``fr/404.html``. A page whose name only holds 404 stays, and so does a page named
+    404 in any other folder (``http/404/``, about the status code, as MkDocs renders
+    ``docs/http/404.md``; ``pages/404.html``; ``ui/404.html``, two letters but no language's
+    build)."""
     root = git_repo
     root.write(".gitignore", "public/\n")
     root.write("content/_index.md", "home\n")
@@ -165,10 +170,22 @@ def test_a_404_page_is_left_out_at_the_top_of_the_site_and_of_each_language_or_v
     public = root.root / "public"
     listed = ["index.html", "fr/index.html", "errors/404-codes/index.html", "x404.html"]
     listed += ["http/404/index.html", "fr/http/404/index.html", "status/404.html"]
+    listed += ["pages/404.html", "ui/404.html"]
     not_found = ["404.html", "fr/404.html", "de/404/index.html", "1.0/404.html", "2.0/404.HTM"]
-    not_found += ["pt-br/404.html", "en/latest/404.html", "v2/404/index.html"]
+    not_found += ["pt-br/404.html", "en/latest/404.html", "v2/404/index.html", "latest/404.html"]
+    not_found += ["main/404.html", "zh-hant/404.html"]
     for relpath in listed + not_found:
         write(public / relpath, page(relpath))
+    write(public / "zh-hant/404.html", page("404").replace("lang=en", "lang=zh-Hant"))
+    urlset = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>\n'
+    for folder in ("fr", "de"):
+        write(public / folder / "sitemap.xml", urlset)
+    versions = [{"version": "1.0", "aliases": ["latest"]}, {"version": "2.0", "aliases": []}]
+    write(public / "versions.json", json.dumps(versions))
+    write(public / "pt-br/search/search_index.json", '{"docs": []}')
+    write(public / "en/latest/searchindex.js", "Search.setIndex({})")
+    write(public / "v2/objects.inv", "# Sphinx inventory version 2\n")
+    write(public / "main/.buildinfo", "# Sphinx build info version 1\n")
     done = run(
         "generate", "public", "--base-url", BASE, "--source", "content", "--layout", "hugo",
         cwd=root.root,
