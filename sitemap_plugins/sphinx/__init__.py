@@ -169,15 +169,19 @@ class _Site:
     def env_updated(self, app: Sphinx, env: BuildEnvironment) -> None:
         """Every document is read: the files beyond the source folder they depend on (autodoc's
         modules, includes from the project root) are known now, and the history pass covers
-        them while Sphinx writes, rather than in a second pass at the end."""
+        them while Sphinx writes, rather than in a second pass at the end. A compiled catalog
+        (``.mo``), which Sphinx names for every translated document, dates nothing (see
+        :class:`_Catalogs`): git is not asked about it, nor the pass begun again over it."""
         builder = self._core_builder(app)
         if builder is not None:
             srcdir = os.fspath(app.srcdir)
-            builder.widen(
+            compiled = _Catalogs(app.config, Path(srcdir)).compiled
+            paths = (
                 _in_source_folder(srcdir, dependency)
                 for dependencies in env.dependencies.values()
                 for dependency in dependencies
             )
+            builder.widen(path for path in paths if not compiled(path))
 
     def _core_builder(self, app: Sphinx) -> SitemapBuilder | None:
         """The core builder for this application's options, for a builder that writes a site."""

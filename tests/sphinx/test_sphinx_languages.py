@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.sphinx.helpers import BASE_URL, canonical_link, page, write_project
+from tests.support.git_trace import GitTrace
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import run_python, sphinx_build
 from tests.support.sitemap_checks import check_sitemap_file, parse_with_usp, read_index
@@ -385,6 +386,38 @@ def test_a_translated_page_keeps_its_catalogs_date_in_incremental_builds(
     git_repo.commit("German: a better word", "2024-03-01T08:00:00+00:00", po)
     assert build() == {**dated, f"{BASE_URL}de/guide/": "2024-03-01T08:00:00Z"}
     assert "Hallo Erde." in (outdir / "guide" / "index.html").read_text("utf-8")
+
+
+@pytest.mark.parametrize("compiled_by", ["sphinx", "the user"])
+def test_compiled_catalogs_never_reach_git(
+    git_repo: GitRepo, tmp_path: Path, compiled_by: str
+) -> None:
+    """Sphinx names each document's ``.mo`` among its dependencies, which the history pass
+    begun at builder-inited is widened with once every document is read. A ``.mo`` never
+    dates a page, so git is never asked about it (it was: one more ``git ls-files`` in every
+    build after HEAD moved); the pages keep their dates, the German guide its ``.po``'s."""
+    srcdir = _project(git_repo)
+    locales = srcdir / "locales"
+    outdir = tmp_path / "site" / "de"
+    trace = GitTrace(tmp_path / "trace")
+    source = "2024-01-01T08:00:00Z"
+    for day in ("2024-03-01", "2024-03-02"):
+        if compiled_by == "the user":
+            run_python("-c", COMPILE_CATALOGS, locales, cwd=srcdir)
+        trace.clear()
+        sphinx_build(srcdir, outdir, "-W", *options_for("de"), env=trace.env)
+        assert (locales / "de" / "LC_MESSAGES" / "guide.mo").is_file()
+        asked = [args for args in trace.commands() if any(a.endswith(".mo") for a in args)]
+        assert asked == [], trace.commands()
+        entries = check_sitemap_file(outdir / "sitemap.xml", f"{BASE_URL}de/sitemap.xml")
+        assert {entry.loc: entry.lastmod for entry in entries} == {
+            f"{BASE_URL}de/": source,
+            f"{BASE_URL}de/api/": source,
+            f"{BASE_URL}de/guide/": TRANSLATED.replace("+00:00", "Z"),
+        }
+        # A commit that changes none of the pages: the next build's pass begins at a new HEAD.
+        git_repo.write("README.txt", f"Changed on {day}.\n")
+        git_repo.commit("readme", f"{day}T08:00:00+00:00")
 
 
 def _served_canonical(page_file: Path, builder: str) -> str:
