@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import sphinx
 
 from tests.sphinx.helpers import BASE_URL, canonical_link, page, write_project
 from tests.support.git_trace import GitTrace
@@ -420,16 +421,17 @@ def test_compiled_catalogs_never_reach_git(
         git_repo.commit("readme", f"{day}T08:00:00+00:00")
 
 
-def _served_canonical(page_file: Path, builder: str) -> str:
-    """The page's canonical link as the URL it names: Sphinx 7.0 to 7.2 at least (issue 9730;
-    8.2 links the page) write a dirhtml page's as the html builder's (``guide.html``,
-    ``api/index.html``) for the page served at ``guide/``, ``api/``."""
-    link = canonical_link(page_file)
-    if builder == "dirhtml" and link.endswith("/index.html"):
-        return link.removesuffix("index.html")
-    if builder == "dirhtml" and link.endswith(".html"):
-        return link.removesuffix(".html") + "/"
-    return link
+def _written_canonical(base: str, link: str, builder: str) -> str:
+    """The canonical link Sphinx writes into the page it links as ``link``, from ``base``
+    (``html_baseurl``). Sphinx 7.0 to 8.0 write a dirhtml page's as the html builder names the
+    page (their ``handle_page`` joins the page name and ``.html``; Sphinx issue 9730):
+    ``guide.html``, where dirhtml serves nothing (it writes ``guide/index.html``), and
+    ``index.html``, ``api/index.html``, files it does write. From 8.1 it is the page's link."""
+    if builder != "dirhtml" or sphinx.version_info >= (8, 1):
+        return base + link
+    if link in ("", "api/"):
+        return base + link + "index.html"
+    return base + link.removesuffix("/") + ".html"
 
 
 @pytest.mark.parametrize("builder", ["dirhtml", "html"])
@@ -437,8 +439,9 @@ def test_each_language_s_pages_are_listed_at_their_canonical_links(
     git_repo: GitRepo, tmp_path: Path, builder: str
 ) -> None:
     """README's recipe: each build's html_baseurl is where it is served, so the canonical link
-    Sphinx writes into each page is the URL the sitemap lists it at; the scheme's {lang} does
-    not add the folder twice, and still gives every language's version."""
+    Sphinx writes into each page is the URL the sitemap lists it at (with dirhtml, from Sphinx
+    8.1: see :func:`_written_canonical`); the scheme's {lang} does not add the folder twice,
+    and still gives every language's version."""
     srcdir = _project(git_repo)
     site = tmp_path / "site"
     for lang in LANGUAGES:
@@ -449,7 +452,12 @@ def test_each_language_s_pages_are_listed_at_their_canonical_links(
         for entry in entries:
             link = entry.loc.removeprefix(f"{BASE_URL}{lang}/")
             written = site / lang / (link + "index.html" if builder == "dirhtml" else link)
-            assert _served_canonical(written, builder) == entry.loc
+            assert written.is_file()  # served at the URL the sitemap lists
+            canonical = canonical_link(written)
+            assert canonical == _written_canonical(f"{BASE_URL}{lang}/", link, builder)
+            if canonical != entry.loc:  # Sphinx 7.0 to 8.0, dirhtml: said in README
+                named = site / lang / canonical.removeprefix(f"{BASE_URL}{lang}/")
+                assert named.is_file() == named.name.endswith("index.html"), named
             assert entry.alternates["en"] == f"{BASE_URL}en/{link}"
             assert entry.alternates["de"] == f"{BASE_URL}de/{link}"
 
@@ -469,8 +477,8 @@ def test_canonical_links_elsewhere_are_said_once_and_their_pages_left_out(
     # Sphinx 7 stops at it (-W), and shows no warning's type.
     said = [line for line in failed.stderr.splitlines() if "put the pages in two places" in line]
     assert len(said) == 1, failed.stderr
-    example = _served_canonical(outdir / "index.html", "dirhtml")
-    assert example == BASE_URL  # what Sphinx wrote, not where the page is served
+    # What Sphinx wrote, not where the page is served.
+    assert canonical_link(outdir / "index.html") == _written_canonical(BASE_URL, "", "dirhtml")
     for words in (
         f"html_baseurl {BASE_URL!r}",
         "sitemap_url_scheme '{lang}{link}'",
