@@ -203,14 +203,25 @@ def holds_a_listing(path: Path) -> bool:
         return False
 
 
-def write_html_page(output_dir: Path, relpath: str, text: str) -> Path:
+def write_html_page(output_dir: Path, relpath: str, text: str, *, in_place: bool = False) -> Path:
     """Write the page whole or not at all, with the mode any page gets (the umask decides).
 
     Raises :class:`~.report.PublishError` naming the file when it cannot be written; the page
     that was there stays as it was. A build killed between writing and renaming leaves its
     temporary file (``.sitemap.html.<pid>.tmp``) in the served folder: the next one removes it.
+    With ``in_place`` the page is written over where it stands, as the host writes its pages,
+    because publishing then checked that file by the rule of a write, not of a rename (a
+    writable file of another user's in a folder with the sticky bit can be written, not
+    renamed over).
     """
     target = output_dir / relpath
+    if in_place:
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(text.encode("utf-8"))
+        except OSError as error:
+            raise PublishError("write", target, error.strerror or str(error)) from None
+        return target
     temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

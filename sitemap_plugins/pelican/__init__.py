@@ -374,7 +374,8 @@ class _Site:
         from sitemap_plugins.core.human_page import write_html_page  # with html_page only
 
         try:
-            write_html_page(self.output_path, listing.relpath, text)
+            # Written over in place, as the themed page would be: the rule it was checked by.
+            write_html_page(self.output_path, listing.relpath, text, in_place=True)
         except SitemapError as error:
             raise SitemapPublishError(f"sitemap: {error}") from None
 

@@ -10,6 +10,7 @@ the next build starts.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 import shutil
 import signal
@@ -474,3 +475,57 @@ def test_an_output_folder_pelican_empties_first_is_a_first_build_each_time(
         assert set(ours(out)) == set(published_set(out, "sitemap.xml"))
         assert {name: (out / name).read_text() for name in USER_FILES} == USER_FILES
         assert temporary_files(out) == []
+
+
+def test_the_plain_page_for_humans_is_written_where_the_check_for_it_allowed(
+    git_repo: GitRepo,
+) -> None:
+    """A theme whose ``page`` template fails gets the core's plain page for humans (one without
+    it gets Pelican's own, from its simple theme). Publishing
+    checked that page by the rule of a write over it in place, as Pelican writes a page: the
+    plain page must be written so too, or a writable ``sitemap.html`` of another user's in a
+    folder with the sticky bit (a shared web root), which a rename cannot replace, fails the
+    build after the new sitemap is published beside the page that lists the old one."""
+    import pelican
+
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or setpriv is None:
+        pytest.skip("needs root and setpriv to run without the right to act as any owner")
+    theme = git_repo.root / "theme"
+    simple = Path(pelican.__file__).parent / "themes" / "simple" / "templates"
+    shutil.copytree(simple, theme / "templates", ignore=shutil.ignore_patterns("page.html"))
+    (theme / "templates" / "page.html").write_text("{{ no_such_thing.at_all }}\n", "utf-8")
+    files = {name: text for name, text in FILES.items() if not name.startswith("content/pages")}
+    settings = SETTINGS.format(sitemap={"html_page": True}) + f"THEME = {str(theme)!r}\n"
+    site = plain_repo(git_repo, files, settings)
+    out = site / "output"
+    pelican_build(site)
+    before = published_files(out)
+    edit_a_post(git_repo)
+    human = out / "sitemap.html"
+    via = [setpriv, "--bounding-set=-fowner"]
+    nobody = 65534
+    out.chmod(0o1777)
+    human.chmod(0o666)
+    for path in (out, human):
+        os.chown(path, nobody, nobody)
+    try:
+        probe = out / "probe.tmp"
+        probe.write_bytes(b"")
+        tried = subprocess.run([*via, "mv", "-f", str(probe), str(human)], capture_output=True,
+                               check=False)  # fmt: skip
+        probe.unlink(missing_ok=True)
+        if tried.returncode == 0:
+            pytest.skip("another user's file in a folder with the sticky bit was replaced here")
+        proc = pelican_build(site, "-v", check=False, via=via)
+    finally:
+        out.chmod(0o755)
+        for path in (out, human):
+            os.chown(path, 0, 0)
+    assert proc.returncode == 0, output(proc)
+    assert "written plain" in output(proc), output(proc)
+    after = published_files(out)
+    assert after["sitemap.xml"] != before["sitemap.xml"]
+    assert after["sitemap.html"] != before["sitemap.html"]
+    assert "second.html" in after["sitemap.html"].decode("utf-8")
+    assert temporary_files(out) == []

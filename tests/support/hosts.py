@@ -131,13 +131,17 @@ def sphinx_build(
 
 
 def pelican_build(
-    site: Path, *args: str, env: Mapping[str, str] | None = None, check: bool = True
+    site: Path,
+    *args: str,
+    env: Mapping[str, str] | None = None,
+    check: bool = True,
+    via: Sequence[str] = (),
 ) -> subprocess.CompletedProcess[str]:
     """``pelican content -s pelicanconf.py -o output [ARGS]`` in ``site``.
 
     The log is as wide as its longest line (Pelican wraps it to the terminal otherwise), and
-    Python's own warnings stay out of it.
+    Python's own warnings stay out of it. ``via`` is as for :func:`run_python`.
     """
     command = ["-m", "pelican", "content", "-s", "pelicanconf.py", "-o", "output", *args]
     pelican_env = {"COLUMNS": "400", "PYTHONWARNINGS": "ignore", **(env or {})}
-    return run_python(*command, cwd=site, env=pelican_env, check=check)
+    return run_python(*command, cwd=site, env=pelican_env, check=check, via=via)
