@@ -381,11 +381,12 @@ class Publication:
         Best effort: a prefix whose files cannot all be removed stays in the record, and the
         next build tries again (a read-only folder then fails this build at its first write).
         """
-        stale = self.root / (self.record + ".tmp")
-        if stale.is_file():
-            with contextlib.suppress(OSError):
-                stale.unlink()
-                _step(f"clean {stale.name}")
+        own = re.compile(rf"^{re.escape(self.record)}(?:\.[0-9a-f]{{16}})?\.tmp$")
+        for stale in _listdir(self.root):  # the record's temporary names: see _replace_record
+            if own.match(stale.name) and stale.is_file():
+                with contextlib.suppress(OSError):
+                    stale.unlink()
+                    _step(f"clean {stale.name}")
         for prefix in self._leftover_prefixes:
             folder, _, base = prefix.rpartition("/")
             directory = self.root / folder if folder else self.root
@@ -737,10 +738,17 @@ class Publication:
     def _replace_record(self, data: bytes) -> None:
         path, temp = self.root / self.record, self.root / (self.record + ".tmp")
         # One fixed temporary name: under the lock no other build writes it, and a copy left by
-        # a kill is simply overwritten (or removed at step 2).
+        # a kill is simply overwritten (or removed at step 2). A copy that can be neither
+        # (another user's, in a folder with the sticky bit) would fail every later build, so
+        # this build's own name is taken then, created new; step 2 removes it if it is left.
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
         try:
-            with os.fdopen(os.open(temp, flags, 0o666), "wb") as stream:
+            fd = os.open(temp, flags, 0o666)
+        except OSError:
+            temp = self.root / f"{self.record}.{self.token}.tmp"
+            fd = os.open(temp, flags | os.O_EXCL, 0o666)
+        try:
+            with os.fdopen(fd, "wb") as stream:
                 stream.write(data)
             temp.replace(path)
         except BaseException:

@@ -19,10 +19,13 @@ from sitemap_plugins.generate import InputError, UsageError, find_host_config, r
 from sitemap_plugins.generate.run import generate_urls
 from tests.cli_generate.helpers import checked, lastmods, page, run, write
 from tests.support.publishing import (
+    RECORD,
     REFUSED_AS_IMMUTABLE,
     make_unreplaceable,
     make_writable,
+    recorded_files,
     snapshot,
+    temporary_files,
 )
 from tests.support.sitemap_checks import read_index, read_sitemap
 
@@ -869,3 +872,34 @@ def test_zensical_toml_wins_and_bad_host_configs_are_one_line(tmp_path: Path) ->
         find_host_config(tmp_path)
     with pytest.raises(UsageError, match=r"^no SITE_DIR given, and no zensical\.toml"):
         resolve_settings(flags={}, cwd=tmp_path / "elsewhere")
+
+
+def test_a_stale_record_temporary_of_another_user_does_not_stop_later_runs(
+    tmp_path: Path,
+) -> None:
+    """The record was written through one fixed temporary name: a copy left there by another
+    user's killed run, in a shared folder with the sticky bit, can be neither removed nor
+    opened (not writable; with Linux's fs.protected_regular on, not even by root), and every
+    later run failed at the record step. Runs go on, with the record of the set they wrote."""
+    out = tmp_path / "out"
+    write(tmp_path / "urls.txt", f"{BASE}a\n")
+    args = ("generate", "out", "--urls", "urls.txt", "--base-url", BASE)
+    assert run(*args, cwd=tmp_path).returncode == 0
+    stale = out / f"{RECORD}.tmp"
+    stale.write_bytes(b"{}\n")
+    stale.chmod(0o644)
+    via = _without_owner_rights_in_a_sticky_folder(out, stale)
+    via = [*via[:-1], "--bounding-set=-fowner,-dac_override"]  # the file's mode counts too
+    try:
+        for urls in (f"{BASE}a\n{BASE}b\n", f"{BASE}b\n"):
+            write(tmp_path / "urls.txt", urls)
+            done = run(*args, cwd=tmp_path, via=via)
+            assert (done.returncode, done.stderr) == (0, ""), done.stderr
+            assert recorded_files(out) == {"sitemap.xml"}
+            assert set(lastmods(checked(out, BASE), BASE)) == set(urls.replace(BASE, "").split())
+            left = [name for name in temporary_files(out) if name != stale.name]
+            assert left == []
+    finally:
+        _owner_rights_back(out, stale)
+    assert run(*args, cwd=tmp_path).returncode == 0  # its owner's rights: the stale copy goes
+    assert temporary_files(out) == []

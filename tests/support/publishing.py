@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 RECORD = ".sitemap-plugins.json"
-TEMPORARY = (".sitemap-plugins-", ".sitemap-plugins.json.tmp")
+TEMPORARY = (".sitemap-plugins-", ".sitemap-plugins.json.")
 """Name starts of the temporary files publishing makes (none may outlive the next build)."""
 REFUSED_AS_IMMUTABLE = f"{os.strerror(errno.EPERM)} (the file is immutable)"
 """Why publishing refuses to replace a file :func:`make_unreplaceable` made: the error a
