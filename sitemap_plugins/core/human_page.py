@@ -208,7 +208,8 @@ def write_html_page(output_dir: Path, relpath: str, text: str, *, in_place: bool
 
     Raises :class:`~.report.PublishError` naming the file when it cannot be written; the page
     that was there stays as it was. A build killed between writing and renaming leaves its
-    temporary file (``.sitemap.html.<pid>.tmp``) in the served folder: the next one removes it.
+    temporary file (``.sitemap.html.<pid>.tmp``) in the served folder: the next one removes it,
+    where it may.
     With ``in_place`` the page is written over where it stands, as the host writes its pages,
     because publishing then checked that file by the rule of a write, not of a rename (a
     writable file of another user's in a folder with the sticky bit can be written, not
@@ -227,7 +228,9 @@ def write_html_page(output_dir: Path, relpath: str, text: str, *, in_place: bool
         target.parent.mkdir(parents=True, exist_ok=True)
         for left in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
             if left.name[len(target.name) + 2 : -4].isdigit():
-                left.unlink(missing_ok=True)
+                # Another user's, in a folder with the sticky bit, may stay: it is written around.
+                with contextlib.suppress(OSError):
+                    left.unlink(missing_ok=True)
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
         with os.fdopen(os.open(temp, flags, 0o666), "wb") as stream:
             stream.write(text.encode("utf-8"))

@@ -8,6 +8,8 @@ Chromium (skipped, with what to install, where none is found).
 from __future__ import annotations
 
 import datetime as dt
+import os
+import shutil
 import stat
 from html.parser import HTMLParser
 from pathlib import Path
@@ -29,6 +31,7 @@ from sitemap_plugins.core.html import head_title
 from sitemap_plugins.core.human_page import Listed, listing, write_html_page
 from tests.support.browser import anchors_in, check_in_browser
 from tests.support.gitrepo import GitRepo
+from tests.support.hosts import run_python
 from tests.support.publishing import expected_mode, umask
 from tests.support.sitemap_checks import read_sitemap
 
@@ -270,6 +273,37 @@ def test_a_killed_builds_temporary_page_is_removed_by_the_next(tmp_path: Path) -
     users.write_text("mine", "utf-8")
     write_html_page(tmp_path, "sitemap.html", "<p>whole</p>")
     assert sorted(p.name for p in tmp_path.iterdir()) == [users.name, "sitemap.html"]
+
+
+def test_another_users_temporary_page_in_a_sticky_folder_is_written_around(
+    tmp_path: Path,
+) -> None:
+    """A leftover of another user's killed build, in a shared folder with the sticky bit,
+    cannot be removed: removing it was part of the write, which then failed every later
+    build's page. The page is written all the same, and the leftover stays."""
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or setpriv is None:
+        pytest.skip("needs root and setpriv to run without the right to act as any owner")
+    nobody = 65534
+    tmp_path.chmod(0o1777)
+    left = tmp_path / ".sitemap.html.4242.tmp"
+    left.write_text("half a page", "utf-8")
+    os.chown(left, nobody, nobody)
+    os.chown(tmp_path, nobody, nobody)
+    code = (
+        "import sys; from pathlib import Path; "
+        "from sitemap_plugins.core.human_page import write_html_page; "
+        "write_html_page(Path(sys.argv[1]), 'sitemap.html', '<p>whole</p>')"
+    )
+    try:
+        done = run_python("-c", code, tmp_path, cwd=tmp_path, check=False,
+                          via=[setpriv, "--bounding-set=-fowner"])  # fmt: skip
+    finally:
+        os.chown(tmp_path, 0, 0)
+        tmp_path.chmod(0o755)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "sitemap.html").read_text("utf-8") == "<p>whole</p>"
+    assert left.read_text("utf-8") == "half a page"
 
 
 def test_the_plain_page_in_a_real_browser(site: GitRepo, tmp_path: Path) -> None:
