@@ -156,7 +156,14 @@ class SitemapBuilder:
         self._clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
         self._began: dt.datetime | None = None
 
-    def start(self, source_dir: Path, *, began: dt.datetime | None = None) -> None:
+    def start(
+        self,
+        source_dir: Path,
+        *,
+        began: dt.datetime | None = None,
+        beside: Iterable[Path] = (),
+        ending: str = "",
+    ) -> None:
         """Call when the host has read its configuration: the history pass of the sources'
         repository then runs while the host renders, instead of after it, and the build is
         known to have begun at ``began`` (now, if not given), the earliest moment the adapter
@@ -167,10 +174,14 @@ class SitemapBuilder:
         the main site's) keep the earliest; a build that never reaches :meth:`build` (it
         failed) is still going on for the next one, which then leaves undated rather than
         dates a file changed since. Without a call, a file's time dates it as before.
+
+        ``beside``: folders beyond ``source_dir`` whose files named ``*ending`` date pages as
+        its own do (Sphinx's catalogs kept outside its source folder, ``.po``): the pass covers
+        them from the start (see :meth:`.FileDates.start`).
         """
         self.begin(began)
         if "git" in self.options.lastmod_sources:
-            self.file_dates.start(source_dir)
+            self.file_dates.start(source_dir, beside=beside, ending=ending)
 
     def begin(self, began: dt.datetime | None = None) -> None:
         """:meth:`start` without the history pass: for a host that builds again in the same

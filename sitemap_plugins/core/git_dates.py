@@ -263,7 +263,7 @@ class FileDates:
                 real.append(os.path.realpath(folder))
         self._source_folders = tuple(real)
 
-    def start(self, folder: Path) -> None:
+    def start(self, folder: Path, *, beside: Iterable[Path] = (), ending: str = "") -> None:
         """Begin the history pass of the repository holding ``folder`` now, in a git process that
         runs while the host renders (see :mod:`.git_background`). :meth:`lookup` takes it when it
         is a pass it can use and otherwise runs its own, so the answers never differ.
@@ -272,16 +272,25 @@ class FileDates:
         every file git tracks under ``folder``. Nothing starts for a repository whose stored walk
         already answers at HEAD, for a shallow clone whose history is to be fetched first, or
         when git fails: the lookup then does what it always does, and reports what went wrong.
+
+        ``beside``: folders beyond ``folder`` whose tracked files named ``*ending`` date pages
+        as the files in it do (Sphinx's catalogs kept outside its source folder): a first build
+        covers them from the start too, rather than beginning its pass again over them.
         """
         start_git = self._start_git
         if start_git is None:
             return
         try:
-            self._start(Path(os.path.realpath(folder)), start_git)
+            self._start(Path(os.path.realpath(folder)), start_git, (beside, ending))
         except OSError:
             return
 
-    def _start(self, folder: Path, start_git: GitStarter) -> None:
+    def _start(
+        self,
+        folder: Path,
+        start_git: GitStarter,
+        beside: tuple[Iterable[Path], str] = ((), ""),
+    ) -> None:
         copy = next((copy for copy in self._exports if folder.is_relative_to(copy)), None)
         if copy is not None:
             self._start_copy(copy, folder, start_git)
@@ -308,6 +317,7 @@ class FileDates:
             wanted = walk.paths
         else:
             wanted = self._tracked_under(top, os.path.relpath(folder, top))
+            wanted |= self._tracked_beside(top, where, *beside)
         # Deletions under the folder too: a listing of its files may ask when one last went.
         folders = frozenset() if where is None else frozenset({where.rstrip("/")})
         self._begin(top, head.decode(), boundary, wanted, folders, start_git)
@@ -469,6 +479,27 @@ class FileDates:
             except OSError:
                 continue
         return None
+
+    def _tracked_beside(
+        self, top: Path, where: str | None, folders: Iterable[Path], ending: str
+    ) -> frozenset[str]:
+        """The files named ``*ending`` git tracks under ``folders`` of the work tree ``top``,
+        one listing for all of them; folders elsewhere, and under ``where``, are left out."""
+        inside = _inside(top)
+        names: list[str] = []
+        for folder in folders:
+            name = _tree_name(inside, os.path.join(os.path.realpath(folder), ""))  # noqa: PTH118
+            if name and not (where is not None and name.startswith(where)):
+                names.append(name.rstrip("/"))
+        if not names:
+            return frozenset()
+        listed = self._git(
+            top,
+            ["-c", "core.quotepath=off", "--literal-pathspecs", "ls-files", "-z", "--", *names],
+            quiet=True,
+        )
+        files = os.fsdecode(listed or b"").split("\0")
+        return frozenset(file for file in files if file and file.endswith(ending))
 
     def _tracked_under(
         self, top: Path, where: str, copy: tuple[Path, str] | None = None

@@ -149,14 +149,18 @@ class _Site:
 
     def builder_inited(self, app: Sphinx) -> None:
         """Start the history pass now, so that git reads it while Sphinx reads and writes; in
-        a version sphinx-multiversion or sphinx-polyversion builds, at that version's commit."""
+        a version sphinx-multiversion or sphinx-polyversion builds, at that version's commit.
+        The pass covers this build's catalogs (``.po``) where they are kept beside the source
+        folder (``locale_dirs = ["../locales"]``) as it covers those inside it: no second pass
+        over them once Sphinx is done."""
         builder = self._core_builder(app)
         if builder is not None:
             srcdir = Path(app.srcdir)
             copy = version_copy(app.config, Path(app.confdir), srcdir)
             if copy is not None:
                 builder.exported(copy.folder, copy.repository, copy.commit, within=copy.within)
-            builder.start(srcdir, began=self.began)
+            catalogs = _Catalogs(app.config, srcdir).folders
+            builder.start(srcdir, began=self.began, beside=catalogs, ending=".po")
 
     def env_before_read_docs(self, app: Sphinx, env: BuildEnvironment, docnames: Any) -> None:
         """Every build of the application reads (or finds nothing to read) here: a second build

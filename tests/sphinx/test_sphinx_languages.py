@@ -421,6 +421,58 @@ def test_compiled_catalogs_never_reach_git(
         git_repo.commit("readme", f"{day}T08:00:00+00:00")
 
 
+def _catalogs_kept_in(repo: GitRepo, locales: str) -> Path:
+    """The project of :func:`_project`, its catalogs in the repository's ``locales`` folder
+    (``docs/locales``, inside the source folder, or ``locales``, beside it): the guide's
+    ``.po`` newer than the guide, the API page's older than the page's last edit."""
+    folder = locales.removeprefix("docs/") if locales.startswith("docs/") else f"../{locales}"
+    locale_dirs = f'locale_dirs = ["{folder}"]'
+    srcdir = write_project(
+        repo,
+        {"guide.rst": page("Guide", "Hello world."), "api/index.rst": page("API")},
+        conf_extra=CONF.replace('locale_dirs = ["locales"]', locale_dirs),
+    )
+    repo.write(".gitignore", "*.mo\n")
+    repo.commit("project", "2024-01-01T08:00:00+00:00")
+    repo.write(f"{locales}/de/LC_MESSAGES/guide.po", CATALOG)
+    repo.write(f"{locales}/de/LC_MESSAGES/api/index.po", CATALOG.replace("Guide", "API"))
+    repo.commit("German translation", TRANSLATED)
+    repo.write("docs/api/index.rst", page("API", "Changed."))
+    repo.commit("API page changed", "2024-02-15T08:00:00+00:00")
+    return srcdir
+
+
+def test_catalogs_beside_the_source_folder_are_in_the_one_history_pass(tmp_path: Path) -> None:
+    """With ``locale_dirs = ["../locales"]`` the catalogs lie beyond the source folder, where
+    the history pass begun at builder-inited did not look: every first build asked git about
+    each ``.po`` once Sphinx was done and ran a second ``git log``. The pass covers them from
+    the start, as it does catalogs inside the source folder: as many ``git log`` in each
+    build, no ``.mo`` asked about, and each page dated by the newer of its source and ``.po``."""
+    logs: dict[str, list[int]] = {}
+    for locales in ("docs/locales", "locales"):
+        repo = GitRepo(tmp_path / locales.replace("/", "-"))
+        srcdir = _catalogs_kept_in(repo, locales)
+        outdir = tmp_path / "site" / locales.replace("/", "-") / "de"
+        trace = GitTrace(tmp_path / "trace" / locales.replace("/", "-"))
+        logs[locales] = []
+        for day in ("2024-03-01", "2024-03-02"):
+            trace.clear()
+            sphinx_build(srcdir, outdir, "-W", *options_for("de"), env=trace.env)
+            assert (repo.root / locales / "de" / "LC_MESSAGES" / "guide.mo").is_file()
+            logs[locales].append(trace.count("log"))
+            asked = [args for args in trace.commands() if any(a.endswith(".mo") for a in args)]
+            assert asked == [], trace.commands()
+            entries = check_sitemap_file(outdir / "sitemap.xml", f"{BASE_URL}de/sitemap.xml")
+            assert {entry.loc: entry.lastmod for entry in entries} == {
+                f"{BASE_URL}de/": "2024-01-01T08:00:00Z",
+                f"{BASE_URL}de/api/": "2024-02-15T08:00:00Z",
+                f"{BASE_URL}de/guide/": TRANSLATED.replace("+00:00", "Z"),
+            }
+            repo.write("README.txt", f"Changed on {day}.\n")
+            repo.commit("readme", f"{day}T08:00:00+00:00")
+    assert logs["locales"] == logs["docs/locales"]
+
+
 def _written_canonical(base: str, link: str, builder: str) -> str:
     """The canonical link Sphinx writes into the page it links as ``link``, from ``base``
     (``html_baseurl``). Sphinx 7.0 to 8.0 write a dirhtml page's as the html builder names the
