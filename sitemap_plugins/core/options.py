@@ -353,7 +353,9 @@ class Options:
         None,
         _indexnow_key,
         "IndexNow key: writes {key}.txt holding it at the root of the output directory, so the "
-        "deploy carries the file engines check (see sitemap-plugins submit).",
+        "deploy carries the file engines check (see sitemap-plugins submit); a file of the "
+        "site's own by that name is kept (with a warning unless it holds the key), and ours "
+        "goes when the key changes or the option is unset.",
     )
     html_page: bool = _spec(
         False,
