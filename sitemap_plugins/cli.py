@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from sitemap_plugins import __version__
 from sitemap_plugins.core import OPTION_SPECS, SitemapError
+from sitemap_plugins.core.report import counted
 from sitemap_plugins.core.urls import check_given_base_url
 from sitemap_plugins.defaults import DEFAULT_ENDPOINT, DEFAULT_GLOB, DEFAULT_TIMEOUT, VERSIONS_FILE
 from sitemap_plugins.generate import (
@@ -438,10 +439,12 @@ def _index_line(line: str, *, problem: bool) -> None:
 
 
 def _index_summary(result: IndexResult) -> str:
-    refused = f"; {_count(result.refused, 'sitemap')} refused (see above)" if result.refused else ""
+    refused = ""
+    if result.refused:
+        refused = f"; {counted(result.refused, 'sitemap')} refused (see above)"
     if result.written is None:
         return f"No index written{refused}."
-    listed = _count(len(result.children), "sitemap")
+    listed = counted(len(result.children), "sitemap")
     return f"Wrote {result.written}: an index of {listed}, served at {result.url}{refused}."
 
 
@@ -542,11 +545,11 @@ def _submit(args: argparse.Namespace) -> int:
     if not found.requests:
         out.write("Nothing to submit.\n")
         return 0
-    requests = _count(len(found.requests), "request")
+    requests = counted(len(found.requests), "request")
     if args.dry_run:
         for line in submit_preview(found, args.key, args.endpoint):
             out.write(line + "\n")
-        out.write(f"Dry run: {_count(found.urls, 'URL')} in {requests}; nothing sent.\n")
+        out.write(f"Dry run: {counted(found.urls, 'URL')} in {requests}; nothing sent.\n")
         return 0
     client = IndexNowClient(
         args.endpoint, timeout=args.timeout, log=lambda line: print(line, flush=True)
@@ -562,9 +565,9 @@ def _submit(args: argparse.Namespace) -> int:
     for line in sent.lines:
         out.write(line + "\n")
     if sent.exit_status == 0:
-        out.write(f"Submitted {_count(sent.accepted, 'URL')} to {args.endpoint} in {requests}.\n")
+        out.write(f"Submitted {counted(sent.accepted, 'URL')} to {args.endpoint} in {requests}.\n")
     else:
-        out.write(f"Stopped: {_count(sent.accepted, 'URL')} of {found.urls:,} submitted.\n")
+        out.write(f"Stopped: {counted(sent.accepted, 'URL')} of {found.urls:,} submitted.\n")
     out.flush()
     return sent.exit_status
 
@@ -597,10 +600,10 @@ def _write_text(report: Report, stream: TextIO) -> None:
 
 
 def _summary(report: Report) -> str:
-    files = _count(len(report.documents), "file")
-    urls = _count(report.urls, "URL")
+    files = counted(len(report.documents), "file")
+    urls = counted(report.urls, "URL")
     problems = [
-        _count(number, noun)
+        counted(number, noun)
         for number, noun in (
             (report.unreadable, "read failure"),
             (report.errors, "error"),
@@ -612,10 +615,6 @@ def _summary(report: Report) -> str:
         return f"All checks passed: {files}, {urls}."
     listed = ", ".join(problems[:-1]) + " and " + problems[-1] if len(problems) > 1 else problems[0]
     return f"Found {listed} in {files} ({urls})."
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 def _write_json(report: Report, stream: TextIO) -> None:

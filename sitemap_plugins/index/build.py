@@ -554,7 +554,7 @@ def _alias_reason(child: _Child, kept: _Child, versions: Sequence[Version]) -> s
 
 
 def _listed(listing: Listing) -> str:
-    urls = f"{listing.entries:,} URL{'' if listing.entries == 1 else 's'}"
+    urls = counted(listing.entries, "URL")
     newest = f", newest lastmod {listing.newest}" if listing.newest else ", no lastmod"
     return f"listed ({urls}{newest})"
 
