@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import gzip
 import hashlib
 import json
@@ -382,22 +383,22 @@ class Publication:
         next build tries again (a read-only folder then fails this build at its first write).
         """
         own = re.compile(rf"^{re.escape(self.record)}(?:\.[0-9a-f]{{16}})?\.tmp$")
-        for stale in _listdir(self.root):  # the record's temporary names: see _replace_record
-            if own.match(stale.name) and stale.is_file():
+        # The record's temporary names: see _replace_record.
+        for stale in _listdir(self.root, own.match):
+            if stale.is_file():
                 with contextlib.suppress(OSError):
                     stale.unlink()
                     _step(f"clean {stale.name}")
         for prefix in self._leftover_prefixes:
             folder, _, base = prefix.rpartition("/")
             directory = self.root / folder if folder else self.root
-            for path in _listdir(directory):
-                if path.name.startswith(base) and path.name.endswith(".tmp"):
-                    try:
-                        path.unlink(missing_ok=True)
-                    except OSError:
-                        self._unclean.add(prefix)
-                        continue
-                    _step(f"clean {path.name}")
+            for path in _listdir(directory, functools.partial(_leftover, base=base)):
+                try:
+                    path.unlink(missing_ok=True)
+                except OSError:
+                    self._unclean.add(prefix)
+                    continue
+                _step(f"clean {path.name}")
 
     # -- 3 and 4: temporary files ---------------------------------------------------------------
 
@@ -824,11 +825,25 @@ def _lock(directory: Path) -> int | None:
     return fd
 
 
-def _listdir(directory: Path) -> Iterator[Path]:
+def _listdir(directory: Path, wanted: Callable[[str], object]) -> list[Path]:
+    """The entries of ``directory`` whose names ``wanted`` accepts, in order of name (none if
+    it cannot be read).
+
+    Names are matched before any path is made: the output folder may be a flat one of
+    thousands of pages (Pelican's articles), listed on every build, where a path for each and
+    a sort of them all took ten times as long as the listing itself.
+    """
     try:
-        yield from sorted(directory.iterdir())
+        with os.scandir(directory) as entries:
+            names = sorted(entry.name for entry in entries if wanted(entry.name))
     except OSError:
-        return
+        return []
+    return [directory / name for name in names]
+
+
+def _leftover(name: str, base: str) -> bool:
+    """Whether ``name`` is a temporary file of ours whose final name starts with ``base``."""
+    return name.startswith(base) and name.endswith(".tmp")
 
 
 def _unchanged(path: Path, about: _Published) -> bool:

@@ -241,6 +241,25 @@ def test_our_line_for_a_sitemap_no_longer_published_goes_with_it(
     assert not (tmp_path / top).exists()
 
 
+def test_the_records_own_temporary_files_of_a_killed_build_go_and_nothing_else(
+    tmp_path: Path,
+) -> None:
+    """A build killed while it wrote the record leaves the record's temporary file, under the
+    fixed name or the one of its own it takes when that cannot be opened (see
+    ``_replace_record``); the next build removes both, and no file of the site's whose name
+    merely starts the same way."""
+    out = tmp_path / "out"
+    write(out, "A")
+    leftovers = [f"{RECORD}.tmp", f"{RECORD}.0123456789abcdef.tmp"]
+    kept = [f"{RECORD}.notes.tmp", f"{RECORD}.tmp.txt", f"x{RECORD}.tmp"]
+    for name in leftovers + kept:
+        (out / name).write_text("left\n")
+    write(out, "B")
+    present = {path.name for path in out.iterdir()}
+    assert not present & set(leftovers)
+    assert present >= set(kept)
+
+
 def test_a_kill_before_robots_txt_is_replaced_still_leaves_one_line_of_ours(
     tmp_path: Path,
 ) -> None:
