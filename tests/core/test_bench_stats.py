@@ -1,0 +1,99 @@
+"""The benchmarks' interval for a median: the ranks the binomial distribution gives.
+
+The interval decides whether the benchmark calls an aim met, so its ranks are checked against
+the exact binomial sum (with fractions, independently of the code under test) and against
+values worked out by hand.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import sys
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from statistics import NormalDist, median
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.fixture
+def stats() -> Iterator[ModuleType]:
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import stats
+
+        yield stats
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+
+
+def coverage(n: int, k: int) -> Fraction:
+    """The chance that the k-th smallest and k-th largest of n values hold the median."""
+    below = sum(math.comb(n, i) for i in range(k))
+    return 1 - 2 * Fraction(below, 2**n)
+
+
+def spread_of(n: int) -> list[float]:
+    """n ratios around 1.10, evenly spread over the quantiles of a normal distribution: the same
+    scatter whatever n, as more rounds of the same builds would give."""
+    return [1.10 + 0.1 * NormalDist().inv_cdf((i + 0.5) / n) for i in range(n)]
+
+
+@pytest.mark.parametrize(
+    ("n", "ranks"),
+    [
+        # n = 6: the ends alone hold the median unless all six fall on one side, 2/64 = 3.1 %.
+        (6, (1, 6)),
+        # n = 10: 1 + 10 = 11 of 1,024 arrangements put at most one below, 2.1 % a side;
+        # at most two, 1 + 10 + 45 = 56 of them, 5.5 %.
+        (10, (2, 9)),
+        # n = 20: 1 + 20 + 190 + 1,140 + 4,845 + 15,504 = 21,700 of 1,048,576 (2.07 %) for at
+        # most five below; with 38,760 more, at most six, 5.8 %.
+        (20, (6, 15)),
+    ],
+)
+def test_the_ranks_worked_out_by_hand(stats: ModuleType, n: int, ranks: tuple[int, int]) -> None:
+    assert stats.median_ranks(n) == ranks
+
+
+@pytest.mark.parametrize("n", range(6, 121))
+def test_the_ranks_are_the_narrowest_that_reach_95_percent(stats: ModuleType, n: int) -> None:
+    low, high = stats.median_ranks(n)
+    assert high == n + 1 - low
+    assert coverage(n, low) >= Fraction(95, 100)
+    assert coverage(n, low + 1) < Fraction(95, 100)
+
+
+@pytest.mark.parametrize("n", range(6))
+def test_too_few_values_give_no_interval(stats: ModuleType, n: int) -> None:
+    # Five values: even the smallest and largest miss the median 2/32 = 6.25 % of the time.
+    assert stats.median_ranks(n) is None
+    if n:
+        found = stats.median_interval(spread_of(n))
+        assert (found.low, found.high) == (None, None)
+        assert found.half_width == math.inf
+
+
+def test_the_binomial_tail_is_the_exact_sum(stats: ModuleType) -> None:
+    assert stats.below_at_most(4, 1) == 5 / 16
+    assert stats.below_at_most(10, 2) == 56 / 1024
+    assert stats.below_at_most(7, -1) == 0
+    assert stats.below_at_most(7, 7) == 1
+
+
+def test_the_interval_holds_the_median_and_narrows_with_more_rounds(stats: ModuleType) -> None:
+    widths = []
+    for n in (6, 10, 20, 40, 80, 160):
+        values = spread_of(n)
+        found = stats.median_interval(values[::2] + values[1::2])  # not in order
+        assert found.median == pytest.approx(median(values))
+        assert found.low <= found.median <= found.high
+        low, high = stats.median_ranks(n)
+        assert (found.low, found.high) == (values[low - 1], values[high - 1])
+        widths.append(found.high - found.low)
+    assert all(wider > narrower for wider, narrower in itertools.pairwise(widths))
