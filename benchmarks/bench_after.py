@@ -27,11 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from bench_hosts import COMMITS_PER_PAGE, MAX_ROUNDS_FACTOR, SITE_URL, MkDocs, Mode, timed_build
+from bench_hosts import COMMITS_PER_PAGE, SITE_URL, MkDocs, Mode, timed_build
 from synthetic_repo import RepoSpec, ensure_repo
 
 CLEAN: Final = Mode("clean")
 _NS: Final = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+MAX_ROUNDS_FACTOR: Final = 5
+"""More rounds than asked while the builds have run less than ``mode_seconds``, up to this many
+times the rounds asked: the median of three rounds of a short build moves by a tenth."""
 
 
 @dataclass

@@ -15,9 +15,11 @@ never touch the cache), built in fresh processes as a user builds it. For each h
 "Clean" starts from an empty output folder with no cache of the variant's own. Each round edits
 one source file first (incremental modes), then builds every variant once, the order rotating
 from round to round, so that the variants share the machine's state; the ratio of a round is
-taken between builds of the same round, and the figure is the median over rounds (three times as
-many for the incremental modes, whose short builds vary most, and more for any mode whose builds
-have run less than ``mode_seconds`` by then, up to five times as many). Wall time is
+taken between builds of the same round, and the figure is the median over rounds with its 95 %
+interval (``stats.py``); three times as many rounds for the incremental modes, whose short builds
+vary most, and more for any mode until the interval of ours / none is within ``PRECISION`` either
+side, while its builds have run less than ``mode_seconds``, up to ``MAX_ROUNDS_FACTOR`` times the
+rounds asked. Wall time is
 the figure; the CPU time of each build (and of every process it waited for, git included) is
 kept as a steadier check on a busy machine. Each build's peak resident memory is kept too, as
 the kernel counts it for the build's process: a sitemap that holds what the host renders until
@@ -40,6 +42,7 @@ from pathlib import Path
 from typing import ClassVar, Final, NamedTuple
 
 from common import child_env
+from stats import Spread, median_interval
 from synthetic_repo import RepoSpec, ensure_repo
 
 SITE_URL: Final = "https://example.org/docs/"
@@ -48,10 +51,12 @@ COMMITS_PER_PAGE: Final = 6
 INCREMENTAL_ROUNDS: Final = 3
 """Incremental modes run this many times the rounds: a build that does little is short, and a
 short build's time varies most from run to run (a tenth of a second is a tenth of the build)."""
-MAX_ROUNDS_FACTOR: Final = 5
-"""A mode runs more rounds than asked while its builds have run less than ``mode_seconds``, up to
-this many times the rounds asked: a short build's median over three rounds moves by a tenth
-from run to run, and more rounds of it cost little."""
+PRECISION: Final = 0.02
+"""A mode runs more rounds than asked until the 95 % interval of ours / none (wall time) is at
+most this much either side: a short build's time varies by a tenth from one process to the
+next, and the aims (1.05x, 1.02x) cannot be told from a median that moves by as much."""
+MAX_ROUNDS_FACTOR: Final = 20
+"""Nor more than this many times the rounds asked, however wide the interval still is."""
 TIMEOUT: Final = 1_800
 LAUNCHER: Final = Path(__file__).with_name("launch.py")
 
@@ -86,8 +91,11 @@ class Outcome:
     unavailable: dict[str, str] = field(default_factory=dict)
     failed: dict[tuple[str, str], str] = field(default_factory=dict)
 
-    def ratio(self, mode: str, variant: str, against: str, *, cpu: bool = False) -> float | str:
-        """Median over rounds of ``variant``'s time over ``against``'s in the same round."""
+    def ratios(
+        self, mode: str, variant: str, against: str, *, cpu: bool = False
+    ) -> list[float] | str:
+        """Each paired round's ratio of ``variant``'s time over ``against``'s in that round, or
+        why there is none."""
         for name in (variant, against):
             if name in self.unavailable:
                 return f"unavailable ({self.unavailable[name]})"
@@ -97,7 +105,17 @@ class Outcome:
         pairs = list(zip(times.get(variant, []), times.get(against, []), strict=False))
         if not pairs:
             return "unavailable (not measured)"
-        return statistics.median(a / b for a, b in pairs)
+        return [a / b for a, b in pairs]
+
+    def ratio(self, mode: str, variant: str, against: str, *, cpu: bool = False) -> float | str:
+        """Median over rounds of ``variant``'s time over ``against``'s in the same round."""
+        found = self.ratios(mode, variant, against, cpu=cpu)
+        return found if isinstance(found, str) else statistics.median(found)
+
+    def spread(self, mode: str, variant: str, against: str, *, cpu: bool = False) -> Spread | str:
+        """That median with its 95 % interval: how far the rounds pin it down."""
+        found = self.ratios(mode, variant, against, cpu=cpu)
+        return found if isinstance(found, str) else median_interval(found)
 
     def rounds_faster(self, mode: str, variant: str, than: str) -> tuple[int, int]:
         """In how many of the paired rounds ``variant`` built faster than ``than``, of how many:
@@ -373,6 +391,13 @@ def _listed(sitemap: Path) -> tuple[int, int]:
     return text.count("<loc>"), text.count("<lastmod>")
 
 
+def _imprecise(outcome: Outcome, mode: Mode) -> bool:
+    """Whether more rounds would still narrow the interval of ours / none that the aims are
+    judged on (a variant that did not build gives nothing more to measure)."""
+    spread = outcome.spread(mode.name, "ours", "none")
+    return not isinstance(spread, str) and spread.half_width > PRECISION
+
+
 def run(
     host_name: str,
     pages: int,
@@ -429,7 +454,9 @@ def run(
             mode_rounds = rounds * INCREMENTAL_ROUNDS if mode.incremental else rounds
             round_number, spent = 0, 0.0
             while round_number < mode_rounds or (
-                spent < mode_seconds and round_number < mode_rounds * MAX_ROUNDS_FACTOR
+                _imprecise(outcome, mode)
+                and spent < mode_seconds
+                and round_number < rounds * MAX_ROUNDS_FACTOR
             ):
                 round_number += 1
                 if mode.incremental:

@@ -1,4 +1,5 @@
-"""The benchmarks' interval for a median: the ranks the binomial distribution gives.
+"""The benchmarks' interval for a median: the ranks the binomial distribution gives, and the
+verdicts judged on it.
 
 The interval decides whether the benchmark calls an aim met, so its ranks are checked against
 the exact binomial sum (with fractions, independently of the code under test) and against
@@ -97,3 +98,35 @@ def test_the_interval_holds_the_median_and_narrows_with_more_rounds(stats: Modul
         assert (found.low, found.high) == (values[low - 1], values[high - 1])
         widths.append(found.high - found.low)
     assert all(wider > narrower for wider, narrower in itertools.pairwise(widths))
+
+
+@pytest.fixture
+def run_module(stats: ModuleType) -> ModuleType:
+    import run
+
+    return run
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "said"),
+    [
+        (1.01, 1.05, "met"),
+        (1.051, 1.09, "MISSED"),
+        (1.03, 1.07, "not decided (interval 1.030\N{EN DASH}1.070 holds 1.05)"),
+        (None, None, "not decided (too few rounds for an interval)"),
+    ],
+)
+def test_an_aim_is_judged_on_the_interval(
+    stats: ModuleType, run_module: ModuleType, low: float | None, high: float | None, said: str
+) -> None:
+    assert run_module.verdict(stats.Spread(1.04, low, high), 1.05) == said
+
+
+def test_faster_than_the_incumbent_needs_the_whole_interval_below_one(
+    stats: ModuleType, run_module: ModuleType
+) -> None:
+    assert run_module.verdict(stats.Spread(0.9, 0.8, 0.99), 1.0, strict=True) == "met"
+    assert run_module.verdict(stats.Spread(0.9, 0.8, 1.0), 1.0, strict=True).startswith(
+        "not decided"
+    )
+    assert run_module.verdict(stats.Spread(1.1, 1.01, 1.2), 1.0, strict=True) == "MISSED"
