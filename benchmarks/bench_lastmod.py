@@ -25,6 +25,7 @@ from pathlib import Path
 from synthetic_repo import ODD_NAMES, RepoSpec, ensure_repo, merged_files, tracked_files
 
 from sitemap_plugins.core.git_dates import FileDates
+from sitemap_plugins.core.model import FilePath
 from sitemap_plugins.core.report import CollectingReporter
 
 
@@ -91,7 +92,7 @@ def run(
     chosen = sorted(sampled | (set(ODD_NAMES) & set(names)))  # always check the quoted names
 
     one_pass_times, per_file_times, one_pass_cpu, per_file_cpu = [], [], [], []
-    dates: dict[Path, tuple[dt.datetime, str]] = {}
+    dates: dict[FilePath, tuple[dt.datetime, str]] = {}
     answers: dict[str, str] = {}
     for _ in range(rounds):
         reporter = CollectingReporter()
@@ -182,7 +183,7 @@ def run_cache(files: int, commits: int, *, rounds: int = 3, log: bool = True) ->
         paths = [clone / name for name in names]
         cache = Path(scratch, "cache")
 
-        def timed(kind: str, cache_dir: Path | None) -> dict[Path, tuple[dt.datetime, str]]:
+        def timed(kind: str, cache_dir: Path | None) -> dict[FilePath, tuple[dt.datetime, str]]:
             file_dates = FileDates(CollectingReporter(), cache_dir=cache_dir)
             start = time.perf_counter()
             found = file_dates.lookup(paths, use_git=True, use_mtime=True).dates

@@ -43,11 +43,12 @@ def median_ranks(n: int, confidence: float = CONFIDENCE) -> tuple[int, int] | No
 
 class Spread(NamedTuple):
     """A median and the interval that holds the true median at ``CONFIDENCE`` (None and None
-    when there are too few values for one)."""
+    when there are too few values for one), over ``rounds`` values."""
 
     median: float
     low: float | None
     high: float | None
+    rounds: int = 0
 
     @property
     def half_width(self) -> float:
@@ -64,5 +65,5 @@ def median_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> 
     median = statistics.median(ordered)
     ranks = median_ranks(len(ordered), confidence)
     if ranks is None:
-        return Spread(median, None, None)
-    return Spread(median, ordered[ranks[0] - 1], ordered[ranks[1] - 1])
+        return Spread(median, None, None, len(ordered))
+    return Spread(median, ordered[ranks[0] - 1], ordered[ranks[1] - 1], len(ordered))

@@ -113,13 +113,27 @@ def run_module(stats: ModuleType) -> ModuleType:
         (1.01, 1.05, "met"),
         (1.051, 1.09, "MISSED"),
         (1.03, 1.07, "not decided (interval 1.030\N{EN DASH}1.070 holds 1.05)"),
-        (None, None, "not decided (too few rounds for an interval)"),
     ],
 )
 def test_an_aim_is_judged_on_the_interval(
     stats: ModuleType, run_module: ModuleType, low: float | None, high: float | None, said: str
 ) -> None:
     assert run_module.verdict(stats.Spread(1.04, low, high), 1.05) == said
+
+
+@pytest.mark.parametrize(
+    ("median", "said"),
+    [
+        (1.04, "met by the median alone (2 rounds, too few for an interval)"),
+        (1.06, "MISSED by the median alone (2 rounds, too few for an interval)"),
+    ],
+)
+def test_too_few_rounds_for_an_interval_are_judged_on_the_median_and_say_so(
+    stats: ModuleType, run_module: ModuleType, median: float, said: str
+) -> None:
+    spread = stats.median_interval([median - 0.01, median + 0.01])
+    assert (spread.low, spread.high, spread.rounds) == (None, None, 2)
+    assert run_module.verdict(spread, 1.05) == said
 
 
 def test_faster_than_the_incumbent_needs_the_whole_interval_below_one(
