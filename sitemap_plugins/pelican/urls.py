@@ -140,9 +140,12 @@ def served(url: str, save_as: str) -> tuple[str, bool]:
     reads a link: an escape in it is the byte it names (``caf%C3%A9.html`` is ``café.html``),
     any other character itself (``my page.html``).
     It serves the file when both name the same file (``contact.html``; ``contact/`` and
-    ``contact/index.html``), and as a pretty URL without extension for ``url + ".html"``
-    (``contact`` for ``contact.html``: web servers and hosts serve it so). Anything else is a
-    disagreement, and ``save_as`` is where the file is.
+    ``contact/index.html``), as a pretty URL without extension for ``url + ".html"``
+    (``contact`` for ``contact.html``: web servers and hosts serve it so), and as a folder
+    without its final ``/`` for that folder's index page (``tag/python`` for
+    ``tag/python/index.html``: every static host redirects it to ``tag/python/``, the URL
+    returned, which answers without a redirect). Anything else is a disagreement, and
+    ``save_as`` is where the file is.
     """
     if url == save_as:  # most sites' articles and pages: the file's own name
         return url, True
@@ -152,7 +155,11 @@ def served(url: str, save_as: str) -> tuple[str, bool]:
     file = save_as.lstrip("/")
     if clean(link) == clean(file):
         return link, True
-    pretty = link and not link.endswith("/") and not posixpath.splitext(link)[1]
+    if not link or link.endswith("/"):
+        return file, False
+    if clean(file) == link + "/":  # a folder without its final slash: redirected to it
+        return link + "/", True
+    pretty = not posixpath.splitext(link)[1]
     return (link, True) if pretty and file == link + ".html" else (file, False)
 
 

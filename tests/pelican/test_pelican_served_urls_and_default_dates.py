@@ -36,9 +36,10 @@ def test_url_that_does_not_serve_the_file_lists_where_it_is_served(git_repo: Git
         # Save_as without URL: Pelican keeps linking PAGE_URL, pages/contact.html.
         "content/pages/contact.md": page("Contact", Save_as="contact.html"),
         "content/pages/contact-fr.md": page("Contact", Lang="fr", Save_as="fr/contact.html"),
-        "content/pages/about.md": page("About", URL="about", Save_as="about/index.html"),
         "content/launch.md": post("Launch", "2024-01-02", Save_as="news/launch.html"),
-        # Not disagreements: the same file, a folder's index.html, a pretty URL for x.html.
+        # Not disagreements: the same file, a folder's index.html (with or without the final
+        # slash, which hosts redirect to), a pretty URL for x.html.
+        "content/pages/about.md": page("About", URL="about", Save_as="about/index.html"),
         "content/pages/same.md": page("Same", URL="same.html", Save_as="same.html"),
         "content/pages/team.md": page("Team", URL="team/", Save_as="team/index.html"),
         "content/pages/pretty.md": page("Pretty", URL="pretty", Save_as="pretty.html"),
@@ -49,13 +50,14 @@ def test_url_that_does_not_serve_the_file_lists_where_it_is_served(git_repo: Git
     entries = sitemap(site)
     output = site / "output"
 
-    served = {"contact.html", "fr/contact.html", "about/", "news/launch.html"}
-    agreed = {"same.html", "team/", "pretty", "pages/plain.html"}
+    served = {"contact.html", "fr/contact.html", "news/launch.html"}
+    agreed = {"same.html", "team/", "about/", "pretty", "pages/plain.html"}
     assert served | agreed <= set(entries)
-    for path in served - {"about/"}:
+    for path in served:
         assert (output / path).is_file()
     assert (output / "about" / "index.html").is_file()
-    for linked in ("pages/contact.html", "pages/contact-fr.html", "about", "launch.html"):
+    assert "about" not in entries  # listed at the folder, which answers without a redirect
+    for linked in ("pages/contact.html", "pages/contact-fr.html", "launch.html"):
         assert linked not in entries
         assert not (output / linked).is_file()  # the URL Pelican links: no file is there
     assert entries["contact.html"].alternates == {
@@ -68,12 +70,11 @@ def test_url_that_does_not_serve_the_file_lists_where_it_is_served(git_repo: Git
     for source, url, save_as in [
         ("content/pages/contact.md", "pages/contact.html", "contact.html"),
         ("content/pages/contact-fr.md", "pages/contact-fr.html", "fr/contact.html"),
-        ("content/pages/about.md", "about", "about/index.html"),
         ("content/launch.md", "launch.html", "news/launch.html"),
     ]:
         assert log.count(f"{source}: URL '{url}' does not serve") == 1, source
         assert f"save_as '{save_as}'" in log
-    assert log.count("does not serve") == 4  # one warning per source, none for agreements
+    assert log.count("does not serve") == 3  # one warning per source, none for agreements
 
 
 def test_a_url_metadata_is_listed_as_pelican_links_it_encoded_once(git_repo: GitRepo) -> None:
@@ -262,6 +263,59 @@ def test_a_listing_url_setting_that_does_not_serve_its_files_is_named_once(
     strict = pelican_build(site, check=False)
     assert strict.returncode != 0
     assert "does not serve the files" in log_of(strict)
+
+
+# Every URL a folder without its final slash, every file that folder's index page, as many
+# sites set them up: hosts redirect tag/python to tag/python/, so Pelican's links reach them.
+SLASHLESS_URL_SETTINGS = """
+TAG_URL = "tag/{slug}"
+TAG_SAVE_AS = "tag/{slug}/index.html"
+CATEGORY_URL = "category/{slug}"
+CATEGORY_SAVE_AS = "category/{slug}/index.html"
+AUTHOR_URL = "author/{slug}"
+AUTHOR_SAVE_AS = "author/{slug}/index.html"
+DEFAULT_PAGINATION = 1
+PAGINATION_PATTERNS = (
+    (1, "{url}", "{save_as}"),
+    (2, "{base_name}/page/{number}", "{base_name}/page/{number}/index.html"),
+)
+SITEMAP = {"strict": True}
+"""
+
+
+def test_a_url_that_is_its_files_folder_without_the_final_slash_serves_it(
+    git_repo: GitRepo,
+) -> None:
+    """A tag's, category's, author's, later page's or article's URL that is the folder of its
+    file without the final ``/`` serves that folder's index page (every static host redirects
+    it): no warning, so a strict build passes, and each is listed at the folder with its
+    ``/``, the URL that answers without a redirect."""
+    files = {
+        f"content/{name}.md": post(
+            name.title(),
+            f"2024-0{n}-01",
+            tags="python",
+            Author="Jo Doe",
+            URL=f"posts/{name}",
+            Save_as=f"posts/{name}/index.html",
+        )
+        for n, name in enumerate(("alpha", "beta"), start=1)
+    }
+    site = plain_repo(git_repo, files, SLASHLESS_URL_SETTINGS)
+    proc = pelican_build(site, "--fatal", "warnings")
+    output = site / "output"
+    entries = sitemap(site)
+
+    article = (output / "posts" / "alpha" / "index.html").read_text(encoding="utf-8")
+    folders = ["tag/python", "category/news", "author/jo-doe", "posts/alpha", "page/2"]
+    for folder in folders:
+        if folder != "page/2":  # Pelican links each without the final slash
+            assert f'href="{BASE}{folder}"' in article, folder
+        assert folder + "/" in entries, folder
+        assert served_file(output, folder + "/") is not None, folder
+        assert folder not in entries, folder
+    assert "tag/python/page/2/" in entries
+    assert "does not serve" not in log_of(proc)
 
 
 # A plugin writing a second file for each article, with the article's own context.
