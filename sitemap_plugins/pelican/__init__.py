@@ -544,7 +544,7 @@ class _Site:
             Code.BAD_URL,
             f"{setting.name} {setting.value} does not serve the files Pelican writes, "
             f"{setting.saved_by}: {url!r} for {rel!r}; each is listed where its file is "
-            f"served ({path!r}; set them to agree, and Pelican's links will too)",
+            f"served ({path!r}; {setting.advice}, and Pelican's links will too)",
         )
 
     def _in_another_site(self, content: Any) -> bool:

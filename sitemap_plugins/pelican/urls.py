@@ -31,6 +31,8 @@ class UrlSetting(NamedTuple):
     """As the user wrote it (``'topics/{slug}/'``; a pagination rule as its tuple)."""
     saved_by: str
     """The setting that saved the file, with its value: ``TAG_SAVE_AS 'tag/{slug}.html'``."""
+    advice: str = "set them to agree"
+    """What to set: the two named, or the one of them that is left empty or disagrees."""
 
 
 class SiteUrls:
@@ -85,11 +87,33 @@ class SiteUrls:
         has no URL of it. Asked only when that URL does not serve the file: a tag's
         ``save_as`` formats Pelican's settings anew each time."""
         listing = context.get("articles_page")
-        first = rel
-        if listing is not None and getattr(listing, "save_as", None) == rel:
-            if listing.number > 1 or not listing.base_url:
-                return _pagination_rule(listing)
-            first = str(listing.full_name)  # page 1: the listing's own URL setting
+        if listing is None or getattr(listing, "save_as", None) != rel:
+            return self._own_setting(rel, context)
+        rule = _page_rule(listing)
+        if listing.number > 1:
+            return _pagination_setting(rule)
+        # Page 1: linked by the listing's own URL setting (TAG_URL...), or by the rule's URL
+        # when that setting is empty (YEAR_ARCHIVE_URL unset), which is then what to set
+        # where the rule's URL is that setting ('{url}').
+        own = self._own_setting(str(listing.full_name), context)
+        if not listing.base_url:
+            uses_own = rule is None or "{url}" in str(rule.URL)
+            if own is not None and uses_own:
+                return own._replace(advice=f"set {own.name} to agree with {own.saved_by}")
+            return _pagination_setting(rule)
+        if own is None or rel == listing.full_name or rule is None:
+            return own
+        # The rule for page 1 saved the file elsewhere than the listing's own SAVE_AS, which
+        # agrees with its URL or not: the rule decides the file.
+        return own._replace(
+            saved_by=f"PAGINATION_PATTERNS {_rule_value(rule)} (its rule for page 1, "
+            f"which saves the file instead of {own.saved_by})",
+            advice=f"set {own.name} and that rule to agree",
+        )
+
+    def _own_setting(self, first: str, context: Mapping[str, Any]) -> UrlSetting | None:
+        """The URL setting of the tag, category, author, direct template or period archive
+        whose own ``SAVE_AS`` gives ``first``, with that setting."""
         for key in ("tag", "category", "author"):
             item = context.get(key)
             if item is not None and getattr(item, "save_as", None) == first:
@@ -177,10 +201,10 @@ def clean(url: str) -> str:
     return _INDEX_FILE.sub(r"\1", url) if "index.htm" in url else url  # run for every page
 
 
-def _pagination_rule(listing: Any) -> UrlSetting | None:
-    """The rule of ``PAGINATION_PATTERNS`` that gave a listing's page its URL, found as
-    Pelican's paginator finds it: the last whose first page it has reached, or the one for
-    the last page (``-1``)."""
+def _page_rule(listing: Any) -> Any:
+    """The rule of ``PAGINATION_PATTERNS`` that gave a listing's page its URL and file, found
+    as Pelican's paginator finds it: the last whose first page it has reached, or the one for
+    the last page (``-1``); None where no rule applies."""
     rule = None
     for pattern in listing.settings.get("PAGINATION_PATTERNS") or ():
         if pattern.min_page == -1:
@@ -189,10 +213,19 @@ def _pagination_rule(listing: Any) -> UrlSetting | None:
                 break
         elif pattern.min_page <= listing.number:
             rule = pattern
+    return rule
+
+
+def _rule_value(rule: Any) -> str:
+    """A rule of ``PAGINATION_PATTERNS`` as the user wrote it, a tuple."""
+    return repr((rule.min_page, rule.URL, rule.SAVE_AS))
+
+
+def _pagination_setting(rule: Any) -> UrlSetting | None:
+    """A rule of ``PAGINATION_PATTERNS`` as the setting that both links and saves a page."""
     if rule is None:
         return None
-    value = repr((rule.min_page, rule.URL, rule.SAVE_AS))
-    return UrlSetting("PAGINATION_PATTERNS", value, "its own SAVE_AS")
+    return UrlSetting("PAGINATION_PATTERNS", _rule_value(rule), "its own SAVE_AS")
 
 
 def _period_url(rel: str, context: Mapping[str, Any]) -> str | None:

@@ -318,6 +318,70 @@ def test_a_url_that_is_its_files_folder_without_the_final_slash_serves_it(
     assert "does not serve" not in log_of(proc)
 
 
+# Page 1 of each listing saved by the pagination rule in a folder of its own, while the tags
+# keep their default TAG_URL and TAG_SAVE_AS, which agree with each other.
+FIRST_PAGE_RULE = (1, "{base_name}/", "{base_name}/index.html")
+FIRST_PAGE_RULE_SETTINGS = f"""
+DEFAULT_PAGINATION = 5
+PAGINATION_PATTERNS = ({FIRST_PAGE_RULE!r}, (2, "{{base_name}}/page/{{number}}/", \
+"{{base_name}}/page/{{number}}/index.html"))
+"""
+# Period archives paginated and saved, with YEAR_ARCHIVE_URL left at its default, empty.
+UNSET_ARCHIVE_URL_SETTINGS = """
+DEFAULT_PAGINATION = 5
+YEAR_ARCHIVE_SAVE_AS = "{date:%Y}/index.html"
+PAGINATED_TEMPLATES = {
+    "index": None, "tag": None, "category": None, "author": None, "period_archives": None
+}
+PAGINATION_PATTERNS = ((1, "{url}", "{save_as}"), (2, "{base_name}/page/{number}/", \
+"{base_name}/page/{number}/index.html"))
+"""
+
+
+@pytest.mark.parametrize(
+    ("settings", "named", "not_named"),
+    [
+        (
+            FIRST_PAGE_RULE_SETTINGS,
+            [
+                "TAG_URL 'tag/{slug}.html' does not serve the files",
+                f"PAGINATION_PATTERNS {FIRST_PAGE_RULE!r} (its rule for page 1",
+                "instead of TAG_SAVE_AS 'tag/{slug}.html'",
+                "'tag/python.html' for 'tag/python/index.html'",
+                "set TAG_URL and that rule to agree",
+            ],
+            "set them to agree",
+        ),
+        (
+            UNSET_ARCHIVE_URL_SETTINGS,
+            [
+                "YEAR_ARCHIVE_URL '' does not serve the files",
+                "YEAR_ARCHIVE_SAVE_AS '{date:%Y}/index.html': '' for '2024/index.html'",
+                "set YEAR_ARCHIVE_URL to agree with YEAR_ARCHIVE_SAVE_AS",
+            ],
+            "PAGINATION_PATTERNS",
+        ),
+    ],
+    ids=["first-page-rule-saves-elsewhere", "archive-url-unset"],
+)
+def test_a_listing_warning_names_the_settings_that_decide_the_link_and_the_file(
+    git_repo: GitRepo, settings: str, named: list[str], not_named: str
+) -> None:
+    """Page 1 of a listing is linked by its own URL setting (``TAG_URL``), or by the rule of
+    ``PAGINATION_PATTERNS`` for page 1 where that setting is empty (``'{url}'``: then the
+    setting is what to set), and saved where that rule says: the warning names what decides
+    each, never two settings that already agree."""
+    files = {
+        f"content/{name}.md": post(name.title(), f"2024-0{n}-01", tags="python")
+        for n, name in enumerate(("alpha", "beta"), start=1)
+    }
+    site = plain_repo(git_repo, files, settings)
+    log = log_of(pelican_build(site))
+    for text in named:
+        assert text in log, text
+    assert not_named not in log
+
+
 # A plugin writing a second file for each article, with the article's own context.
 PRINT_PLUGIN = """\
 from pelican import signals
