@@ -95,11 +95,15 @@ def is_not_found_file(relpath: str, is_build_top: Callable[[str], bool] | None =
 
 def language_names_folder(language: str | None, folder: str) -> bool:
     """Whether ``language`` (``pt-BR``) names the last folder of ``folder`` (``docs/pt_br``),
-    as a translated build's folder is named: case and ``-`` or ``_`` do not count."""
+    as a translated build's folder is named: case and ``-`` or ``_`` do not count. A folder
+    named by the tag's first subtags names it too, as Hugo names ``fr/`` the folder of a
+    language whose ``languageCode`` is ``fr-fr``, or ``zh-hant/`` that of ``zh-Hant-TW``:
+    whole subtags only, so ``fr`` names no ``frank/`` and ``fr-FR`` no ``fr-f/``."""
     if not language:
         return False
-    name = folder.rpartition("/")[2]
-    return name.replace("_", "-").lower() == language.replace("_", "-").lower()
+    name = folder.rpartition("/")[2].replace("_", "-").lower().split("-")
+    tag = language.replace("_", "-").lower().split("-")
+    return all(name) and tag[: len(name)] == name
 
 
 def quote_file_path(path: str) -> str:

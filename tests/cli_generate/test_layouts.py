@@ -196,6 +196,35 @@ def test_a_404_page_is_left_out_at_the_top_of_the_site_and_of_each_language_or_v
     assert set(checked(public, BASE)) == {BASE + path for path in served}
 
 
+def test_a_languages_404_page_is_left_out_where_its_folder_names_the_language_without_region(
+    git_repo: GitRepo,
+) -> None:
+    """Hugo writes each language of a multilingual site to the folder of the language's key
+    (``fr/``) and its pages with ``<html lang>`` of its ``languageCode``, which often carries a
+    region (``fr-fr``); with Hugo's sitemaps turned off (``disableKinds``, for ``generate`` to
+    write the one sitemap) nothing else marks ``fr/`` as a build's top. A folder named by the
+    language's first subtags is its folder (``fr/`` for ``fr-fr``, ``zh-hant/`` for
+    ``zh-Hant-TW``); one whose name only starts with the same letters (``frank/``) is not, nor
+    one that names more than the page's language (``de-at/`` for ``de``)."""
+    root = git_repo
+    root.write(".gitignore", "public/\n")
+    root.write("content/en/guide.md", "guide\n")
+    root.write("content/fr/guide.md", "guide\n")
+    root.commit("start", JAN)
+    public = root.root / "public"
+    languages = {"fr": "fr-fr", "zh-hant": "zh-Hant-TW", "frank": "fr", "de-at": "de"}
+    for folder, language in languages.items():
+        write(public / folder / "index.html", page(folder).replace("lang=en", f"lang={language}"))
+        write(public / folder / "404.html", page("404").replace("lang=en", f"lang={language}"))
+    write(public / "index.html", page("Home").replace("lang=en", "lang=en-us"))
+    write(public / "404.html", page("404").replace("lang=en", "lang=en-us"))
+    done = run("generate", "public", "--base-url", BASE, cwd=root.root)
+    assert done.returncode == 0, done.stderr
+    assert "left out 3 (3 404 page)" in done.stdout, done.stdout
+    listed = {"", "fr/", "zh-hant/", "frank/", "frank/404.html", "de-at/", "de-at/404.html"}
+    assert set(checked(public, BASE)) == {BASE + path for path in listed}
+
+
 HUGO_ANY_CASE = {
     "yaml": "---\nlastMod: 2022-05-05\nSitemap:\n  Priority: 0.2\n---\n",
     "toml": "+++\nLastmod = 2022-05-05\n[Sitemap]\nPriority = 0.2\n+++\n",
