@@ -8,12 +8,15 @@ Read the Docs' ``en/latest/``). No folder name tells them from a folder of pages
 its top: its own sitemap (``sitemap.xml``), MkDocs' ``search/search_index.json``, Sphinx's
 ``objects.inv``, ``searchindex.js`` or ``.buildinfo``, a ``versions.json`` beside it (mike's)
 naming it as a version or alias, or a 404 page whose ``<html lang>`` names the folder, as a
-translated build writes it (Pelican's subsites, a page saved as ``fr/404.html``).
+translated build writes it (Pelican's subsites, a page saved as ``fr/404.html``). A folder the
+caller knows for a build's (an i18n_subsites subsite that ``pelicanconf.py`` names, whose 404
+page is in the main site's language) is one whatever it holds.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
 
@@ -36,11 +39,12 @@ _MIKE_VERSIONS: Final = "versions.json"
 
 class BuildTops:
     """Which folders of ``site_dir`` a build was written to; each folder is looked at once, and
-    only when a file named as a 404 page sits at its top."""
+    only when a file named as a 404 page sits at its top. The ``known`` folders (posix, from
+    the site's top) are builds' tops without a look."""
 
-    def __init__(self, site_dir: Path) -> None:
+    def __init__(self, site_dir: Path, known: Iterable[str] = ()) -> None:
         self.site_dir = site_dir
-        self._known: dict[str, bool] = {}
+        self._known: dict[str, bool] = dict.fromkeys(known, True)
         self._versions: dict[str, frozenset[str]] = {}
 
     def holds(self, folder: str, not_found_page: Path) -> bool:

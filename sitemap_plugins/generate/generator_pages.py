@@ -36,7 +36,13 @@ from sitemap_plugins.core.html import head_of
 from sitemap_plugins.core.model import Reason
 from sitemap_plugins.generate.file_checks import is_file
 
-__all__ = ["GeneratorPages", "dirhtml_builds", "generator_pages", "sphinx_builder"]
+__all__ = [
+    "GeneratorPages",
+    "dirhtml_builds",
+    "generator_pages",
+    "pelican_subsites",
+    "sphinx_builder",
+]
 
 GeneratorPages = Callable[[str], "Reason | None"]
 """Why the built file at a path (posix, relative to the site) is left out, or None."""
@@ -202,8 +208,7 @@ def _pelican_pages(site_dir: Path, project_dirs: tuple[Path, ...]) -> GeneratorP
     """Pelican's rule: where ``pelicanconf.py`` is found, the main site's and each subsite's
     (see :func:`_subsites`), by its settings; else, each folder whose ``index.html`` Pelican
     wrote, by Pelican's defaults (an output copied away from its project)."""
-    found = (folder / "pelicanconf.py" for folder in project_dirs)
-    config = next((path for path in found if is_file(path)), None)
+    config = _pelican_config(project_dirs)
     if config is None:
         return _PelicanOutputs(site_dir)
     settings = _pelican_settings(config)
@@ -220,6 +225,27 @@ def _pelican_pages(site_dir: Path, project_dirs: tuple[Path, ...]) -> GeneratorP
         return None
 
     return pelican_page
+
+
+def pelican_subsites(site_dir: Path, project_dirs: tuple[Path, ...]) -> frozenset[str]:
+    """The folders of ``site_dir`` (posix, ``de``) that i18n_subsites wrote a subsite to, where
+    ``pelicanconf.py`` in ``project_dirs`` names them (see :func:`_subsites`): each is a build's
+    top, whose ``404.html`` is the subsite's not-found page, though written in the main site's
+    language (``<html lang="en">`` in ``de/``) and beside no sitemap of its own. None where
+    Sphinx built the site's top, as for :func:`generator_pages`."""
+    config = _pelican_config(project_dirs)
+    if config is None or _SphinxOutputs(site_dir).holds(""):
+        return frozenset()
+    settings = _pelican_settings(config)
+    return frozenset(
+        folder.rstrip("/") for folder, _ in _subsites(settings, config.parent, site_dir)
+    )
+
+
+def _pelican_config(project_dirs: tuple[Path, ...]) -> Path | None:
+    """The first ``pelicanconf.py`` of ``project_dirs``, if any."""
+    found = (folder / "pelicanconf.py" for folder in project_dirs)
+    return next((path for path in found if is_file(path)), None)
 
 
 class _PelicanOutputs:

@@ -26,7 +26,11 @@ from sitemap_plugins.generate.blog import written_by_material
 from sitemap_plugins.generate.errors import InputError
 from sitemap_plugins.generate.file_checks import is_file
 from sitemap_plugins.generate.folder_meta import FolderMeta
-from sitemap_plugins.generate.generator_pages import dirhtml_builds, generator_pages
+from sitemap_plugins.generate.generator_pages import (
+    dirhtml_builds,
+    generator_pages,
+    pelican_subsites,
+)
 from sitemap_plugins.generate.host_sitemap import host_sitemaps
 from sitemap_plugins.generate.hosts import HostConfig
 from sitemap_plugins.generate.layouts import SourceFinder
@@ -107,6 +111,7 @@ def generate_site(
             site_dir=site_dir,
             languages=host.i18n if host is not None else None,
         )
+    project_dirs = (Path.cwd(), site_dir.absolute().parent)  # where pelicanconf.py may lie
     reader = SiteReader(
         site_dir,
         base_url,
@@ -119,8 +124,9 @@ def generate_site(
         read_in=_snippet_reader(settings, builder.reporter) if finder is not None else None,
         folder_sitemap=_folder_sitemap(settings, builder.reporter) if finder is not None else None,
         warn_unreadable=lambda message: builder.reporter.warning(Code.UNREADABLE, message),
-        generator_pages=generator_pages(site_dir, (Path.cwd(), site_dir.absolute().parent)),
+        generator_pages=generator_pages(site_dir, project_dirs),
         in_dirhtml_build=dirhtml_builds(site_dir),
+        build_tops=pelican_subsites(site_dir, project_dirs),
     )
     if settings.source_dir is not None:
         builder.start(settings.source_dir)  # the history pass runs while the pages are read

@@ -17,7 +17,7 @@ import os
 import posixpath
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -122,11 +122,12 @@ class SiteReader:
     ``hreflang`` links of a page's head give its language versions. A built file or folder
     that cannot be read is told to ``warn_unreadable`` (see :meth:`unreadable`).
     ``generator_pages`` leaves out the pages of the generator's own that its plugin leaves out
-    (see :mod:`.generator_pages`). A page whose canonical link names its file (``x/index.html``)
-    is listed so; not in a Sphinx ``dirhtml`` build (``in_dirhtml_build`` says which built files
-    are: the site's, or a language's or version's folder of it), whose links in some Sphinx
-    versions (7.0 among them) name ``x.html`` (Sphinx issue 9730), ``index.html`` for the home
-    page.
+    (see :mod:`.generator_pages`); ``build_tops`` are folders known for a build's top, whose
+    404 page is none (see :mod:`.build_tops`). A page whose canonical link names its file
+    (``x/index.html``) is listed so; not in a Sphinx ``dirhtml`` build (``in_dirhtml_build``
+    says which built files are: the site's, or a language's or version's folder of it), whose
+    links in some Sphinx versions (7.0 among them) name ``x.html`` (Sphinx issue 9730),
+    ``index.html`` for the home page.
     """
 
     def __init__(
@@ -145,10 +146,11 @@ class SiteReader:
         warn_unreadable: Callable[[str], None] | None = None,
         generator_pages: GeneratorPages | None = None,
         in_dirhtml_build: Callable[[str], bool] | None = None,
+        build_tops: Iterable[str] = (),
     ) -> None:
         self.site_dir = site_dir
         self.in_dirhtml_build = in_dirhtml_build
-        self.tops = BuildTops(site_dir)
+        self.tops = BuildTops(site_dir, build_tops)
         """The folders a build was written to, whose 404 page is none (see :mod:`.build_tops`)."""
         self.generator_pages = generator_pages
         self.warn_unreadable = warn_unreadable

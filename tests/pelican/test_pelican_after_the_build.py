@@ -137,6 +137,41 @@ def test_a_page_named_404_outside_the_top_of_the_site_is_listed_by_both(
     assert "2 404 page" in done.stdout + done.stderr
 
 
+def test_each_subsites_404_page_in_the_main_sites_language_is_left_out_by_both(
+    git_repo: GitRepo,
+) -> None:
+    """i18n_subsites writes the 404 page of Pelican's recipe (``Save_as: 404.html``) into each
+    subsite too (``de/404.html``), in the main site's language (``<html lang="en">``) where it
+    has no translation, and beside no sitemap of its own: ``de/`` is a build's top because
+    ``I18N_SUBSITES`` in ``pelicanconf.py`` names it, and its 404 page is left out, as the
+    plugin leaves it out of the subsite it builds."""
+    pytest.importorskip(
+        "pelican.plugins.i18n_subsites", reason="pelican-i18n-subsites not installed"
+    )
+    files = {
+        "content/hello.md": post("Hello", "2024-01-02", Slug="hello", Lang="en"),
+        "content/hallo.md": post("Hallo", "2024-01-02", Slug="hello", Lang="de"),
+        "content/pages/404.md": page("Not found", Status="hidden", Save_as="404.html", Lang="en"),
+    }
+    settings = (
+        'PLUGINS = ["sitemap_plugins.pelican", "i18n_subsites"]\nI18N_SUBSITES = {"de": {}}\n'
+    )
+    root = plain_repo(git_repo, files, settings)
+    pelican_build(root)
+    plugin = sitemap(root)
+    output = root / "output"
+    # What the subsite holds, so that leaving it out is about something.
+    assert 'lang="en"' in (output / "de/404.html").read_text(encoding="utf-8")
+    assert not (output / "de/sitemap.xml").exists()
+    assert "de/hello.html" in plugin
+    assert not {"404.html", "de/404.html"} & set(plugin)
+    done = run("generate", output, "--base-url", BASE, cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    entries = check_sitemap_file(output / "sitemap.xml", BASE + "sitemap.xml")
+    assert {entry.loc.removeprefix(BASE) for entry in entries} == set(plugin)
+    assert "2 404 page" in done.stdout + done.stderr
+
+
 SUBSITES = {
     # A subsite in the language's folder, by default, and one written where its settings say,
     # which saves its drafts elsewhere too.
