@@ -67,13 +67,20 @@ _FIELD: Final = re.compile(r"(\{[^{}]*\})")
 """A ``{field}`` of a Pelican save-as pattern, captured so that splitting keeps it."""
 
 
-def generator_pages(site_dir: Path, project_dirs: tuple[Path, ...]) -> GeneratorPages:
+def generator_pages(
+    site_dir: Path,
+    project_dirs: tuple[Path, ...],
+    has_source: Callable[[str], bool] | None = None,
+) -> GeneratorPages:
     """The rule of the generators whose builds ``site_dir`` holds, at its top or in folders.
 
     ``project_dirs`` are where Pelican's config may lie (the current folder, the site folder's
-    parent). A site whose top Sphinx built is no Pelican site, whatever config lies beside it."""
+    parent). A site whose top Sphinx built is no Pelican site, whatever config lies beside it.
+    ``has_source`` says whether a built file (by its path in the site) was rendered from a
+    source of the site's, where the MkDocs config is known: such a ``search.html`` is a page of
+    the user's, not the search plugin's."""
     sphinx = _SphinxOutputs(site_dir)
-    mkdocs = _MkDocsOutputs(site_dir)
+    mkdocs = _MkDocsOutputs(site_dir, has_source)
     pelican = None if sphinx.holds("") else _pelican_pages(site_dir, project_dirs)
 
     def generator_page(relpath: str) -> Reason | None:
@@ -157,10 +164,12 @@ class _MkDocsOutputs:
     version's or language's folder) for a theme that asks for one: ``search.html``, rendered
     from the theme with no document, so never listed by the MkDocs plugin. A build is known by
     the search index the same plugin writes beside it; a document that MkDocs saved as
-    ``search.html`` (``docs/search.md`` without directory URLs) is in that index, and stays."""
+    ``search.html`` (``docs/search.md`` without directory URLs) stays: it is in that index, or,
+    kept out of it (Material's ``search: exclude: true``), ``has_source`` finds its source."""
 
-    def __init__(self, site_dir: Path) -> None:
+    def __init__(self, site_dir: Path, has_source: Callable[[str], bool] | None = None) -> None:
         self.site_dir = site_dir
+        self.has_source = has_source
         self._known: dict[str, bool] = {}
 
     def page(self, relpath: str) -> Reason | None:
@@ -169,7 +178,9 @@ class _MkDocsOutputs:
             return None  # most pages, asked at the cost of a look at the name
         known = self._known.get(folder)
         if known is None:
-            known = self._known[folder] = _is_search_plugins_page(self.site_dir / folder)
+            known = _is_search_plugins_page(self.site_dir / folder)
+            known = known and (self.has_source is None or not self.has_source(relpath))
+            self._known[folder] = known
         return Reason.SEARCH_PAGE if known else None
 
 

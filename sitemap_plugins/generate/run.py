@@ -124,7 +124,7 @@ def generate_site(
         read_in=_snippet_reader(settings, builder.reporter) if finder is not None else None,
         folder_sitemap=_folder_sitemap(settings, builder.reporter) if finder is not None else None,
         warn_unreadable=lambda message: builder.reporter.warning(Code.UNREADABLE, message),
-        generator_pages=generator_pages(site_dir, project_dirs),
+        generator_pages=generator_pages(site_dir, project_dirs, _has_source(finder)),
         in_dirhtml_build=dirhtml_builds(site_dir),
         build_tops=pelican_subsites(site_dir, project_dirs),
     )
@@ -218,6 +218,15 @@ def _check_readable(site_dir: Path, where: str) -> None:
     except OSError as error:
         cause = error.strerror or str(error)
         raise InputError(f"{where}{display(site_dir)}: cannot read the folder ({cause})") from None
+
+
+def _has_source(finder: SourceFinder | None) -> Callable[[str], bool] | None:
+    """Whether a built file has a source, where a MkDocs or Zensical layout finds sources as the
+    host saves them: a ``search.html`` rendered from ``docs/search.md`` is the user's page, even
+    when kept out of the search index (see :mod:`.generator_pages`)."""
+    if finder is None or finder.layout not in ("mkdocs", "zensical"):
+        return None
+    return lambda relpath: finder.find(relpath) is not None
 
 
 def _mkdocs_family_host(settings: Settings) -> HostConfig | None:

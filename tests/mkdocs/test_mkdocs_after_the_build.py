@@ -287,6 +287,26 @@ def test_generate_leaves_out_the_search_page_a_theme_has_as_the_plugin_does(
     assert (BASE + "search.html" in plugin) == own_page
 
 
+def test_a_page_of_yours_saved_as_search_html_and_kept_out_of_search_is_listed_by_both(
+    git_repo: GitRepo,
+) -> None:
+    """Material writes no ``search.html`` of its own, but its search plugin writes the search
+    index beside the site: ``docs/search.md`` without directory URLs is saved as
+    ``search.html``, and Material's ``search: exclude: true`` keeps it out of that index. The
+    page has a source, so it is the user's, listed by the plugin and by ``generate``."""
+    example_repo(git_repo)
+    git_repo.write(
+        "docs/search.md", "---\nsearch:\n  exclude: true\n---\n# Search tips\n\nThe box.\n"
+    )
+    git_repo.commit("a page about searching", "2024-10-01T00:00:00+00:00")
+    plugin = built_both_ways(git_repo, "search", use_directory_urls=False)
+    # What the build wrote, so that agreement is about it: the page, kept out of the index.
+    index = json.loads((git_repo.root / "site/search/search_index.json").read_text("utf-8"))
+    assert "search.html" not in {document["location"] for document in index["docs"]}
+    assert "Search tips" in (git_repo.root / "site/search.html").read_text("utf-8")
+    assert plugin[BASE + "search.html"].lastmod == "2024-10-01T00:00:00Z"
+
+
 SUB_DELIMITERS = ("a&b", "it's", "x(1)", "p+q=r", "one,two;three", "at@home!", "cost$", "star*")
 """File names holding RFC 3986 sub-delimiters: a URL may carry them raw or encoded, and MkDocs
 encodes them in every link it writes (``a%26b/``)."""
