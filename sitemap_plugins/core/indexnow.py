@@ -41,6 +41,17 @@ def key_file_bytes(key: str) -> bytes:
     return key.encode("ascii")
 
 
+def holds_key(data: bytes, key: str) -> bool:
+    """Whether a key file's ``data`` serves ``key``: the key, with any whitespace around it.
+
+    The protocol asks for a UTF-8 text file holding the key, and a file written the usual way
+    (``echo KEY > KEY.txt``, an editor that ends the line, CRLF on Windows) ends with a line
+    end that engines accept. ``submit`` judges a served file by this rule and the plugins a
+    file the site ships, so a file one accepts the other never warns about.
+    """
+    return data.decode("utf-8", errors="replace").strip() == key
+
+
 def masked(key: str) -> str:
     """The key as messages show it: its first four characters, then one ``*`` per character
     left (``abcd********``), so two keys can be told apart and none can be read."""

@@ -354,8 +354,8 @@ class Options:
         _indexnow_key,
         "IndexNow key: writes {key}.txt holding it at the root of the output directory, so the "
         "deploy carries the file engines check (see sitemap-plugins submit); a file of the "
-        "site's own by that name is kept (with a warning unless it holds the key), and ours "
-        "goes when the key changes or the option is unset.",
+        "site's own by that name is kept (with a warning unless it holds the key; a line end "
+        "after it is fine), and ours goes when the key changes or the option is unset.",
     )
     html_page: bool = _spec(
         False,

@@ -503,17 +503,20 @@ class Publication:
         robots = _Staged("robots.txt", temp, entry=False, recorded=False, verb="update")
         self._staged.append(robots)
 
-    def stage_extra(self, relpath: str, data: bytes) -> bool:
+    def stage_extra(
+        self, relpath: str, data: bytes, serves: Callable[[bytes], bool] | None = None
+    ) -> bool:
         """Publish a small file the site needs (the IndexNow key file) with this set, and record
         it, as the set's own files are, so that a later build tells ours from the site's: it
         replaces ours, removes it once it is no longer published (another key, the option
         off), and never takes the site's for ours.
 
-        A file already there that no record names is the site's own: one holding exactly
-        ``data`` is left as it is, unrecorded (the same bytes harm nothing, and no build ever
-        removes it); one holding anything else is not written over, and False says so, for
-        the caller to warn: nothing is staged. Ours, still exactly ``data``, stays recorded
-        and is not written again.
+        A file already there that no record names is the site's own: one that ``serves`` as
+        ``data`` would (by default, one holding exactly ``data``; the key file, the key with a
+        line end) is left as it is, unrecorded (it harms nothing, and no build ever removes
+        it); one holding anything else is not written over, and False says so, for the caller
+        to warn: nothing is staged. Ours, still exactly ``data``, stays recorded and is not
+        written again.
         """
         path = self.root / relpath
         try:
@@ -522,7 +525,7 @@ class Publication:
             raise PublishError("write", path, _cause(error)) from None
         ours = self.ours(relpath)
         if held is not None and not ours:
-            return held == data
+            return held == data if serves is None else serves(held)
         if ours and held == data:
             self._kept[relpath] = self.files[relpath]
             return True

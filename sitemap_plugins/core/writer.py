@@ -440,10 +440,13 @@ def _stage_key_file(
             publication.spare(name)
     if options.indexnow_key is None:
         return
-    from sitemap_plugins.core.indexnow import key_file_bytes, key_file_name, masked
+    from sitemap_plugins.core.indexnow import holds_key, key_file_bytes, key_file_name, masked
 
     key = options.indexnow_key
-    if not publication.stage_extra(key_file_name(key), key_file_bytes(key)):
+    served = publication.stage_extra(
+        key_file_name(key), key_file_bytes(key), lambda held: holds_key(held, key)
+    )
+    if not served:
         shown = publication.root / key_file_name(masked(key))
         reporter.warning(
             Code.CONFLICT,

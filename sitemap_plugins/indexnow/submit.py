@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Final
 from urllib.parse import urlsplit
 
-from sitemap_plugins.core.indexnow import check_key, key_file_name, masked
+from sitemap_plugins.core.indexnow import check_key, holds_key, key_file_name, masked
 from sitemap_plugins.core.report import counted
 from sitemap_plugins.core.urls import web_origin
 from sitemap_plugins.indexnow.client import MAX_URLS_PER_REQUEST, IndexNowClient, SubmitError
@@ -261,7 +261,7 @@ def key_file_problem(location: str, key: str, timeout: float) -> str | None:
             f"the key file is not served ({error.message}): deploy it first (the indexnow_key "
             "option writes it into the built site), or pass --no-check-key"
         )
-    if data.decode("utf-8", errors="replace").strip() != key:
+    if not holds_key(data, key):
         return "the key file is served, but does not hold the key"
     return None
 

@@ -690,11 +690,12 @@ def _owner_rights_back(folder: Path, target: Path) -> None:
 
 
 def test_a_key_file_of_the_sites_own_is_kept_with_one_warning(tmp_path: Path) -> None:
-    """A key file written by hand, with a line end, was written over without a word: it is
-    the site's, kept, and one line says so, naming it with the key masked; the sitemap is
-    written, and ``--strict`` stops the run with nothing written."""
+    """A file of the site's own where the key file goes, holding something else, was written
+    over without a word: it is the site's, kept, and one line says so, naming it with the key
+    masked; the sitemap is written, and ``--strict`` stops the run with nothing written. (The
+    key with a line end, as ``echo`` writes it, is the key: kept without a word.)"""
     write(tmp_path / "site/index.html", page("Home"))
-    write(tmp_path / f"site/{KEY}.txt", KEY + "\n")
+    write(tmp_path / f"site/{KEY}.txt", "a note of mine\n")
     args = ("generate", "site", "--base-url", BASE, "--indexnow-key", KEY)
     strict = run(*args, "--strict", cwd=tmp_path)
     assert strict.returncode == 1
@@ -711,7 +712,7 @@ def test_a_key_file_of_the_sites_own_is_kept_with_one_warning(tmp_path: Path) ->
     )
     assert [line for line in done.stderr.splitlines() if KEY[:4] in line] == [warning]
     assert warning in strict.stderr.splitlines()
-    assert (tmp_path / f"site/{KEY}.txt").read_text("ascii") == KEY + "\n"
+    assert (tmp_path / f"site/{KEY}.txt").read_text("ascii") == "a note of mine\n"
     assert set(lastmods(checked(tmp_path / "site", BASE), BASE)) == {""}
 
 

@@ -222,6 +222,40 @@ def test_a_sitemap_of_the_sites_own_is_kept_with_a_warning(git_repo: GitRepo, na
         assert recorded_files(site) == set()
 
 
+KEY = "0123456789abcdef0123456789abcdef"
+
+
+@pytest.mark.parametrize("held", [f"{KEY}\n", f"{KEY}\r\n", f"  {KEY} \n\n"])
+def test_a_key_file_of_the_sites_own_with_a_line_end_passes_strict_as_it_is(
+    git_repo: GitRepo, held: str
+) -> None:
+    """IndexNow's key file is a text file holding the key, and one written the usual way
+    (``echo KEY > KEY.txt``, CRLF on Windows) ends with a line end that ``submit`` and the
+    engines accept: it was taken for a file holding something else, and ``--strict`` failed.
+    It stays exactly as the site has it, with no warning, and the record never names it."""
+    root = site_repo(git_repo, user_files=False, indexnow_key=KEY)
+    git_repo.path(f"docs/{KEY}.txt").write_bytes(held.encode("ascii"))
+    git_repo.commit("the site's own key file", "2024-10-22T09:00:00+00:00")
+    proc = mkdocs_build(root, "--strict")
+    assert [line for line in output(proc).splitlines() if "WARNING" in line] == []
+    site = root / "site"
+    assert (site / f"{KEY}.txt").read_bytes() == held.encode("ascii")
+    assert sorted(recorded_files(site)) == ["sitemap.xml", "sitemap.xml.gz"]
+
+
+def test_a_key_file_of_the_sites_own_holding_another_key_fails_strict(git_repo: GitRepo) -> None:
+    """Whitespace around the key is all that is let pass: another key, line end or not, is
+    kept, said, and fails ``--strict``."""
+    root = site_repo(git_repo, user_files=False, indexnow_key=KEY)
+    git_repo.write(f"docs/{KEY}.txt", KEY[::-1] + "\n")
+    git_repo.commit("the site's own key file", "2024-10-22T09:00:00+00:00")
+    proc = mkdocs_build(root, "--strict", check=False)
+    assert proc.returncode == 1, output(proc)
+    [warning] = [line for line in output(proc).splitlines() if line.startswith("WARNING")]
+    assert "a file of the site's own is where the IndexNow key file goes" in warning
+    assert (root / "site" / f"{KEY}.txt").read_bytes() == (KEY[::-1] + "\n").encode("ascii")
+
+
 # -- never a trace -----------------------------------------------------------------------------
 
 
