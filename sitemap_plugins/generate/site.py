@@ -126,8 +126,9 @@ class SiteReader:
     404 page is none (see :mod:`.build_tops`). A page whose canonical link names its file
     (``x/index.html``) is listed so; not in a Sphinx ``dirhtml`` build (``in_dirhtml_build``
     says which built files are: the site's, or a language's or version's folder of it), whose
-    links in some Sphinx versions (7.0 among them) name ``x.html`` (Sphinx issue 9730),
-    ``index.html`` for the home page.
+    links in Sphinx 7.0 to 8.0 name ``x.html`` (Sphinx issue 9730), ``index.html`` for the
+    home page; an ``x.html`` the site does not hold is taken for the page itself (see
+    :meth:`_names_its_html_url`).
     """
 
     def __init__(
@@ -229,7 +230,9 @@ class SiteReader:
             # Where it is served goes with it: no other page may name it as an alternate.
             return LeftOut(scan.reason, origin, *_linked_path(path))
         if scan.canonical is not None:
-            if not self._is_canonical(path, scan.canonical):
+            if not self._is_canonical(path, scan.canonical) and not self._names_its_html_url(
+                file, path, scan.canonical
+            ):
                 return LeftOut(Reason.CANONICAL_ELSEWHERE, origin, *_linked_path(path))
             if (
                 path != file.relpath
@@ -443,6 +446,25 @@ class SiteReader:
         except ValueError:
             return False
         return posixpath.basename(target).lower() == posixpath.basename(relpath).lower()
+
+    def _names_its_html_url(self, file: BuiltFile, path: str, canonical: str) -> bool:
+        """Whether the canonical link of ``P/index.html`` names ``P.html`` under the base URL,
+        and the site holds no ``P.html``: Sphinx 7.0 to 8.0 write that link for every page of a
+        ``dirhtml`` build (Sphinx issue 9730), the ``html`` builder's URL, where nothing is
+        served. The page is then its own canonical; a ``P.html`` that exists is another page.
+        """
+        folder, _, name = file.relpath.rpartition("/")
+        if not folder or name != "index.html":
+            return False
+        try:
+            own = join_url(self.base_url, path, encoded=False)
+            named = _normal(urljoin(own, canonical.strip()))
+            html_url = _normal(join_url(self.base_url, folder + ".html", encoded=False))
+        except ValueError:
+            return False
+        if named != html_url:
+            return False
+        return not os.path.lexists(file.path.parent.parent / (file.path.parent.name + ".html"))
 
     def _is_canonical(self, path: str, canonical: str) -> bool:
         """Whether the page's canonical link names the page's own URL.

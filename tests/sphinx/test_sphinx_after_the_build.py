@@ -57,14 +57,40 @@ def test_generate_lists_what_the_extension_lists(
     (site / "sitemap.xml").unlink()
     done = run("generate", site, "--base-url", BASE_URL, cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
-    listed = set(read_entries(site))
-    install = out / ("guide/install.html" if builder == "html" else "guide/install/index.html")
-    if builder == "dirhtml" and "install.html" in canonical_link(install):
-        # Sphinx issue 9730 (Sphinx 7.0 to 8.0): each page's canonical link names x.html,
-        # so generate, which follows the page, leaves the others out; the home page stays /.
-        assert listed == {BASE_URL}
-        return
-    assert listed == set(plugin)
+    assert set(read_entries(site)) == set(plugin)
+
+
+OLD_PAGE = "<!DOCTYPE html>\n<html><head><title>Old</title></head><body>Moved.</body></html>\n"
+
+
+def test_generate_lists_dirhtml_pages_whose_canonical_link_names_an_html_url_served_nowhere(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """Sphinx 7.0 to 8.0 write a dirhtml page's canonical link as the html builder names it
+    (Sphinx issue 9730): ``guide/index.html`` says ``guide.html``, where nothing is served.
+    ``generate`` took every page but the home page for canonical elsewhere; it lists them where
+    they are served, as the extension does. Where the site does hold that ``x.html`` (here a
+    file of ``html_extra_path``), the link names a page that exists, and the rule is as ever."""
+    srcdir = write_project(
+        git_repo,
+        {"guide.rst": page("Guide"), "guide/install.rst": page("Install"), "old.rst": page("Old")},
+        conf_extra='html_extra_path = ["extra"]\n',
+    )
+    git_repo.write("docs/extra/old.html", OLD_PAGE)
+    git_repo.commit("site", "2024-02-01T10:00:00+00:00")
+    out = tmp_path / "out"
+    sphinx_build(srcdir, out, "-W", builder="dirhtml")
+    plugin = set(read_entries(out))
+    assert {BASE_URL + path for path in ("", "guide/", "guide/install/", "old/")} <= plugin
+    (out / "sitemap.xml").unlink()
+    done = run("generate", out, "--base-url", BASE_URL, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    listed = set(read_entries(out))
+    assert BASE_URL + "old.html" in listed
+    if canonical_link(out / "old" / "index.html") == BASE_URL + "old.html":  # Sphinx 7.0 to 8.0
+        assert listed == plugin - {BASE_URL + "old/"} | {BASE_URL + "old.html"}
+    else:
+        assert listed == plugin | {BASE_URL + "old.html"}
 
 
 # Sphinx built once per language or version, each into a folder of the site served from its top.
