@@ -448,34 +448,50 @@ class SiteReader:
         return posixpath.basename(target).lower() == posixpath.basename(relpath).lower()
 
     def _names_its_html_url(self, file: BuiltFile, path: str, canonical: str) -> bool:
-        """Whether the canonical link of ``P/index.html`` names ``P.html`` under the base URL,
-        and the site holds no ``P.html``: Sphinx 7.0 to 8.0 write that link for every page of a
-        ``dirhtml`` build (Sphinx issue 9730), the ``html`` builder's URL, where nothing is
-        served. The page is then its own canonical; a ``P.html`` that exists is another page.
+        """Whether the canonical link of ``P/index.html`` names ``P.html`` under the base URL
+        where that link is Sphinx issue 9730: Sphinx 7.0 to 8.0 write it for every page of a
+        ``dirhtml`` build, the ``html`` builder's URL, whatever the site holds there (nothing,
+        or a redirect stub left from the site's ``html`` days). The page is then its own
+        canonical, as the extension lists it. Outside a Sphinx ``dirhtml`` build only a link to
+        a ``P.html`` the site does not hold is taken so; one that exists is another page.
+
+        Sphinx joins ``html_baseurl`` and the document's name as they are: a name holding ``#``
+        or ``?`` is not escaped, and no URL parser reads that link as a path. It is compared as
+        Sphinx wrote it too.
         """
         folder, _, name = file.relpath.rpartition("/")
         if not folder or name != "index.html":
             return False
+        link = canonical.strip()
+        written = folder + ".html"
         try:
             own = join_url(self.base_url, path, encoded=False)
-            named = _normal(urljoin(own, canonical.strip()))
-            html_url = _normal(join_url(self.base_url, folder + ".html", encoded=False))
+            html_url = _normal(join_url(self.base_url, written, encoded=False))
+            names_it = _normal(urljoin(own, link)) == html_url or (
+                link.endswith("/" + written)
+                and _normal(link[: -len(written)]) == _normal(self.base_url)
+            )
         except ValueError:
             return False
-        if named != html_url:
+        if not names_it:
             return False
+        if self.in_dirhtml_build is not None and self.in_dirhtml_build(file.relpath):
+            return True
         return not os.path.lexists(file.path.parent.parent / (file.path.parent.name + ".html"))
 
     def _is_canonical(self, path: str, canonical: str) -> bool:
         """Whether the page's canonical link names the page's own URL.
 
         A relative link is read against the page's URL; ``x/`` and ``x/index.html`` are one
-        page, and percent-encoding differences do not count.
+        page, and percent-encoding differences do not count, nor does a link naming the page's
+        URL unescaped.
         """
         link = canonical.strip()
         try:
             own = join_url(self.base_url, path, encoded=False)
-            if link == own:  # what most generators write: nothing to normalise
+            # What most generators write, and what Sphinx writes for a name holding "#" or
+            # "?": the URL unescaped, which no parser reads as this path.
+            if link in (own, unquote(own)):
                 return True
             target = urljoin(own, link)
         except ValueError:
