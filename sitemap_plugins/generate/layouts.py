@@ -291,16 +291,33 @@ class SourceFinder:
     def _builds(self, source: str, relpath: str) -> bool:
         """Whether MkDocs or Zensical builds ``source`` (a candidate of :func:`_mkdocs`) to
         ``relpath``: a folder's ``index.md`` or ``README.md`` always to its ``index.html``;
-        ``x.md`` to ``x/index.html`` with directory URLs only, to ``x.html`` without only."""
+        ``x.md`` to ``x/index.html`` with directory URLs only, to ``x.html`` without only.
+
+        Not told which (the host's config not read), the site says: ``x.md`` built ``x.html``
+        where the site holds no ``x/index.html`` that only ``x.md`` could have built (no
+        ``x/index.md`` goes before it), else ``x/index.html``, as with MkDocs' default: an
+        ``x.html`` beside it is then another file, the search plugin's ``search.html`` beside
+        the user's ``search/`` page."""
         stem, is_index = _split(relpath)
         if posixpath.splitext(source)[0].lower() != stem.lower():
             return True  # x/index.md, x/README.md
         directory_urls = self.directory_urls
-        if directory_urls is None:  # not told: a built x.html is x.md's page
-            directory_urls = is_index and not (
-                self.site_dir is not None and (self.site_dir / f"{stem}.html").is_file()
+        if directory_urls is None:
+            site = self.site_dir
+            directory_urls = (
+                is_index
+                if site is None
+                else not (site / f"{stem}.html").is_file() or self._folder_page_of(stem, site)
             )
         return is_index == directory_urls
+
+    def _folder_page_of(self, stem: str, site: Path) -> bool:
+        """Whether the site's ``x/index.html`` can only be ``x.md``'s: no source of the
+        folder's own (``x/index.md``, ``x/README.md``) goes before it."""
+        if not (site / stem / "index.html").is_file():
+            return False
+        own = (name for name in _mkdocs(f"{stem}/index.html") if not name.startswith(stem + "."))
+        return all(self._exists(name) is None for name in own)
 
     def _exists(self, relpath: str) -> str | None:
         """``relpath`` as spelled on disk if such a file exists (see :meth:`_Folder.named`),

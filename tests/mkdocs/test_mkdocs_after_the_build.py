@@ -386,6 +386,31 @@ def test_without_directory_urls_a_folders_index_page_is_its_own(
     assert index.lastmod > overview.lastmod
 
 
+NOT_TOLD_THE_URL_STYLE = ("site", "--no-host-config", "--source", "docs", "--layout", "mkdocs")
+
+
+@pytest.mark.parametrize(
+    "generate",
+    [(), (*NOT_TOLD_THE_URL_STYLE, "--base-url", BASE)],
+    ids=["mkdocs.yml", "no-host-config"],
+)
+def test_a_page_of_yours_named_search_beside_the_themes_search_page_is_listed_alone(
+    git_repo: GitRepo, generate: tuple[str, ...]
+) -> None:
+    """With directory URLs ``docs/search.md`` is ``search/``, and the readthedocs theme's
+    search page is ``search.html`` beside it. Not told ``use_directory_urls``, ``generate``
+    took ``search.md`` for the source of ``search.html`` too (a built ``x.html`` was ``x.md``'s
+    page) and listed the theme's page; the site's ``search/`` says which one ``search.md``
+    built."""
+    example_repo(git_repo)
+    git_repo.write("docs/search.md", "# Search tips\n\nThe box.\n")
+    git_repo.commit("a page about searching", "2024-10-01T00:00:00+00:00")
+    plugin = built_both_ways(git_repo, "search", theme="readthedocs", generate=generate)
+    assert (git_repo.root / "site/search.html").is_file()  # so that leaving it out is about it
+    assert BASE + "search.html" not in plugin
+    assert plugin[BASE + "search/"].lastmod == "2024-10-01T00:00:00Z"
+
+
 @pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
 @pytest.mark.parametrize(
     "generate", [(), WITHOUT_THE_HOSTS_CONFIG], ids=["mkdocs.yml", "no-host-config"]
