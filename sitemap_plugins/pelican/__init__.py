@@ -578,13 +578,18 @@ class _Site:
         """Where a version of an article or page is served: i18n_subsites links a version in
         another language's subsite by its URL there, relative to this site (``../hello.html``),
         where its ``save_as`` here means nothing. None for a version this site's sitemap does
-        not list: one in a subsite served apart, or, for that subsite, in any other."""
+        not list: one in a subsite served apart, or, for that subsite, in any other; and one
+        Pelican writes nowhere (``ARTICLE_LANG_SAVE_AS = ""``, Pelican's way of not publishing
+        translations), which fires no ``content_written`` the core could leave out."""
         languages, lang = self.languages, str(content.lang)
         if languages is not None and not languages.in_one_sitemap(self.default_lang, lang):
             return None
         if self._in_another_site(content):
             return clean(linked_path(str(content.url)))
-        return _served_path(content)
+        save_as = str(getattr(content, "save_as", "") or "")
+        if not save_as:
+            return None
+        return clean(served(str(content.url), save_as)[0])
 
     def _origin(self, path: str | Path) -> str:
         """Paths as the user sees them from the project: ``content/pages/about.md``."""
@@ -681,10 +686,6 @@ def _listing_title(context: Mapping[str, Any]) -> str | None:
     if title is not None and isinstance(number, int) and number > 1:
         title += f" (page {number})"
     return title
-
-
-def _served_path(content: Any) -> str:
-    return clean(served(str(content.url), str(getattr(content, "save_as", "") or ""))[0])
 
 
 def _project_folder(content_path: Path, output_path: Path) -> Path:

@@ -803,6 +803,28 @@ def test_translations_the_sitemap_leaves_out_are_no_alternates(git_repo: GitRepo
     assert "cat-de.html" not in entries
 
 
+def test_translations_pelican_does_not_write_are_no_alternates(git_repo: GitRepo) -> None:
+    """``ARTICLE_LANG_SAVE_AS = ""`` and ``PAGE_LANG_SAVE_AS = ""`` are Pelican's way of not
+    publishing translations: no file, nothing served there, so no version names one as its
+    alternate (each was named, a URL that answers 404)."""
+    files = {
+        "content/fish.md": post("Fish", "2024-01-01", Slug="fish", Lang="en"),
+        "content/fish-fr.md": post("Poisson", "2024-01-01", Slug="fish", Lang="fr"),
+        "content/pages/about.md": page("About", Slug="about", Lang="en"),
+        "content/pages/about-de.md": page("Über", Slug="about", Lang="de"),
+    }
+    settings = 'ARTICLE_LANG_SAVE_AS = ""\nPAGE_LANG_SAVE_AS = ""\n'
+    site = plain_repo(git_repo, files, settings)
+    pelican_build(site)
+    out = site / "output"
+    written = {path.relative_to(out).as_posix() for path in out.rglob("*.html")}
+    assert {"fish.html", "pages/about.html"} <= written  # the originals, so that it is about them
+    assert not [name for name in written if "-fr" in name or "-de" in name]
+    entries = sitemap(site)
+    assert entries["fish.html"].alternates == {}
+    assert entries["pages/about.html"].alternates == {}
+
+
 def test_the_history_pass_starts_with_the_build_and_is_the_only_one(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:
