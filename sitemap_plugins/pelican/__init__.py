@@ -187,7 +187,7 @@ class _Site:
         """Where Pelican reads articles from: an article deleted there left the listings."""
         self.author_dates = AuthorDates(settings, self.content_path, _timezone(settings))
         names = {getattr(plugin, "__name__", str(plugin)) for plugin in pelican.plugins}
-        self.incumbent = sorted(names & _INCUMBENTS)
+        self.incumbent = _incumbent_named(names)
         self.languages = (
             subsites.Languages.of(settings) if subsites.loaded(names, settings) else None
         )
@@ -318,8 +318,8 @@ class _Site:
         if self.incumbent:
             self.builder.reporter.warning(
                 Code.CONFLICT,
-                f"pelican-sitemap is active too ({', '.join(self.incumbent)} in PLUGINS) and "
-                "writes its own sitemap over the same file; remove it from PLUGINS",
+                f"pelican-sitemap is active too ({self.incumbent} in PLUGINS) and writes its own "
+                "sitemap over the same file; remove it from PLUGINS",
             )
         written, self.contexts = list(described.values()), []
         if self.languages is not None and self.languages.main == self.default_lang:
@@ -686,6 +686,18 @@ def _listing_title(context: Mapping[str, Any]) -> str | None:
     if title is not None and isinstance(number, int) and number > 1:
         title += f" (page {number})"
     return title
+
+
+def _incumbent_named(loaded: set[str]) -> str:
+    """pelican-sitemap as a settings file names it in ``PLUGINS`` where Pelican loaded it
+    (empty where it did not). Pelican replaces each entry of ``PLUGINS`` with the name of the
+    module it loaded, ``pelican.plugins.sitemap`` for the usual ``"sitemap"``, which no search
+    of the file finds: both spellings are named."""
+    names = {
+        "pelican.plugins.sitemap": "'sitemap' or 'pelican.plugins.sitemap'",
+        "sitemap": "'sitemap'",
+    }
+    return ", ".join(names[name] for name in sorted(loaded & _INCUMBENTS))
 
 
 def _project_folder(content_path: Path, output_path: Path) -> Path:
