@@ -55,7 +55,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, Final, NamedTuple
+from typing import Any, BinaryIO, Final, Literal, NamedTuple
 from urllib.parse import unquote, urlsplit
 
 from sitemap_plugins.core.replaceable import refusal
@@ -795,8 +795,32 @@ def written_in_place_of_host(output_dir: Path, relpath: str, *, record: str = RE
     return about is not None and about.in_place_of_host
 
 
+def recorded_state(
+    output_dir: Path, relpath: str, *, record: str = RECORD
+) -> Literal["ours", "theirs", "interrupted", ""]:
+    """What the record says of ``relpath`` against what the file holds: ``"ours"`` as
+    :func:`is_ours`; ``"theirs"``, named by a publication that finished, changed since by
+    someone (theirs now, never to be written over); ``"interrupted"``, named with other bytes
+    by a publication a kill stopped (the record still names its temporary files), which may
+    be the previous build's file, not yet replaced; ``""``, not named."""
+    found = _recorded(output_dir, relpath, record)
+    if found is None:
+        return ""
+    about, interrupted = found
+    if _unchanged(output_dir / relpath, about):
+        return "ours"
+    return "interrupted" if interrupted else "theirs"
+
+
 def _still_ours(output_dir: Path, relpath: str, record: str) -> _Published | None:
     """What the record says of ``relpath``, while the file on disk is the one it describes."""
+    found = _recorded(output_dir, relpath, record)
+    return found[0] if found is not None and _unchanged(output_dir / relpath, found[0]) else None
+
+
+def _recorded(output_dir: Path, relpath: str, record: str) -> tuple[_Published, bool] | None:
+    """What the record says of ``relpath``, and whether the record is one a kill left
+    mid-publication; None where it names no such file."""
     try:
         data = json.loads((output_dir / record).read_bytes())
     except (OSError, ValueError):
@@ -805,7 +829,7 @@ def _still_ours(output_dir: Path, relpath: str, record: str) -> _Published | Non
         return None
     files = data.get("files")
     about = _recorded_files(files).get(relpath) if isinstance(files, dict) else None
-    return about if about is not None and _unchanged(output_dir / relpath, about) else None
+    return None if about is None else (about, bool(data.get("temporary")))
 
 
 def _lock(directory: Path) -> int | None:

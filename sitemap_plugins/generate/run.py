@@ -19,7 +19,7 @@ from sitemap_plugins.core import LeftOut, Page, Reporter, SitemapBuilder, Summar
 from sitemap_plugins.core.git_dates import DateLookup, Undated, Why, run_git
 from sitemap_plugins.core.html import head_of, html_lang
 from sitemap_plugins.core.human_page import Listing, holds_a_listing, html_page_relpath
-from sitemap_plugins.core.publish import is_ours
+from sitemap_plugins.core.publish import recorded_state
 from sitemap_plugins.core.report import Code
 from sitemap_plugins.core.spill import DEFAULT_CHUNK
 from sitemap_plugins.generate.blog import written_by_material
@@ -136,12 +136,17 @@ def generate_site(
     tracked = _tracked(site_dir) if "git" in wanted else set()
 
     # The page for humans an earlier run wrote is ours, never a page of the site: while the
-    # option is on (it is replaced), and after (the record knows it; it is removed). One no
-    # record names is the site's own, listed like any page and never written over, unless it
-    # holds our listing: a run killed before recording the page it published left it so.
+    # option is on (it is replaced), and after (the record knows it; it is removed). So is
+    # the earlier page a run killed mid-publication left where the record names the new one;
+    # ours to replace, or to remove once the option is off. One the record names that was
+    # changed since is the user's, and one it does not name the site's own: each listed like
+    # any page and never written over, even where it still holds our listing.
     page_for_humans = html_page_relpath(options.filename)
     own_page = site_dir / page_for_humans
-    skip = is_ours(site_dir, page_for_humans) or (options.html_page and holds_a_listing(own_page))
+    state = recorded_state(site_dir, page_for_humans)
+    left_by_a_kill = state == "interrupted" and holds_a_listing(own_page)
+    skip = state == "ours" or left_by_a_kill
+    stale_page = (page_for_humans,) if left_by_a_kill and not options.html_page else ()
     site_files = (
         {page_for_humans: display(own_page)}
         if options.html_page and not skip and is_file(own_page)
@@ -190,7 +195,7 @@ def generate_site(
         dates=dates,
         chunk=chunk,
         html_page=_plain_page(lang),
-        replaces=host_files.replaces,
+        replaces=(*host_files.replaces, *stale_page),
         in_place_of_host=host_files.in_place_of_host,
         host_files=site_files,
     )

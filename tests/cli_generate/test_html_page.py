@@ -123,6 +123,28 @@ def test_the_sites_own_page_of_that_name_is_kept_and_listed_with_a_warning(
         assert "sitemap.html" not in recorded_files(root)
 
 
+def test_a_page_you_changed_since_is_yours_kept_and_listed(git_repo: GitRepo) -> None:
+    """A ``sitemap.html`` an earlier run wrote and you changed since (it still holds the
+    listing) is yours: never written over, listed as a page, said with a warning that
+    ``--strict`` fails on; and kept once the option is off."""
+    root = git_repo.root
+    git_repo.write("index.html", page("Home"))
+    git_repo.commit("start", JAN)
+    assert run("generate", ".", "--base-url", BASE, "--html-page", cwd=root).returncode == 0
+    own = root / "sitemap.html"
+    edited = own.read_text("utf-8").replace("</body>", "<p>Our note.</p></body>")
+    own.write_text(edited, "utf-8")
+    strict = run("generate", ".", "--base-url", BASE, "--html-page", "--strict", cwd=root)
+    assert strict.returncode == 1, strict.stdout + strict.stderr
+    for flags in (("--html-page",), ()):
+        done = run("generate", ".", "--base-url", BASE, *flags, cwd=root)
+        assert done.returncode == 0, done.stderr
+        assert own.read_text("utf-8") == edited
+        listed = {entry.loc for entry in check_sitemap_file(root / "sitemap.xml")}
+        assert listed == {BASE, BASE + "sitemap.html"}
+    assert "html_page left it as it is" in strict.stderr
+
+
 GENERATE = """
 import sys
 from tests.support.steps import install_from_environment
@@ -143,6 +165,34 @@ def _generate(root: Path, *flags: str, **env: str) -> subprocess.CompletedProces
         timeout=600,
         check=False,
     )
+
+
+def test_after_a_kill_at_any_step_a_run_without_the_option_takes_the_page_away(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """Killed between recording its set and putting the new page in place, a run leaves the
+    earlier page where the record names the new one: still ours, never listed by the next run
+    without the option, and removed, as the page of a run that finished is."""
+    git_repo.write("index.html", page("Home"))
+    git_repo.commit("start", JAN)
+    assert _generate(git_repo.root, "--html-page").returncode == 0
+    git_repo.write("guide/index.html", page("Guide"))
+    git_repo.commit("guide", APR)
+    log = tmp_path / "steps.log"
+    counted = tmp_path / "counted"
+    shutil.copytree(git_repo.root, counted)
+    assert _generate(counted, "--html-page", SITEMAP_TEST_STEPS=str(log)).returncode == 0
+    for number, step in enumerate(log.read_text().splitlines(), 1):
+        out = tmp_path / f"kill-{number}"
+        shutil.copytree(git_repo.root, out)
+        killed = _generate(out, "--html-page", SITEMAP_TEST_KILL_AT=str(number))
+        assert killed.returncode == -signal.SIGKILL, (step, killed.stderr)
+        done = _generate(out)
+        assert done.returncode == 0, (step, done.stderr)
+        listed = {entry.loc for entry in check_sitemap_file(out / "sitemap.xml")}
+        assert listed == {BASE, BASE + "guide/"}, step
+        assert not (out / "sitemap.html").exists(), step
+        assert temporary_files(out) == [], step
 
 
 def test_a_kill_at_any_step_leaves_a_whole_page_and_the_next_run_puts_it_right(
