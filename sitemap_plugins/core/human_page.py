@@ -109,7 +109,7 @@ class Listing:
                 f'<h2 id="{heading}">{html.escape(section.title)}</h2>\n<ul>\n'
             )
             for relative, page in section.pages:
-                href = html.escape(up + relative or "./", quote=True)
+                href = html.escape(_reference(up + relative), quote=True)
                 title = html.escape(page.title or unquote(relative) or "/")
                 parts.append(f'<li><a href="{href}">{title}</a>{self._date(page.lastmod)}</li>\n')
             parts.append("</ul>\n</section>\n")
@@ -191,6 +191,16 @@ def _is_index(relative: str, folder: str) -> bool:
 
 def _ordered(members: list[tuple[str, Listed]], folder: str) -> tuple[tuple[str, Listed], ...]:
     return tuple(sorted(members, key=lambda item: (not _is_index(item[0], folder), item[0])))
+
+
+def _reference(link: str) -> str:
+    """``link``, a path relative to the page's folder, as a reference that resolves to it:
+    ``./`` before one that is empty, starts with a query (``?page=2`` alone would be this page's
+    own query) or holds a colon in its first segment (``Category:Foo`` would read as a URL of
+    the scheme ``category``, RFC 3986 section 4.2)."""
+    if not link or link.startswith("?") or ":" in link.partition("/")[0].partition("?")[0]:
+        return "./" + link
+    return link
 
 
 def holds_a_listing(path: Path) -> bool:

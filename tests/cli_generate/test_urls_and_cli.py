@@ -9,7 +9,9 @@ import random
 import shutil
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 
@@ -220,6 +222,34 @@ def test_a_url_list_names_the_base_urls_site_however_its_host_and_port_are_spell
     assert all(f"is not a URL under the base URL {written}; left out" in line
                for line in done.stderr.splitlines())  # fmt: skip
     assert set(lastmods(checked(tmp_path / "out", written), written)) == {"port", "case"}
+
+
+def test_every_link_of_the_page_for_humans_leads_to_its_url(tmp_path: Path) -> None:
+    """Links are relative to the page: one whose URL is the top with a query, or whose first
+    segment holds a colon (a wiki's ``Category:Foo``), must not be read as the page's own
+    query or as a URL scheme. Resolved as a browser resolves them, they are the sitemap's."""
+    write(tmp_path / "urls.txt", "".join(f"{BASE}{path}\n" for path in (
+        "", "?page=2", "Category:Foo", "wiki/Help:Contents", "a?b=c:d", "x/",
+    )))  # fmt: skip
+    done = run("generate", "out", "--urls", "urls.txt", "--base-url", BASE, "--html-page",
+               cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    locs = {entry.loc for entry in read_sitemap(tmp_path / "out/sitemap.xml")}
+    assert len(locs) == 6
+    links = _LinkParser()
+    links.feed((tmp_path / "out/sitemap.html").read_text(encoding="utf-8"))
+    assert {urljoin(BASE + "sitemap.html", href) for href in links.hrefs} == locs
+
+
+class _LinkParser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        href = dict(attrs).get("href")
+        if tag == "a" and href is not None:
+            self.hrefs.append(href)
 
 
 def test_a_url_list_keeps_query_strings_escaped_in_xml_and_plain_in_text(tmp_path: Path) -> None:
