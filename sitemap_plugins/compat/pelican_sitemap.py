@@ -16,6 +16,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 from sitemap_plugins.core import (
@@ -93,8 +94,9 @@ class PelicanSitemap:
         return raw
 
 
-def translate(setting: object) -> tuple[Options, PelicanSitemap]:
-    """The core options in ``SITEMAP``, and what its pelican-sitemap keys mean.
+def translate(setting: object, folder: Path | None = None) -> tuple[Options, PelicanSitemap]:
+    """The core options in ``SITEMAP``, and what its pelican-sitemap keys mean; ``folder`` is
+    the project's, which relative paths among them are read from.
 
     Raises :class:`OptionError` naming ``SITEMAP[...]`` for a bad value.
     """
@@ -103,7 +105,7 @@ def translate(setting: object) -> tuple[Options, PelicanSitemap]:
         raise OptionError("SITEMAP", raw, "a dict of sitemap options")
     values = {name: value for name, value in raw.items() if name not in _OWN_KEYS}
     try:
-        options = Options.from_mapping(values)
+        options = Options.from_mapping(values, folder=folder)
     except OptionError as error:
         raise OptionError(f"SITEMAP[{error.option!r}]", error.value, error.allowed) from None
     legacy = bool(raw) and set(raw) <= _OWN_KEYS | {"format"}

@@ -149,6 +149,7 @@ class SitemapBuilder:
             git_date=options.git_date,
             fetch_history=options.git_fetch_history,
             cache_dir=cache_dir,
+            ignored_commits=options.git_ignore_commits,
         )
         self.file_dates.source_folders(source_folders)
         self.base_url_setting = base_url_setting

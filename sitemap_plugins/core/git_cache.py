@@ -34,15 +34,16 @@ __all__ = ["HistoryCache", "StoredWalk"]
 
 _KIND: Final = "git-history"
 """How the names of this cache's files start (see :func:`.cache_file.forget_oldest`)."""
-_VERSION: Final = 6
+_VERSION: Final = 7
 """The files' format. It must change whenever a pass would be answered differently: the log
 git runs or how its output is read (:mod:`.git_history`), or how the answers are drawn from the
 commits (:mod:`.git_dates`: last changes, cut and link paths, removals). A file of another
 format, or written by another version of the package, is a miss
-(:func:`.cache_file.read_cache`). 6: the folders each commit deleted files from, and the
-answers' newest deletion per folder; 5: every file names the package version and its walk; 4
-kept answers of a pass that ``log.follow = true`` in a user's git config had left without
-dates."""
+(:func:`.cache_file.read_cache`). 7: the paths whose every change is ignored, and the
+ignored commits in the files' names and headers; 6: the folders each commit deleted files
+from, and the answers' newest deletion per folder; 5: every file names the package version
+and its walk; 4 kept answers of a pass that ``log.follow = true`` in a user's git config
+had left without dates."""
 _ERRORS: Final = (OSError, ValueError, KeyError, TypeError, AttributeError)
 
 
@@ -76,19 +77,24 @@ class StoredWalk(NamedTuple):
     bound: str = ""
     """In a shallow clone, the newest date of the commits it stops at, as text: a deletion
     before them is not seen, and was no later than that."""
+    skipped: frozenset[str] = frozenset()
+    """The wanted paths HEAD holds whose every change is in an ignored commit: no date."""
 
 
 class HistoryCache:
-    """The stored passes of ``directory`` (None: nothing is stored), one per repository and date
-    field (committer, author)."""
+    """The stored passes of ``directory`` (None: nothing is stored), one per repository, date
+    field (committer, author) and set of ignored commits (``ignored``, as
+    :attr:`.git_history.IgnoredCommits.key`): the answers depend on all three, so a pass kept
+    for one is never read for another."""
 
-    def __init__(self, directory: Path | None) -> None:
+    def __init__(self, directory: Path | None, ignored: str = "") -> None:
         self.directory = directory
+        self.ignored = ignored
 
     def _files(self, top: Path, date_format: str) -> tuple[Path, Path] | None:
         if self.directory is None:
             return None
-        key = f"{top}\0{date_format}".encode("utf-8", "surrogateescape")
+        key = f"{top}\0{date_format}\0{self.ignored}".encode("utf-8", "surrogateescape")
         stem = f"{_KIND}-" + hashlib.sha256(key).hexdigest()[:20]
         return self.directory / f"{stem}.json", self.directory / f"{stem}.commits.json"
 
@@ -98,7 +104,7 @@ class HistoryCache:
         if files is None:
             return None
         try:
-            data = _read(files[0], top, date_format)
+            data = _read(files[0], top, date_format, self.ignored)
             dates = data["dates"]
             removed = data["removed"]
             if not all(isinstance(text, str) for text in chain(dates.values(), removed.values())):
@@ -116,6 +122,7 @@ class HistoryCache:
                 folders=frozenset(map(str, data["folders"])),
                 removed=removed,
                 bound=str(data["bound"]),
+                skipped=frozenset(map(str, data["skipped"])),
             )
         except _ERRORS:
             return None
@@ -127,7 +134,7 @@ class HistoryCache:
         if files is None:
             return None
         try:
-            data = _read(files[1], top, date_format)
+            data = _read(files[1], top, date_format, self.ignored)
             if (data["head"], data["walk"]) != (walk.head, walk.walk):
                 return None
             ids: dict[bytes, bytes] = {}  # each id one object, as parse_log makes them
@@ -148,6 +155,7 @@ class HistoryCache:
             **cache_header(_VERSION),
             "top": str(top),
             "format": date_format,
+            "ignored": self.ignored,
             "head": walk.head,
             "walk": os.urandom(8).hex(),  # the same in both files: they belong together
         }
@@ -169,14 +177,15 @@ class HistoryCache:
             "folders": sorted(walk.folders),
             "removed": dict(sorted(walk.removed.items())),
             "bound": walk.bound,
+            "skipped": sorted(walk.skipped),
         }
         if write_json(files[0], {**common, **answers}):
             forget_oldest(files[0].parent, _KIND)
 
 
-def _read(path: Path, top: Path, date_format: str) -> Any:
+def _read(path: Path, top: Path, date_format: str, ignored: str) -> Any:
     data = read_cache(path, _VERSION)
-    if (data["top"], data["format"]) != (str(top), date_format):
+    if (data["top"], data["format"], data["ignored"]) != (str(top), date_format, ignored):
         raise ValueError("another pass")
     return data
 

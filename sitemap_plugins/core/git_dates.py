@@ -27,7 +27,9 @@ from sitemap_plugins.core.built_sources import BuildWindow, BuiltSources
 from sitemap_plugins.core.git_background import BackgroundGit, detached_work_tree, git_env
 from sitemap_plugins.core.git_cache import HistoryCache, StoredWalk
 from sitemap_plugins.core.git_history import (
+    NO_COMMITS,
     Commit,
+    IgnoredCommits,
     covers,
     last_changes,
     log_args,
@@ -132,6 +134,11 @@ class Why(str, enum.Enum):
     rules name, most often one a generator writes (sphinx-gallery's examples, autoapi's pages),
     which building from a clone, the fix for :attr:`NOT_TRACKED`, does not date."""
     TREELESS = "treeless clone"
+    ONLY_IGNORED_COMMITS = "changed only by ignored commits"
+    """A committed file every change of which is in a commit the ``git_ignore_commits``
+    options leave out (a file a mass reformat created): no change that counts dates it, as
+    none dates it for sphinx-last-updated-by-git or git-revision-date-localized; a page's other
+    sources still do."""
     OUTSIDE = "outside the sources' repositories"
     UNCOMMITTED = "uncommitted change"
     WRITTEN_BY_BUILD = "written by the build"
@@ -226,6 +233,7 @@ class FileDates:
         cache_dir: Path | None = None,
         runner: GitRunner | None = None,
         starter: GitStarter | None = None,
+        ignored_commits: Iterable[str] = (),
     ) -> None:
         if git_date not in ("committer", "author"):
             raise ValueError(f"git_date must be 'committer' or 'author', not {git_date!r}")
@@ -237,7 +245,8 @@ class FileDates:
         # A caller tracing git through its runner sees the background processes only if it
         # traces them too.
         self._start_git = starter or (BackgroundGit if runner is None else None)
-        self._cache = HistoryCache(cache_dir)
+        self._ignored = IgnoredCommits(ignored_commits) if ignored_commits else NO_COMMITS
+        self._cache = HistoryCache(cache_dir, self._ignored.key)
         self._built = BuiltSources(cache_dir)
         self._walks: dict[Path, StoredWalk] = {}
         self._started: dict[Path, tuple[_Plan, BackgroundGit]] = {}
@@ -747,11 +756,14 @@ class FileDates:
         parsed: dict[str, dt.datetime] = {}
         dates = walk.dates if walk is not None else {}
         cut = walk.cut if walk is not None else frozenset()
+        skipped = walk.skipped if walk is not None else frozenset()
         for file, name in repo.by_file.items():
             text = dates.get(name)
             target = targets.get(name) if targets else None
             if name in dirty or (target is not None and target in dirty):
                 repo.outcome[file] = None  # dated by the file the host reads, as it is now
+            elif text is None and name in skipped:
+                repo.outcome[file] = Undated(Why.ONLY_IGNORED_COMMITS, top)
             elif text is None:
                 if present(file) is not None:  # never committed: untracked, or ignored
                     unknown[file] = name
@@ -1137,11 +1149,21 @@ class FileDates:
 
     def _answer(self, plan: _Plan, commits: list[Commit]) -> StoredWalk:
         head, boundary, paths = plan.head, plan.boundary, plan.paths
+        ignored = self._ignored
         found = last_changes(
-            commits, head.encode(), paths, first_parent_diffs=self._first_parent_diffs
+            commits,
+            head.encode(),
+            paths,
+            first_parent_diffs=self._first_parent_diffs,
+            ignored=ignored,
         )
-        dates = {path: commit.date.decode() for path, commit in found.items()}
         cut = frozenset(path for path, commit in found.items() if commit.sha in boundary)
+        skipped = frozenset(
+            path for path, commit in found.items() if path not in cut and commit.sha in ignored
+        )
+        dates = {
+            path: commit.date.decode() for path, commit in found.items() if path not in skipped
+        }
         kept = reachable(commits, head.encode())
         # The last change leaves the path as HEAD holds it: its mode says whether it is a link.
         links = frozenset(
@@ -1149,10 +1171,10 @@ class FileDates:
             for path, commit in found.items()
             if commit.changes.get(path, b"").startswith(_LINK_MODE)
         )
-        removed, bound = _removals(kept, boundary)
+        removed, bound = _removals(kept, boundary, ignored)
         return StoredWalk(
             head, boundary, paths, dates, cut, kept, self._first_parent_diffs, links,
-            folders=plan.folders, removed=removed, bound=bound,
+            folders=plan.folders, removed=removed, bound=bound, skipped=skipped,
         )  # fmt: skip
 
     def _log(self, top: Path, plan: _Plan, *, quiet: bool) -> list[Commit] | None:
@@ -1465,13 +1487,15 @@ def _covered(paths: frozenset[str], folders: frozenset[str], asked: frozenset[st
     return all(covers(specs, folder) for folder in asked)
 
 
-def _removals(commits: Sequence[Commit], boundary: frozenset[bytes]) -> tuple[dict[str, str], str]:
+def _removals(
+    commits: Sequence[Commit], boundary: frozenset[bytes], ignored: IgnoredCommits = NO_COMMITS
+) -> tuple[dict[str, str], str]:
     """Each folder ``commits`` deleted a file from, with the newest such commit's date, and
     the newest date of the ``boundary`` commits among them ("" for none), all as git wrote
     them. Every commit HEAD reaches counts, not only those ``git log -1`` would follow: a
     deletion a side branch brought in changed what the folder holds when it was merged, a
     commit no older, and one that a merge undid dates a listing later than needed, never
-    earlier."""
+    earlier. An ``ignored`` commit's deletions do not count, as its other changes do not."""
     newest: dict[str, tuple[dt.datetime, str]] = {}
     bound: tuple[dt.datetime, str] | None = None
     for commit in commits:
@@ -1479,7 +1503,7 @@ def _removals(commits: Sequence[Commit], boundary: frozenset[bytes]) -> tuple[di
             continue
         text = commit.date.decode()
         instant = commit_instant(text)
-        for folder in commit.removed:
+        for folder in () if ignored and commit.sha in ignored else commit.removed:
             known = newest.get(folder)
             if known is None or instant > known[0]:
                 newest[folder] = (instant, text)

@@ -18,19 +18,26 @@ parent, and the blob the probe ends on is the file's blob in that parent. Git ol
 no ``--diff-merges``; there ``-m`` gives the merge's blob for the file and probes go down every
 parent, which yields the same answers.
 
+Commits a project asks to leave out of dates (a mass reformat, a licence-header sweep; see
+:class:`IgnoredCommits`) are walked through, not stopped at: the file's chain goes on down the
+commit's parents as if the commit were TREESAME, but the blob it reached is still the one the
+commit left, so that the probes of merges further up compare what git compares.
+
 This module knows git's output and the graph, nothing about files on disk or pages.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import os
-from collections.abc import Iterable, Iterator, Sequence
-from typing import IO, NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import IO, Any, Final, NamedTuple
 
 __all__ = [
     "ABSENT",
     "Commit",
+    "IgnoredCommits",
     "covers",
     "last_changes",
     "log_args",
@@ -57,6 +64,31 @@ class Commit(NamedTuple):
     not, as far as the pathspecs reach (a rename is a deletion, with ``--no-renames``): a page
     that lists a folder's files changed when one of them went, though no file it still lists
     did. Most commits delete nothing and share the one empty tuple."""
+
+
+class IgnoredCommits:
+    """Commit ids whose changes date no file: full or abbreviated ids (hex, as
+    ``.git-blame-ignore-revs`` holds them), each matching the commits whose full id starts with
+    it."""
+
+    def __init__(self, ids: Iterable[str] = ()) -> None:
+        lowered = {one.lower() for one in ids}
+        self.key = "\n".join(sorted(lowered))
+        """The set as text: what a stored pass is kept under, since its answers depend on it."""
+        self._full = frozenset(one.encode() for one in lowered if len(one) in (40, 64))
+        self._prefixes = tuple(sorted(one.encode() for one in lowered if len(one) not in (40, 64)))
+
+    def __bool__(self) -> bool:
+        return bool(self.key)
+
+    def __contains__(self, sha: object) -> bool:
+        return isinstance(sha, bytes) and (
+            sha in self._full or any(sha.startswith(prefix) for prefix in self._prefixes)
+        )
+
+
+NO_COMMITS: Final = IgnoredCommits()
+"""No commit left out of dates."""
 
 
 def log_args(
@@ -180,17 +212,46 @@ def _fields(out: bytes | IO[bytes]) -> Iterator[bytes]:
 
 
 def last_changes(
-    commits: Sequence[Commit], head: bytes, wanted: Iterable[str], *, first_parent_diffs: bool
+    commits: Sequence[Commit],
+    head: bytes,
+    wanted: Iterable[str],
+    *,
+    first_parent_diffs: bool,
+    ignored: IgnoredCommits = NO_COMMITS,
 ) -> dict[str, Commit]:
     """The commit ``git log -1 -- path`` shows from ``head``, for each wanted path it finds.
 
     ``commits`` must be in topological order (children before parents) and closed under
     parents; commits that ``head`` cannot reach may be among them and are never visited.
+
+    With ``ignored`` commits, a path's answer is its last change in a commit not ignored, as
+    ``git log -- path`` lists them: past an ignored commit, the newest answer of the parents it
+    was not TREESAME to. A path every change of which is ignored is answered with the ignored
+    commit that holds its last change, for the caller to tell apart (``commit.sha in
+    ignored``); so is one whose chain ends at an ignored commit without parents (a root, or a
+    shallow clone's boundary, where what came before is not known).
     """
     chains = _Chains(sorted(wanted), head)
-    chains.walk(commits, first_parent_diffs)
-    found = chains.settle()
+    chains.walk(commits, first_parent_diffs, ignored)
+
+    def rank(index: int) -> tuple[Any, ...]:
+        """Past an ignored commit: a change that counts, the newest first; else an ignored
+        commit without parents (a shallow boundary says the date is not known)."""
+        commit = commits[index]
+        if commit.sha in ignored:
+            return (0, not commit.parents, _instant(commit.date), -index)
+        return (1, False, _instant(commit.date), -index)
+
+    found = chains.settle(rank)
     return {path: commits[index] for path, index in found.items()}
+
+
+def _instant(date: bytes) -> dt.datetime:
+    """A commit's date as an instant, to find the newest of several (``%cI``, ``%aI``)."""
+    try:
+        return dt.datetime.fromisoformat(date.decode().replace("Z", "+00:00"))
+    except ValueError:
+        return dt.datetime.min.replace(tzinfo=dt.timezone.utc)
 
 
 def reachable(commits: Sequence[Commit], head: bytes) -> list[Commit]:
@@ -219,6 +280,7 @@ class _Chains:
         self.paths: list[str] = []  # token -> path
         self.answered: dict[int, tuple[int, bytes]] = {}  # token -> (commit index, blob)
         self.suspended: dict[int, tuple[int, bytes, list[int]]] = {}  # ... and its probes
+        self.skipped: set[int] = set()  # suspended at an ignored commit: answered past it
         self.alias: dict[int, int] = {}  # token -> the token asking the same question
         self.waiting: dict[bytes, dict[str, int]] = {}  # commit -> tokens waiting there
         self.roots = {path: self._token(path) for path in paths}
@@ -242,20 +304,25 @@ class _Chains:
             else:
                 there[path] = token
 
-    def walk(self, commits: Sequence[Commit], first_parent_diffs: bool) -> None:
-        """Phase one: move every token down to the commit that answers or suspends it."""
+    def walk(
+        self, commits: Sequence[Commit], first_parent_diffs: bool, ignored: IgnoredCommits
+    ) -> None:
+        """Phase one: move every token down to the commit that answers or suspends it. At an
+        ignored commit with parents, every token it changed is suspended on probes down all of
+        them (its first parent too: its own change does not answer)."""
         for index, commit in enumerate(commits):
             group = self.waiting.pop(commit.sha, None)
             if not group:
                 continue
+            skip = bool(ignored) and bool(commit.parents) and commit.sha in ignored
             is_merge = len(commit.parents) > 1
-            probed = range(1 if first_parent_diffs else 0, len(commit.parents))
+            probed = range(1 if first_parent_diffs and not skip else 0, len(commit.parents))
             probes: list[dict[str, int]] = [{} for _ in commit.parents]
             for path, blob in commit.changes.items():
                 token = group.pop(path, None)
                 if token is None:
                     continue
-                if not is_merge:
+                if not is_merge and not skip:
                     self.answered[token] = (index, blob)
                     continue
                 children = []
@@ -264,6 +331,8 @@ class _Chains:
                     probes[slot][path] = child
                     children.append(child)
                 self.suspended[token] = (index, blob, children)
+                if skip:
+                    self.skipped.add(token)
             if commit.parents:
                 self._send(commit.parents[0], group)  # unchanged against the first parent
             for parent, probe in zip(commit.parents, probes, strict=True):
@@ -275,8 +344,24 @@ class _Chains:
             token = self.alias[token]
         return token
 
-    def settle(self) -> dict[str, int]:
-        """Phase two: answer every root token; path -> index of the commit git would show."""
+    def _newest(
+        self,
+        children: list[int],
+        memo: dict[int, tuple[int | None, bytes]],
+        rank: Callable[[int], tuple[Any, ...]],
+        index: int,
+    ) -> int:
+        """The best answer down an ignored commit's parents by ``rank`` (the ignored commit,
+        ``index``, where none has one: the path began there)."""
+        answers = [
+            found for c in map(self._canonical, children) if (found := memo[c][0]) is not None
+        ]
+        return max(answers, key=rank) if answers else index
+
+    def settle(self, rank: Callable[[int], tuple[Any, ...]]) -> dict[str, int]:
+        """Phase two: answer every root token; path -> index of the commit git would show.
+        Past an ignored commit, the answer of its parents that ``rank`` (by commit index) puts
+        highest stands."""
         memo: dict[int, tuple[int | None, bytes]] = {}
         for root in self.roots.values():
             stack = [self._canonical(root)]
@@ -300,6 +385,9 @@ class _Chains:
                     if child_blob == blob:  # TREESAME to this parent: git follows it
                         memo[token] = (found, blob)
                         break
+                else:
+                    if token in self.skipped:
+                        memo[token] = (self._newest(children, memo, rank, index), blob)
                 stack.pop()
         result: dict[str, int] = {}
         for path, root in self.roots.items():

@@ -369,6 +369,11 @@ _INFOS: Final[Mapping[Why, str]] = {
         "taken for them (lastmod_sources leaves mtime out, or the build wrote there); commit "
         "the changes, or set lastmod in their metadata"
     ),
+    Why.ONLY_IGNORED_COMMITS: (
+        "sitemap: {pages} no lastmod: every commit that changed their sources in {roots} is "
+        "one the git_ignore_commits options leave out, so no change that counts dates them; "
+        "set lastmod in their metadata if they need one"
+    ),
     Why.OUTSIDE: (
         "sitemap: {pages} no lastmod: their sources lie outside the repositories that hold the "
         "site's sources (in {roots}), where a file time records an install or a copy; set "

@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 CHANGEFREQS: Final = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
@@ -176,6 +177,20 @@ def _string_list(value: object) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _commit_ids(value: object) -> tuple[str, ...]:
+    from sitemap_plugins.core.ignore_revs import check_commit_ids
+
+    return check_commit_ids(value)
+
+
+def _path(value: object) -> str | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise _fail("a path to a file")
+    return value
+
+
 def _lastmod_sources(value: object) -> tuple[str, ...]:
     allowed = "a list drawn from " + ", ".join(LASTMOD_SOURCES) + ", each at most once"
     try:
@@ -312,6 +327,21 @@ class Options:
         "missing trees (git fetch --refetch --filter=blob:none); if that fails, one warning and "
         "no guessed dates.",
     )
+    git_ignore_commits: tuple[str, ...] = _spec(
+        (),
+        _commit_ids,
+        "Commits whose changes date no file (a mass reformat, a licence-header sweep): full or "
+        "abbreviated ids (4 to 64 hex digits, each matching the commits it starts). A file is "
+        "dated by its last change in another commit; one changed only by these gets no git date. "
+        "Sphinx: defaults to sphinx-last-updated-by-git's git_exclude_commits.",
+    )
+    git_ignore_commits_file: str | None = _spec(
+        None,
+        _path,
+        "A file of such commits in git's .git-blame-ignore-revs format (one id a line, # "
+        "comments), relative to the project's folder; added to git_ignore_commits. MkDocs: "
+        "defaults to the git-revision-date-localized plugin's ignored_commits_file.",
+    )
     lastmod_format: str = _spec(
         "datetime",
         _choice("datetime", "date"),
@@ -379,11 +409,19 @@ class Options:
 
     @classmethod
     def from_mapping(
-        cls, values: Mapping[str, object], *, prefix: str = "", defaults: Mapping[str, object] = {}
+        cls,
+        values: Mapping[str, object],
+        *,
+        prefix: str = "",
+        defaults: Mapping[str, object] = {},
+        folder: Path | None = None,
     ) -> Options:
         """Check every value; the error names the option as the user wrote it (``prefix`` + name).
 
         ``defaults`` lets a host change a default (MkDocs writes gzip too) without a second schema.
+        ``folder`` is the project's, which a relative ``git_ignore_commits_file`` is read from
+        (the current folder if None): the ids it holds join ``git_ignore_commits`` now, so that
+        options equal only where they leave out the same commits, and a missing file fails here.
         """
         known = {spec.name for spec in OPTION_SPECS}
         for name in values:
@@ -419,6 +457,16 @@ class Options:
                 checked["filename"],
                 f"a name other than {NEWS_FILENAME}'s, which the news option writes",
             )
+        revs = checked.get("git_ignore_commits_file")
+        if revs is not None:
+            from sitemap_plugins.core.ignore_revs import read_ignore_revs
+
+            try:
+                ids = read_ignore_revs(Path(folder or ".", revs))
+            except ValueError as error:
+                raise OptionError(prefix + "git_ignore_commits_file", revs, str(error)) from None
+            given = checked.get("git_ignore_commits", ())
+            checked["git_ignore_commits"] = tuple(sorted({*given, *ids}))
         return cls(**checked)
 
 

@@ -260,7 +260,9 @@ def resolve_settings(
     # URL for a folder too, and so does Read the Docs, which names the folder it serves.
     default_base_url = None if "base_url" in raw else _default_base_url(host)
     try:
-        options = Options.from_mapping(raw)
+        # A path on the command line is the shell's, one in the config file the file's.
+        folder = cwd if "git_ignore_commits_file" in flags else base
+        options = Options.from_mapping(raw, folder=folder)
     except OptionError as error:
         place = where.get(error.option, error.option)
         raise _not_allowed(place, error.value, error.allowed) from None

@@ -167,11 +167,11 @@ class _Site:
 
     def __init__(self, pelican: Any) -> None:
         settings = pelican.settings
-        options, self.legacy = pelican_sitemap.translate(settings.get("SITEMAP"))
         self.siteurl = str(settings.get("SITEURL") or "")
         self.output_path = Path(pelican.output_path).absolute()
         self.content_path = Path(settings.get("PATH") or ".").absolute()
         self.project = _project_folder(self.content_path, self.output_path)
+        options, self.legacy = pelican_sitemap.translate(settings.get("SITEMAP"), self.project)
         self.project_prefix = _prefix(self.project)  # where origins are named from
         self.output_prefix = _prefix(self.output_path)  # where written files are
         self.default_lang = str(settings.get("DEFAULT_LANG") or "")

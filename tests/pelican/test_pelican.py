@@ -278,6 +278,32 @@ def test_lastmod_honours_timezone_and_git_for_pages(
     assert entries[""].lastmod == late
 
 
+def test_commits_in_the_ignore_revs_file_date_no_page(git_repo: GitRepo) -> None:
+    """``git_ignore_commits_file``, relative to the project's folder: a page is dated by its
+    last change before the reformat; one the reformat created has no lastmod, said once."""
+    site = plain_repo(
+        git_repo,
+        {"content/pages/about.md": page("About")},
+        'SITEMAP = {"git_ignore_commits_file": ".git-blame-ignore-revs"}\n',
+        date="2024-06-01T08:00:00+00:00",
+    )
+    git_repo.write(".git-blame-ignore-revs", "")
+    git_repo.commit("no commit ignored yet", "2024-06-02T08:00:00+00:00")
+    git_repo.write("content/pages/about.md", page("About") + "\n")
+    git_repo.write("content/pages/made.md", page("Made"))
+    git_repo.commit("reformat", "2024-07-01T08:00:00+00:00")
+    pelican_build(site)
+    entries = sitemap(site)
+    assert entries["pages/about.html"].lastmod == "2024-07-01T08:00:00Z"
+    git_repo.write(".git-blame-ignore-revs", f"# reformat\n{git_repo.head()[:10]}\n")
+    git_repo.commit("ignore the reformat", "2024-08-01T08:00:00+00:00")
+    done = pelican_build(site, "-v")  # info lines shown
+    entries = sitemap(site)
+    assert entries["pages/about.html"].lastmod == "2024-06-01T08:00:00Z"
+    assert entries["pages/made.html"].lastmod is None
+    assert "1 page has no lastmod: every commit that changed their sources" in log_of(done)
+
+
 def test_uncommitted_page_takes_its_mtime(git_repo: GitRepo) -> None:
     site = plain_repo(git_repo, {"content/pages/a.md": page("A")}, date="2020-01-01T00:00:00Z")
     edited = git_repo.write("content/pages/a.md", page("A", Summary="edited"))
