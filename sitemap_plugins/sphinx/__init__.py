@@ -120,6 +120,9 @@ class _Site:
             name: _value(config, name, sphinx_sitemap.DEFAULTS[name])
             for name in sphinx_sitemap.SETTINGS
         }
+        inherited = _excluded_commits(config, ours)
+        if inherited is not None:
+            ours["git_ignore_commits"] = inherited
         try:
             values, self.scheme, self.excludes = sphinx_sitemap.translate(
                 settings,
@@ -139,12 +142,14 @@ class _Site:
                 self.reporter.info(note)
             if _fails_on_warnings(app):  # decided before anything is written, as ours
                 values["strict"], self.strict_by = True, "sphinx-build -W"
-            self.options = Options.from_mapping(values, prefix=PREFIX)
+            self.options = Options.from_mapping(values, prefix=PREFIX, folder=Path(app.confdir))
             if self.options.base_url is None:  # when set, our option is the base URL
                 note = sphinx_sitemap.base_url_note(self.site_url, config.html_baseurl)
                 if note is not None:
                     self.reporter.info(note)
         except OptionError as error:
+            if inherited is not None and error.option == PREFIX + "git_ignore_commits":
+                error = OptionError(_EXCLUDE_COMMITS, error.value, error.allowed)
             raise ConfigError(str(error)) from None
 
     def builder_inited(self, app: Sphinx) -> None:
@@ -496,6 +501,22 @@ def _fail(app: Sphinx, message: str) -> None:
     """
     logger.error("sitemap: %s", message)
     app.statuscode = 1
+
+
+_EXCLUDE_COMMITS: Final = "git_exclude_commits"
+"""sphinx-last-updated-by-git's list of commits that date no page, declared only where that
+extension is loaded."""
+
+
+def _excluded_commits(config: Config, ours: Mapping[str, object]) -> object | None:
+    """sphinx-last-updated-by-git's ``git_exclude_commits``, where neither of our own
+    ``git_ignore_commits`` options is set: a site switching keeps the dates that extension
+    gave its sitemap and still gives its footers."""
+    if ours["git_ignore_commits"] or ours["git_ignore_commits_file"]:
+        return None
+    if _EXCLUDE_COMMITS not in config:
+        return None
+    return config[_EXCLUDE_COMMITS] or None
 
 
 def _value(config: Config, name: str, default: object) -> object:

@@ -10,7 +10,7 @@ import pytest
 from sphinx.application import Sphinx
 
 from sitemap_plugins.core import OPTION_SPECS
-from tests.sphinx.helpers import BASE_URL, page, read_entries, write_project
+from tests.sphinx.helpers import BASE_CONF, BASE_URL, page, read_entries, write_project
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import sphinx_build
 from tests.support.sitemap_checks import check_sitemap_file, read_index
@@ -535,3 +535,52 @@ def test_locales_without_lang_in_the_url_scheme_warn(git_repo: GitRepo, tmp_path
     entries = read_entries(outdir)
     assert BASE_URL + "guide/" in entries
     assert all(not entry.alternates for entry in entries.values())
+
+
+def test_sphinx_last_updated_by_gits_excluded_commits_date_the_sitemap_as_the_footer(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """A site switching from sphinx-sitemap keeps sphinx-last-updated-by-git for its footers
+    and its ``git_exclude_commits`` (a reformat): the sitemap is dated as the footer is, by the
+    last change before the reformat; our own option, once set, is the one that counts."""
+    pytest.importorskip("sphinx_last_updated_by_git")
+    pages = {"guide.rst": page("Guide"), "api.rst": page("API")}
+    conf = 'html_theme = "classic"\nextensions.append("sphinx_last_updated_by_git")\n'
+    srcdir = _project(git_repo, conf, pages)
+    git_repo.write("docs/guide.rst", page("Guide", "Reformatted text. "))
+    git_repo.write("docs/api.rst", page("API", "Reformatted text. "))
+    git_repo.commit("reformat", "2024-05-05T05:05:05+00:00")
+    reformat = git_repo.head()
+    conf += f"git_exclude_commits = [{reformat!r}]\n"
+    git_repo.write("docs/conf.py", BASE_CONF + conf)
+    git_repo.commit("leave the reformat out of dates", "2024-06-01T00:00:00+00:00")
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir, "-W", builder="html")
+    entries = read_entries(outdir)
+    for name in ("guide.html", "api.html"):
+        assert entries[BASE_URL + name].lastmod == "2024-03-01T12:00:00Z"
+        footer = (outdir / name).read_text("utf-8")
+        assert "Last updated on Mar 01, 2024" in footer
+
+    # Ours set: it is the list, not the extension's.
+    git_repo.write("docs/conf.py", BASE_CONF + conf + "sitemap_git_ignore_commits = ['0000']\n")
+    git_repo.commit("our own list", "2024-06-02T00:00:00+00:00")
+    sphinx_build(srcdir, tmp_path / "ours", "-W", builder="html")
+    entries = read_entries(tmp_path / "ours")
+    assert entries[BASE_URL + "guide.html"].lastmod == "2024-05-05T05:05:05Z"
+
+
+def test_an_excluded_commit_that_is_no_commit_id_stops_the_build_naming_the_setting(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    pytest.importorskip("sphinx_last_updated_by_git")
+    conf = 'extensions.append("sphinx_last_updated_by_git")\ngit_exclude_commits = ["HEAD~1"]\n'
+    srcdir = _project(git_repo, conf)
+    result = sphinx_build(srcdir, tmp_path / "out", check=False)
+    assert result.returncode != 0
+    assert "'git_exclude_commits': ['HEAD~1']" in result.stderr
+    srcdir = _project(git_repo, "sitemap_git_ignore_commits_file = '.git-blame-ignore-revs'\n")
+    result = sphinx_build(srcdir, tmp_path / "out", check=False)
+    assert result.returncode != 0
+    assert "sitemap_git_ignore_commits_file" in result.stderr
+    assert str(srcdir / ".git-blame-ignore-revs") in result.stderr
