@@ -80,7 +80,8 @@ MKDOCS_VERSIONS = {
     "newest": ["mkdocs>=1.6,<2", "mkdocs-static-i18n>=1.3", "mkdocs-redirects>=1.2",
                "mkdocs-material>=9.5", "mkdocs-include-markdown-plugin>=4.0.0",
                "mkdocs-macros-plugin>=1.0.1", "mkdocs-monorepo-plugin>=1.0",
-               "mkdocstrings[python]>=0.28", "mkdocs-gen-files>=0.5"],
+               "mkdocstrings[python]>=0.28", "mkdocs-gen-files>=0.5",
+               "mkdocs-git-revision-date-localized-plugin>=1.2"],
 }  # fmt: skip
 # Sphinx 7.0.x calls datetime.utcfromtimestamp() at import of sphinx.builders.gettext, which
 # Python 3.12+ deprecates; under pytest's filterwarnings=error that fails the session. 7.1.0 is

@@ -119,6 +119,8 @@ class SitemapConfig(Config):  # type: ignore[no-untyped-call]
     lastmod_sources = _CoreOption("lastmod_sources")
     git_date = _CoreOption("git_date")
     git_fetch_history = _CoreOption("git_fetch_history")
+    git_ignore_commits = _CoreOption("git_ignore_commits")
+    git_ignore_commits_file = c.Optional(_CoreOption("git_ignore_commits_file"))
     lastmod_format = _CoreOption("lastmod_format")
     changefreq = c.Optional(_CoreOption("changefreq"))
     priority = c.Optional(_CoreOption("priority"))
@@ -218,11 +220,19 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         urls = config.use_directory_urls
         self._redirected = frozenset(_stub_path(str(key), urls) for key in maps)
         values = dict(self.config)
+        inherited = None
+        if not values.get("git_ignore_commits") and not values.get("git_ignore_commits_file"):
+            inherited = _ignored_commits_file(config.plugins.values())
+            values["git_ignore_commits_file"] = inherited
         if config.strict:  # mkdocs build --strict: decided before anything is written, as ours
             values["strict"] = True
         try:
-            options = Options.from_mapping(values, defaults=MKDOCS_DEFAULTS)
+            options = Options.from_mapping(
+                values, defaults=MKDOCS_DEFAULTS, folder=Path(self._project_dir)
+            )
         except OptionError as error:  # a combination no single option could check
+            if inherited is not None and error.option == "git_ignore_commits_file":
+                error = OptionError(_REVISION_DATES_FILE, error.value, error.allowed)
             raise PluginError(f"sitemap: {error}") from None
         docs_dir = Path(config.docs_dir)
         if (
@@ -636,6 +646,19 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
 
 _GEN_FILES: Final = "mkdocs-gen-files"
 """What mkdocs-gen-files sets a file's ``generated_by`` to."""
+
+
+_REVISION_DATES_FILE: Final = "ignored_commits_file of the git-revision-date-localized plugin"
+
+
+def _ignored_commits_file(plugins: Iterable[object]) -> str | None:
+    """The ``ignored_commits_file`` of mkdocs-git-revision-date-localized-plugin among MkDocs'
+    ``plugins`` (relative to mkdocs.yml's folder, as that plugin reads it), or None: a site
+    switching keeps the dates that plugin gave its pages, in the sitemap too."""
+    plugin = loaded(plugins, "mkdocs_git_revision_date_localized_plugin")
+    settings = getattr(plugin, "config", None)
+    found = settings.get("ignored_commits_file") if isinstance(settings, Mapping) else None
+    return found if isinstance(found, str) and found else None
 
 
 def _generator_scripts(plugins: Iterable[object]) -> tuple[str, ...]:

@@ -183,3 +183,39 @@ def test_a_lastmod_in_the_future_is_a_warning_and_strict_writes_no_sitemap(
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert "sitemap: 2 warnings in strict mode; no sitemap written" in errors
     assert {name: (site / name).read_bytes() for name in before} == before
+
+
+def test_the_revision_date_plugins_ignored_commits_file_dates_the_sitemap(
+    git_repo: GitRepo, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A site switching from mkdocs-git-revision-date-localized-plugin keeps its
+    ``ignored_commits_file`` (a ``.git-blame-ignore-revs``, relative to mkdocs.yml): a reformat
+    listed there dates no page; our own option, set, is the list; a file that is not there
+    stops the build naming it."""
+    pytest.importorskip("mkdocs_git_revision_date_localized_plugin")
+    root = example_repo(git_repo)
+    for name in ("docs/index.md", "docs/guide/install.md"):
+        git_repo.write(name, git_repo.path(name).read_text(encoding="utf-8") + "\n")
+    git_repo.commit("reformat", "2024-10-01T00:00:00+00:00")
+    reformat = git_repo.head()
+    git_repo.write(".git-blame-ignore-revs", f"# reformat\n{reformat}\n")
+    incumbent = {"git-revision-date-localized": {"ignored_commits_file": ".git-blame-ignore-revs"}}
+    write_config(git_repo, plugins=["search", incumbent, "sitemap"])
+    git_repo.commit("ignore the reformat", "2024-11-01T00:00:00+00:00")
+    entries = sitemap(build_site(root))
+    assert entries[BASE].lastmod == "2024-01-10T09:00:00Z"
+    assert entries[BASE + "guide/install/"].lastmod == "2024-02-11T09:00:00Z"
+
+    write_config(
+        git_repo, plugins=["search", incumbent, {"sitemap": {"git_ignore_commits": ["0000"]}}]
+    )
+    git_repo.commit("our own list", "2024-11-02T00:00:00+00:00")
+    entries = sitemap(build_site(root))
+    assert entries[BASE].lastmod == "2024-10-01T00:00:00Z"
+
+    write_config(git_repo, plugins=[{"sitemap": {"git_ignore_commits_file": "revs.txt"}}])
+    with pytest.raises(Abort):
+        build_site(root)
+    errors = " ".join(r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR)
+    assert "'git_ignore_commits_file'" in errors
+    assert str(root / "revs.txt") in errors
