@@ -328,7 +328,7 @@ class _Site:
         env = app.env
         srcdir = os.fspath(app.srcdir)
         catalogs = _Catalogs(app.config, Path(srcdir))
-        sources_of = _Sources(env, srcdir, catalogs.compiled)
+        sources_of = _Sources(env, srcdir, catalogs.compiled, _git_excluded(app.config))
         html_file = _html_files(builder)
         excluded = self._excluded_by_sphinx_sitemap(app)
         root = app.config.root_doc
@@ -503,6 +503,8 @@ def _fail(app: Sphinx, message: str) -> None:
     app.statuscode = 1
 
 
+_EXCLUDE_PATTERNS: Final = "git_exclude_patterns"
+"""sphinx-last-updated-by-git's patterns of files that date no page (see :func:`_git_excluded`)."""
 _EXCLUDE_COMMITS: Final = "git_exclude_commits"
 """sphinx-last-updated-by-git's list of commits that date no page, declared only where that
 extension is loaded."""
@@ -589,12 +591,24 @@ class _Sources:
     so that a newer one has the document read again; the record stays for every document it
     does not read again. ``compiled`` says which dependency is such a catalog: it is written
     at build time (by Sphinx, or by ``sphinx-intl build``), and its ``.po`` dates the page
-    instead (:class:`_Catalogs`)."""
+    instead (:class:`_Catalogs`).
 
-    def __init__(self, env: Any, srcdir: str, compiled: Callable[[str], bool]) -> None:
+    ``excluded`` says which files, named relative to the source folder, date no page
+    (sphinx-last-updated-by-git's ``git_exclude_patterns``, see :func:`_git_excluded`): a
+    document whose own file matches has no sources at all, as that extension dates it not at
+    all; a matching dependency is left out."""
+
+    def __init__(
+        self,
+        env: Any,
+        srcdir: str,
+        compiled: Callable[[str], bool],
+        excluded: Callable[[str], bool] | None = None,
+    ) -> None:
         self.env = env
         self.srcdir = srcdir
         self.compiled = compiled
+        self.excluded = excluded
         known = getattr(getattr(env, "project", None), "_docname_to_path", None)
         self.known: dict[str, os.PathLike[str]] = known if isinstance(known, dict) else {}
 
@@ -607,12 +621,30 @@ class _Sources:
 
     def __call__(self, docname: str, own: str | None = None) -> tuple[str, ...]:
         """The document's files; ``own`` is :meth:`own`'s answer, where the caller has it."""
-        own = os.path.join(self.srcdir, self.own(docname) if own is None else own)  # noqa: PTH118
+        named = self.own(docname) if own is None else own
+        excluded = self.excluded
+        if excluded is not None and excluded(named):
+            return ()
+        own = os.path.join(self.srcdir, named)  # noqa: PTH118
         dependencies = self.env.dependencies.get(docname)
         if not dependencies:
             return (own,)
+        if excluded is not None:
+            dependencies = [dep for dep in dependencies if not excluded(os.fspath(dep))]
         listed = sorted(_in_source_folder(self.srcdir, dep) for dep in dependencies)
         return (own, *(path for path in listed if not self.compiled(path)))
+
+
+def _git_excluded(config: Config) -> Callable[[str], bool] | None:
+    """Whether a file, named relative to the source folder, matches sphinx-last-updated-by-git's
+    ``git_exclude_patterns`` (declared only where that extension is loaded): such a file dates
+    no page there, nor here. None where there are no such patterns."""
+    patterns = getattr(config, _EXCLUDE_PATTERNS, None)
+    if not patterns:
+        return None
+    from sphinx.util.matching import Matcher  # with that extension's patterns only
+
+    return Matcher(list(patterns))
 
 
 def _in_source_folder(srcdir: str, dependency: str | os.PathLike[str]) -> str:

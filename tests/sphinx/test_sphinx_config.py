@@ -584,3 +584,31 @@ def test_an_excluded_commit_that_is_no_commit_id_stops_the_build_naming_the_sett
     assert result.returncode != 0
     assert "sitemap_git_ignore_commits_file" in result.stderr
     assert str(srcdir / ".git-blame-ignore-revs") in result.stderr
+
+
+def test_sphinx_last_updated_by_gits_excluded_patterns_date_no_page(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """``git_exclude_patterns`` (relative to the source folder): a matching include leaves the
+    page dated by its other files, as its footer is; a matching page has no lastmod, as it has
+    no footer date."""
+    pytest.importorskip("sphinx_last_updated_by_git")
+    pages = {
+        "guide.rst": page("Guide", ".. include:: parts/snippet.txt"),
+        "generated/api.rst": page("API"),
+    }
+    conf = (
+        'html_theme = "classic"\nextensions.append("sphinx_last_updated_by_git")\n'
+        'git_exclude_patterns = ["parts/*.txt", "generated/*"]\n'
+    )
+    git_repo.write("docs/parts/snippet.txt", "A shared paragraph.\n")
+    srcdir = _project(git_repo, conf, pages)
+    git_repo.write("docs/parts/snippet.txt", "A shared paragraph, edited.\n")
+    git_repo.commit("edit the snippet", "2024-05-05T05:05:05+00:00")
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir, "-W", builder="html")
+    entries = read_entries(outdir)
+    assert entries[BASE_URL + "guide.html"].lastmod == "2024-03-01T12:00:00Z"
+    assert "Last updated on Mar 01, 2024" in (outdir / "guide.html").read_text("utf-8")
+    assert entries[BASE_URL + "generated/api.html"].lastmod is None
+    assert "Last updated on" not in (outdir / "generated/api.html").read_text("utf-8")
