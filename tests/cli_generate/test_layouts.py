@@ -352,3 +352,32 @@ def test_images_of_each_pages_main_content_with_the_images_option(tmp_path: Path
     assert entries[BASE].images == (BASE + "img/a.png", "https://cdn.example.net/b.jpg")
     assert entries[BASE + "docs/plain.html"].images == ()
     assert "2 images" in done.stdout + done.stderr
+
+
+def test_commits_left_out_by_flag_or_by_a_file_the_config_file_names(hugo: GitRepo) -> None:
+    """``--git-ignore-commits`` takes ids (abbreviated too); a ``git_ignore_commits_file`` in
+    sitemap-plugins.toml is read from that file's folder, wherever generate runs."""
+    hugo.write("content/posts/First-Post.md", "first, edited, reformatted\n")
+    hugo.commit("reformat", "2024-06-01T00:00:00+00:00")
+    reformat = hugo.head()
+    args = ("generate", "public", "--base-url", BASE, "--source", "content", "--layout", "hugo")
+    done = run(*args, "--git-ignore-commits", reformat[:9], cwd=hugo.root)
+    assert done.returncode == 0, done.stderr
+    got = lastmods(checked(hugo.root / "public", BASE), BASE)
+    assert got["posts/first-post/"] == "2024-04-30T06:00:00Z"
+
+    hugo.write("site/revs", f"{reformat}  # reformat\n")
+    hugo.write(
+        "site/sitemap-plugins.toml",
+        f'site_dir = "../public"\nsource = "../content"\nbase_url = "{BASE}"\n'
+        'layout = "hugo"\ngit_ignore_commits_file = "revs"\n',
+    )
+    done = run("generate", "--config", "site/sitemap-plugins.toml", cwd=hugo.root)
+    assert done.returncode == 0, done.stderr
+    got = lastmods(checked(hugo.root / "public", BASE), BASE)
+    assert got["posts/first-post/"] == "2024-04-30T06:00:00Z"
+
+    done = run(*args, "--git-ignore-commits-file", "site/none", cwd=hugo.root)
+    assert done.returncode != 0
+    assert "--git-ignore-commits-file" in done.stderr
+    assert str(hugo.root / "site/none") in done.stderr

@@ -329,6 +329,8 @@ def test_every_option_is_a_flag_and_a_config_key(tmp_path: Path) -> None:
         "lastmod_sources": ("git,metadata", '["git", "metadata"]'),
         "git_date": ("author", '"author"'),
         "git_fetch_history": (True, "true"),
+        "git_ignore_commits": ("abcd123,1234567", '["abcd123", "1234567"]'),
+        "git_ignore_commits_file": ("revs", '"revs"'),  # read from cwd, or the file's folder
         "lastmod_format": ("date", '"date"'),
         "changefreq": ("weekly", '"weekly"'),
         "priority": ("0.3", "0.3"),
@@ -346,6 +348,7 @@ def test_every_option_is_a_flag_and_a_config_key(tmp_path: Path) -> None:
         "strict": (True, "true"),
     }
     assert set(values) == {spec.name for spec in OPTION_SPECS}
+    write(tmp_path / "revs", "# a reformat\nfedcba9876\n")
     from sitemap_plugins.generate import option_value
 
     flags = {
