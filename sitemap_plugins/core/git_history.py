@@ -19,9 +19,10 @@ no ``--diff-merges``; there ``-m`` gives the merge's blob for the file and probe
 parent, which yields the same answers.
 
 Commits a project asks to leave out of dates (a mass reformat, a licence-header sweep; see
-:class:`IgnoredCommits`) are walked through, not stopped at: the file's chain goes on down the
-commit's parents as if the commit were TREESAME, but the blob it reached is still the one the
-commit left, so that the probes of merges further up compare what git compares.
+:class:`IgnoredCommits`) are walked through, not stopped at: the file's chain goes on down every
+parent of such a commit, and the newest last change found there answers (what ``git log --
+FILE`` lists next, with the ignored commit skipped), while the blob the chain reached is still
+the one the commit left, so that the probes of merges further up compare what git compares.
 
 This module knows git's output and the graph, nothing about files on disk or pages.
 """
