@@ -629,8 +629,13 @@ class _Sources:
         dependencies = self.env.dependencies.get(docname)
         if not dependencies:
             return (own,)
-        if excluded is not None:
-            dependencies = [dep for dep in dependencies if not excluded(os.fspath(dep))]
+        if excluded is not None:  # named as the patterns are: Sphinx 9 keeps them absolute
+            srcdir = self.srcdir
+            dependencies = [
+                dep
+                for dep in dependencies
+                if not excluded(os.path.relpath(_in_source_folder(srcdir, dep), srcdir))
+            ]
         listed = sorted(_in_source_folder(self.srcdir, dep) for dep in dependencies)
         return (own, *(path for path in listed if not self.compiled(path)))
 

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+import sphinx
 from sphinx.application import Sphinx
 
 from sitemap_plugins.core import OPTION_SPECS
@@ -609,6 +610,8 @@ def test_sphinx_last_updated_by_gits_excluded_patterns_date_no_page(
     sphinx_build(srcdir, outdir, "-W", builder="html")
     entries = read_entries(outdir)
     assert entries[BASE_URL + "guide.html"].lastmod == "2024-03-01T12:00:00Z"
-    assert "Last updated on Mar 01, 2024" in (outdir / "guide.html").read_text("utf-8")
+    if sphinx.version_info < (9,):  # Sphinx 9 keeps dependencies absolute, which the
+        # extension matches its patterns against: its footer there counts the include still.
+        assert "Last updated on Mar 01, 2024" in (outdir / "guide.html").read_text("utf-8")
     assert entries[BASE_URL + "generated/api.html"].lastmod is None
     assert "Last updated on" not in (outdir / "generated/api.html").read_text("utf-8")
