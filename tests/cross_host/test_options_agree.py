@@ -23,6 +23,8 @@ BAD_VALUES: dict[str, object] = {
     "lastmod_sources": ["svn"],
     "git_date": "tagger",
     "git_fetch_history": "yes",
+    "git_ignore_commits": ["HEAD~1"],
+    "git_ignore_commits_file": 42,
     "lastmod_format": "unix",
     "changefreq": "Weekly",
     "priority": 1.5,
