@@ -1158,8 +1158,12 @@ class FileDates:
             ignored=ignored,
         )
         cut = frozenset(path for path, commit in found.items() if commit.sha in boundary)
-        skipped = frozenset(
-            path for path, commit in found.items() if path not in cut and commit.sha in ignored
+        skipped = (
+            frozenset(
+                path for path, commit in found.items() if path not in cut and commit.sha in ignored
+            )
+            if ignored  # most sites ignore no commit: no question asked per file
+            else frozenset()
         )
         dates = {
             path: commit.date.decode() for path, commit in found.items() if path not in skipped

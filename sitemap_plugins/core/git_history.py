@@ -311,11 +311,12 @@ class _Chains:
         """Phase one: move every token down to the commit that answers or suspends it. At an
         ignored commit with parents, every token it changed is suspended on probes down all of
         them (its first parent too: its own change does not answer)."""
+        any_ignored = bool(ignored)  # asked once: the loop runs for every commit of the history
         for index, commit in enumerate(commits):
             group = self.waiting.pop(commit.sha, None)
             if not group:
                 continue
-            skip = bool(ignored) and bool(commit.parents) and commit.sha in ignored
+            skip = any_ignored and bool(commit.parents) and commit.sha in ignored
             is_merge = len(commit.parents) > 1
             probed = range(1 if first_parent_diffs and not skip else 0, len(commit.parents))
             probes: list[dict[str, int]] = [{} for _ in commit.parents]
