@@ -208,8 +208,12 @@ class Publication:
         folders: tuple[str, ...],
         sitemap: str,
         record: str = RECORD,
+        served_at: str | None = None,
     ) -> None:
         self.root = output_dir
+        # The URL the output folder is served at, where the caller knows it: a record of a
+        # release that kept no robots_txt list is read with it (see _read_record).
+        self.served_at = served_at
         # A tool that publishes into a folder some build also writes (``sitemap-plugins index``
         # at a site's root) keeps a record of its own, so that neither takes the other's files
         # for an earlier set of its own.
@@ -334,9 +338,11 @@ class Publication:
             self._distrust(path, "not a record of this version")
             return
         self.files.update(_recorded_files(files))
-        robots = data.get("robots_txt", [])  # absent from records written before it was kept
+        robots = data.get("robots_txt")
         if isinstance(robots, list):
             self.robots = tuple(url for url in robots if isinstance(url, str))
+        elif "robots_txt" not in data:
+            self.robots = self._lines_of_older_release()
         for prefix in temporary:
             folder, _, base = str(prefix).rpartition("/")
             token = base.removeprefix(TEMP_PREFIX).removesuffix("-")
@@ -347,6 +353,20 @@ class Publication:
                 and _TOKEN.match(token)
             ):
                 self._leftover_prefixes.append(prefix)
+
+    def _lines_of_older_release(self) -> tuple[str, ...]:
+        """The ``Sitemap:`` URLs a release that kept no ``robots_txt`` list in its record may
+        have written: with its ``robots_txt`` option, one line for its entry point (and its
+        news sitemap's), at the URL the folder is served at. Read as none, that line stayed
+        for good beside the new one after an upgrade that renamed the sitemap, naming a file
+        the same build removed; only a line with exactly such a URL is taken for ours, and
+        only the lines the file holds are recorded (:meth:`stage_robots`)."""
+        if self.served_at is None:
+            return ()
+        from sitemap_plugins.core.urls import join_url  # upgrades only
+
+        entries = sorted(name for name, about in self.files.items() if about.entry)
+        return tuple(join_url(self.served_at, name, encoded=False) for name in entries)
 
     def _distrust(self, path: Path, reason: str) -> None:
         """A record that cannot be read, or is damaged: nothing is known to be ours, so nothing

@@ -10,9 +10,10 @@ URL that the publisher's record says an earlier build of ours wrote into this ro
 (``previous``) for a file of the same name: the same sitemap under an old base URL or folder,
 as when a site moves to a host of its own. Any other line the record names is ours too, for
 a file the build no longer publishes (another file name), and goes with that file (see
-:meth:`.publish.Publication.stage_robots`). Without that record (a first build, or a record
-written before lines were recorded) only the exact URL is ours, so a moved site keeps its old
-line beside the new one rather than risk deleting someone else's.
+:meth:`.publish.Publication.stage_robots`). Without that record (a first build) only the
+exact URL is ours, so a moved site keeps its old line beside the new one rather than risk
+deleting someone else's; a record written before lines were recorded stands for the lines its
+release wrote, each exactly the URL of an entry point it names.
 
 Lines are read as crawlers read them (RFC 9309, and Google's parser): a byte order mark at the
 start of the file is not part of the first line, ``#`` starts a comment, the name is

@@ -281,7 +281,9 @@ def _write(
     at_root = options.robots_txt or options.indexnow_key is not None
     folders = (layout.directory, "") if at_root else (layout.directory,)
     label = layout.relpath(layout.stem + layout.suffix)
-    with Publication(output_dir, reporter, folders=folders, sitemap=label) as publication:
+    with Publication(
+        output_dir, reporter, folders=folders, sitemap=label, served_at=base_url
+    ) as publication:
         publication.folder(layout.directory)
         _stage_key_file(publication, options, reporter, host_files)
         shards: list[_Shard] = []

@@ -224,7 +224,7 @@ class _Run:
             )
         self._check_output(output, scope)
         use_robots = urlsplit(base).path == "/" if robots_txt is None else robots_txt
-        self._write(entries, output, index_url, scope, use_robots)
+        self._write(entries, output, base, scope, use_robots)
 
     def _versions(self, given: Path | None) -> list[Version]:
         path = given if given is not None else self.folder / VERSIONS_FILE
@@ -460,15 +460,21 @@ class _Run:
             )
 
     def _write(
-        self, entries: list[IndexEntry], output: str, index_url: str, scope: str, robots: bool
+        self, entries: list[IndexEntry], output: str, base: str, scope: str, robots: bool
     ) -> None:
+        index_url = join_url(base, output, encoded=False)
         out_dir = posixpath.dirname(output)
         folders = (out_dir, "") if robots else (out_dir,)
         reporter = _NoteReporter(self.result)
         final = self.folder / output
         try:
             with Publication(
-                self.folder, reporter, folders=folders, sitemap=output, record=INDEX_RECORD
+                self.folder,
+                reporter,
+                folders=folders,
+                sitemap=output,
+                record=INDEX_RECORD,
+                served_at=base,
             ) as publication:
                 publication.folder(out_dir)
                 temp = publication.new_file(out_dir, output)

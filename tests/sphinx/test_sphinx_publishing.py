@@ -34,6 +34,7 @@ from tests.support.publishing import (
     mount_tmpfs,
     published_set,
     read_only_unavailable,
+    record_as_older_releases_wrote_it,
     recorded_files,
     snapshot,
     temporary_files,
@@ -400,6 +401,34 @@ def test_a_damaged_record_stops_one_w_build_and_no_more(
     sphinx_build(srcdir, outdir, *flags)  # no warning: -W passes
     check_sitemap_file(outdir / "sitemap.xml", BASE_URL + "sitemap.xml")
     assert recorded_files(outdir) == {"sitemap.xml"}
+
+
+def test_an_upgrade_that_renames_the_sitemap_takes_the_older_releases_robots_txt_line_away(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """A record written before robots.txt's lines were recorded names its sitemap as an entry
+    point: the older release's line named it, and goes with it, as when this release wrote
+    both; it stayed for good, naming a file the same build removed. The site's own line for
+    another sitemap.xml stays."""
+    srcdir = project(git_repo, "sitemap_robots_txt = True\n")
+    outdir = tmp_path / "out"
+    outdir.mkdir()
+    users = ["User-agent: *", "Disallow: /private/", f"Sitemap: {BASE_URL}blog/sitemap.xml"]
+    (outdir / "robots.txt").write_text("\n".join(users) + "\n", "utf-8")
+    sphinx_build(srcdir, outdir)
+    assert (outdir / "robots.txt").read_text("utf-8").splitlines() == [
+        *users,
+        f"Sitemap: {BASE_URL}sitemap.xml",
+    ]
+    record_as_older_releases_wrote_it(outdir)
+    conf = srcdir / "conf.py"
+    conf.write_text(conf.read_text("utf-8") + 'sitemap_filename = "map.xml"\n', "utf-8")
+    for _ in range(2):  # the upgrade's build, and the next one
+        sphinx_build(srcdir, outdir)
+        assert not (outdir / "sitemap.xml").exists()
+        check_sitemap_file(outdir / "map.xml", BASE_URL + "map.xml")
+        robots = (outdir / "robots.txt").read_text("utf-8").splitlines()
+        assert robots == [*users, f"Sitemap: {BASE_URL}map.xml"]
 
 
 LOCK_USAGE = """

@@ -88,6 +88,26 @@ def recorded_files(folder: Path) -> set[str]:
     return set(record["files"])
 
 
+def record_as_older_releases_wrote_it(folder: Path, record: str = RECORD) -> None:
+    """Rewrite the record in ``folder`` as releases before it kept its robots.txt lines wrote
+    it (the format of 662e80b's ``_write_record``): the same files, no ``robots_txt`` key."""
+    import json
+
+    path = folder / record
+    files = json.loads(path.read_text(encoding="utf-8"))["files"]
+    older = {
+        "about": "sitemap files published here by sitemap-plugins; it removes only these, "
+        "and only while their bytes are unchanged",
+        "version": 1,
+        "files": {
+            name: {"size": about["size"], "sha256": about["sha256"], "entry": about["entry"]}
+            for name, about in sorted(files.items())
+        },
+        "temporary": [],
+    }
+    path.write_bytes((json.dumps(older, indent=1) + "\n").encode("utf-8"))
+
+
 def _children(folder: Path, entry: str) -> list[str]:
     """The files an index lists (relative to ``folder``), or [] for a urlset or a text file."""
     path = folder / entry
