@@ -77,12 +77,13 @@ MKDOCS_DEFAULTS: Mapping[str, object] = {"gzip": "both"}
 """MkDocs has always written ``sitemap.xml`` and ``sitemap.xml.gz``; whatever reads either keeps
 working."""
 
-_SOURCES_FORMAT: Final = 2
+_SOURCES_FORMAT: Final = 3
 """The format of what is kept of a source between builds (the "sources" memo of
 :mod:`~sitemap_plugins.core.file_memo`). It must change whenever a source would be kept or read
 back otherwise (:func:`_kept`, :func:`_last_rendered`, or the JSON form of metadata values in
 :mod:`~sitemap_plugins.core.json_values`): a source as it was would keep the old value.
-2: whether the page is tagged and holds a listing of Material's tags plugin."""
+2: whether the page is tagged and holds a listing of Material's tags plugin. 3: the page's
+title as MkDocs rendered it."""
 
 _TagState = tuple[bool, bool]
 """Whether a page is tagged, and whether Material's tags plugin renders a listing into it (see
@@ -387,7 +388,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                 if self._tags is not None:
                     state = (self._tags.tagged(page.meta), self._tag_listings.get(key, False))
                     self._tag_state[key] = state
-                _keep_rendered(page.file, page.meta, read_in, sources, state)
+                _keep_rendered(page.file, page.meta, read_in, sources, state, _shown_title(page))
             self._rendered = {}
             self._tag_listings = {}
             written = [self._seen_or_read(file, sources) for file in self._files]
@@ -496,8 +497,11 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         if seen is None or isinstance(seen, LeftOut):
             # A --dirty build skipped this unchanged page: read it back from its output, with
             # the metadata it was last rendered with and the files it read in then.
-            meta, read_in, state = _last_rendered(file, self._source(file), sources, self._tags)
-            seen = self._described(file, meta, WrittenFile(file.abs_dest_path), file.page, read_in)
+            meta, read_in, state, title = _last_rendered(
+                file, self._source(file), sources, self._tags
+            )
+            html = WrittenFile(file.abs_dest_path)
+            seen = self._described(file, meta, html, file.page, read_in, title)
             self._seen[_key(file)] = seen
             if state is not None:
                 self._tag_state[_key(file)] = state
@@ -570,9 +574,12 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         html: WrittenText | WrittenFile,
         page: MkDocsPage | None,
         read_in: tuple[str, ...] = (),
+        last_title: str | None = None,
     ) -> Page | LeftOut:
         """What the core needs of a page the configuration keeps in (the callers have asked
-        :meth:`_left_out` first), or why it is left out all the same."""
+        :meth:`_left_out` first), or why it is left out all the same. ``last_title`` is the
+        title of a page MkDocs did not read this build (see :func:`_last_rendered`): it holds
+        none of its own then, but a title from ``nav``."""
         origin = self._origin(file)
         path = self._url(self._built_in.get(_key(file), ""), file.url)
         if path is None:  # its language's site_url is elsewhere (warned once, above)
@@ -596,7 +603,9 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             listed_folders=self._posts_folders(file.src_uri) if posts is not None else (),
             html=html,
             article=self._article(file, page) if options and options.news is not None else None,
-            title=_title(page) if options and options.html_page else None,
+            title=_title(_shown_title(page) or last_title)
+            if options and options.html_page
+            else None,
         )
 
     def _posts_folders(self, src_uri: str) -> tuple[str, ...]:
@@ -736,9 +745,11 @@ def _keep_rendered(
     read_in: tuple[str, ...],
     memo: FileMemo,
     state: _TagState | None = None,
+    title: str | None = None,
 ) -> None:
     """Keep the ``sitemap`` metadata MkDocs rendered the page with, the files it read in
-    (snippets, includes) and what Material's tags plugin made of it, for a later ``--dirty``
+    (snippets, includes), what Material's tags plugin made of it and its title, for a later
+    ``--dirty``
     build in a fresh process that does not render it again: what the page's source says, plus
     what other plugins added (Material's ``.meta.yml`` files, hooks), which its source alone
     does not tell."""
@@ -748,7 +759,7 @@ def _keep_rendered(
     stamp, known = memo.recall(name)
     if stamp is None:
         return
-    kept = _kept(file, meta, read_in, state)
+    kept = _kept(file, meta, read_in, state, title)
     if kept is None:
         memo.forget(name)
     elif kept != known:
@@ -757,49 +768,76 @@ def _keep_rendered(
 
 def _last_rendered(
     file: File, name: str, memo: FileMemo, tags: MaterialTags | None = None
-) -> tuple[Mapping[str, Any], tuple[str, ...], _TagState | None]:
+) -> tuple[Mapping[str, Any], tuple[str, ...], _TagState | None, str | None]:
     """The metadata of a page MkDocs did not render in this build from its source ``name``, the
-    files it read in (snippets, includes), and with Material's ``tags`` plugin what it made of
-    the page: as it was last rendered while its source stays as it was then, else its source's
-    front matter, read as MkDocs reads it (without what plugins would add), and no files read
-    in."""
+    files it read in (snippets, includes), with Material's ``tags`` plugin what it made of the
+    page, and its title: as it was last rendered while its source stays as it was then, else
+    its source's front matter, read as MkDocs reads it (without what plugins would add), no
+    files read in, and the title MkDocs gives a page it has not rendered
+    (:func:`_source_title`). MkDocs holds no title for such a page: the page for humans showed
+    its HTML ``<title>`` instead (``Guide - Example``, the site's name for the home page)."""
     stamp, known = memo.recall(name)
-    if known is not None and len(known) == 4 and known[0] == file.url:
+    if known is not None and len(known) == 5 and known[0] == file.url:
         state = _tag_state(known[3])
+        title = known[4] if isinstance(known[4], str) else None
         if tags is None or state is not None:  # else kept without the tags plugin
             if known[1] is None and not known[2]:  # most pages: no sitemap value, nothing read in
-                return EMPTY, (), state
+                return EMPTY, (), state, title
             try:
                 value = from_json(known[1])
                 read_in = tuple(str(path) for path in known[2])
             except (ValueError, TypeError):
                 pass  # kept by another version: read the source
             else:
-                return ({} if value is None else {"sitemap": value}), read_in, state
+                return ({} if value is None else {"sitemap": value}), read_in, state, title
     try:
         with open(name, encoding="utf-8-sig") as source:
             text = source.read()
-        meta = get_data(text)[1]
+        markdown, meta = get_data(text)
     except (OSError, ValueError):
-        return {}, (), None
+        return {}, (), None, None
     state = None if tags is None else (tags.tagged(meta), tags.lists(file.src_uri, text))
-    kept = _kept(file, meta, (), state)
+    title = _source_title(file, meta, markdown)
+    kept = _kept(file, meta, (), state, title)
     if stamp is not None and kept is not None:
         memo.remember(name, stamp, kept)
-    return meta, (), state
+    return meta, (), state, title
 
 
 def _kept(
-    file: File, meta: Mapping[str, Any], read_in: tuple[str, ...], state: _TagState | None
+    file: File,
+    meta: Mapping[str, Any],
+    read_in: tuple[str, ...],
+    state: _TagState | None,
+    title: str | None,
 ) -> list[Any] | None:
     """What is kept of a rendered page (its URL, as one source can be published under two with
-    mkdocs-static-i18n, its ``sitemap`` value, the files it read in, and what Material's tags
-    plugin made of it), or None when that value would not come back as it is (see
-    :mod:`~sitemap_plugins.core.json_values`)."""
+    mkdocs-static-i18n, its ``sitemap`` value, the files it read in, what Material's tags
+    plugin made of it, and its title as MkDocs holds it), or None when that value would not
+    come back as it is (see :mod:`~sitemap_plugins.core.json_values`)."""
     value = to_json(meta.get("sitemap"))
     if value is CANNOT_KEEP:
         return None
-    return [file.url, value, list(read_in), None if state is None else list(state)]
+    return [file.url, value, list(read_in), None if state is None else list(state), title]
+
+
+def _source_title(file: File, meta: Mapping[str, Any], markdown: str) -> str | None:
+    """The title MkDocs gives a page from its source alone, in the order its ``Page.title``
+    takes before the page is rendered: front matter ``title``, a first line ``# heading``,
+    ``Home`` for the home page, else the file's name. Only where nothing of a render is kept
+    (a memo of another format, or none): a rendered page's first heading may lie lower."""
+    title = meta.get("title")
+    if isinstance(title, str) and title:
+        return title
+    for line in markdown.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        if line.strip():
+            if line.strip().startswith("# "):
+                return line.strip().lstrip("# ") or None
+            break
+    if getattr(file.page, "is_homepage", False):
+        return "Home"
+    name = file.name.replace("-", " ").replace("_", " ")
+    return name.capitalize() if name.lower() == name else name
 
 
 def _tag_state(kept: object) -> _TagState | None:
@@ -828,19 +866,27 @@ def _post_date(page: object, which: Literal["updated", "created"] = "updated") -
     return date
 
 
-def _title(page: MkDocsPage | None) -> str | None:
-    """The title MkDocs shows for the page (nav title, front matter, first heading), as text.
-
-    MkDocs holds it as HTML: themes put it into the page unescaped, and MkDocs 1.6 renders a
-    heading's title (``Tom &amp; "Jerry" &lt;3``). The core wants the text a reader sees.
-    """
+def _shown_title(page: MkDocsPage | None) -> str | None:
+    """The title MkDocs shows for the page (nav title, front matter, first heading), as MkDocs
+    holds it; None for a page it did not read this build and that ``nav`` gives no title."""
     try:
         title = getattr(page, "title", None)
     except Exception:  # MkDocs 1.6 may compute it from a source it no longer holds
         return None
+    return str(title) if title else None
+
+
+def _title(title: str | None) -> str | None:
+    """A title MkDocs holds, as text.
+
+    MkDocs holds it as HTML: themes put it into the page unescaped, and MkDocs 1.6 renders a
+    heading's title (``Tom &amp; "Jerry" &lt;3``). The core wants the text a reader sees.
+    """
+    if not title:
+        return None
     from sitemap_plugins.core.html_text import html_text  # the page for humans' only
 
-    return (html_text(str(title)) or None) if title else None
+    return html_text(title) or None
 
 
 @contextlib.contextmanager

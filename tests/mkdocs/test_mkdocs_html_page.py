@@ -14,7 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.mkdocs.helpers import BASE, example_repo, i18n_version, sitemap, write_config
+from tests.mkdocs.helpers import (
+    BASE,
+    example_repo,
+    i18n_version,
+    sitemap,
+    touch_later,
+    write_config,
+)
 from tests.support.browser import check_in_browser, sections_in, stylesheets
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import mkdocs_build, output
@@ -197,6 +204,45 @@ def test_titles_with_markup_characters_show_as_written(git_repo: GitRepo, theme:
     assert toc.links  # the theme shows the sections as the page's table of contents
     for number, heading in enumerate(headings):
         assert set(toc.links[f"sitemap-section-{number}"]) <= {heading}
+
+
+def _listed_titles(site: Path) -> dict[str, str]:
+    """Each page the page for humans lists, by URL, with the title it shows."""
+    text = (site / "sitemap.html").read_text("utf-8")
+    sections = sections_in(text, BASE + "sitemap.html")
+    return {item.url: item.title for _, items in sections for item in items}
+
+
+@pytest.mark.parametrize("memo", ["kept", "lost"])
+def test_a_dirty_build_shows_every_page_by_the_title_a_clean_build_shows(
+    git_repo: GitRepo, memo: str
+) -> None:
+    """``mkdocs build --dirty`` in a new process renders the changed page alone, and MkDocs
+    holds no title for the others but one ``nav`` gives: they showed by their HTML ``<title>``
+    (``Install - Example site``, the site's name for the home page). Each shows the title its
+    last render gave, or, with nothing kept of it (``.cache/`` lost), the one MkDocs gives from
+    its source; a ``nav`` title wins, as in a clean build."""
+    nav = ["index.md", {"Setting up": "guide/install.md"}, "guide/configure.md"]
+    root = example_repo(git_repo, nav=nav, plugins=[{"sitemap": {"html_page": True}}])
+    git_repo.write("docs/tom.md", '# Tom & "Jerry" <3\n\ntext\n')
+    git_repo.commit("tom", "2024-10-01T09:00:00+00:00")
+    mkdocs_build(root)
+    site = root / "site"
+    expected = {
+        **TITLES,
+        BASE + "guide/install/": "Setting up",
+        BASE + "tom/": 'Tom & "Jerry" <3',
+    }
+    assert _listed_titles(site) == expected
+    if memo == "lost":
+        for kept in (root / ".cache" / "sitemap-plugins").glob("sources-*.json"):
+            kept.unlink()
+    about = git_repo.path("docs/about.md")
+    about.write_text(about.read_text("utf-8").replace("# About", "# About us"), "utf-8")
+    touch_later(about)
+    for _ in range(2):  # the first --dirty process, and one that reads what it kept
+        mkdocs_build(root, "--dirty")
+        assert _listed_titles(site) == {**expected, BASE + "about/": "About us"}
 
 
 def _chrome(page: str) -> tuple[str | None, str]:
