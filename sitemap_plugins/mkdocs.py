@@ -58,6 +58,7 @@ from sitemap_plugins.core import (
 from sitemap_plugins.core.file_memo import FileMemo
 from sitemap_plugins.core.html import head_of
 from sitemap_plugins.core.json_values import CANNOT_KEEP, from_json, to_json
+from sitemap_plugins.core.publish import record_later_write
 from sitemap_plugins.core.urls import encode_path
 from sitemap_plugins.include_sources import IncludeSources
 from sitemap_plugins.macros_sources import MacrosSources
@@ -482,6 +483,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
 
         try:
             write_html_page(Path(config.site_dir), listing.relpath, text)
+            # Recorded, so that a --dirty build with html_page off removes it.
+            record_later_write(Path(config.site_dir), listing.relpath)
         except SitemapError as error:
             raise PluginError(f"sitemap: {error}") from None
 

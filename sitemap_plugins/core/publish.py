@@ -171,7 +171,7 @@ class LaterWrite(NamedTuple):
     """A file the caller writes into the output folder itself once the set is in place (the
     page for humans, which a host renders through its theme): renamed over the file there, as
     :func:`~.human_page.write_html_page` does, or, ``in_place``, opened and written over, as
-    Sphinx and Pelican write a page."""
+    Sphinx and Pelican write a page. Once written, :func:`record_later_write` records it."""
 
     relpath: str
     in_place: bool = False
@@ -614,6 +614,11 @@ class Publication:
             if staged.recorded
         }
         new.update(self._kept)
+        for later in self._later:
+            # Ours from an earlier build, and written again once the set is in place: it stays
+            # recorded (not removed at step 7), and record_later_write records its new bytes.
+            if later.relpath not in new and self.ours(later.relpath):
+                new[later.relpath] = self.files[later.relpath]
         unclean = tuple(sorted(self._unclean))
         # Until robots.txt is in place, a kill leaves either file: the record names the lines of
         # both, as it names the files of both sets.
@@ -756,29 +761,73 @@ class Publication:
             "robots_txt": list(robots),
             "temporary": list(prefixes),
         }
-        self._replace_record((json.dumps(record, indent=1) + "\n").encode("utf-8"))
+        self._replace_record(_record_bytes(record))
         _step("record")
 
     def _replace_record(self, data: bytes) -> None:
-        path, temp = self.root / self.record, self.root / (self.record + ".tmp")
-        # One fixed temporary name: under the lock no other build writes it, and a copy left by
-        # a kill is simply overwritten (or removed at step 2). A copy that can be neither
-        # (another user's, in a folder with the sticky bit) would fail every later build, so
-        # this build's own name is taken then, created new; step 2 removes it if it is left.
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
+        _replace_record(self.root, self.record, self.token, data)
+
+
+def _record_bytes(record: dict[str, Any]) -> bytes:
+    return (json.dumps(record, indent=1) + "\n").encode("utf-8")
+
+
+def _replace_record(root: Path, record: str, token: str, data: bytes) -> None:
+    """Replace the record ``record`` in ``root`` by ``data``, under the lock; raises
+    ``OSError``."""
+    path, temp = root / record, root / (record + ".tmp")
+    # One fixed temporary name: under the lock no other build writes it, and a copy left by
+    # a kill is simply overwritten (or removed at step 2). A copy that can be neither
+    # (another user's, in a folder with the sticky bit) would fail every later build, so
+    # this build's own name is taken then, created new; step 2 removes it if it is left.
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(temp, flags, 0o666)
+    except OSError:
+        temp = root / f"{record}.{token}.tmp"
+        fd = os.open(temp, flags | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+        temp.replace(path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        raise
+
+
+def record_later_write(output_dir: Path, relpath: str, *, record: str = RECORD) -> None:
+    """Record ``relpath``, a file the caller has just written once the set was in place (the
+    page for humans a host renders through its theme: :class:`LaterWrite`), as a file of ours
+    with the bytes it now holds.
+
+    Unrecorded, it was never removed: a build with ``html_page`` turned off left the last
+    page for humans published, out of date, for good. Recorded, a build that writes it again
+    keeps it recorded until it is written (:meth:`Publication.commit`), and one that no longer
+    writes it removes it as it removes a shard: only while its bytes are still these. Without
+    a record of this version to add it to (one a newer release wrote), it stays unrecorded,
+    as before. Raises :class:`~.report.PublishError` naming the record when it cannot be
+    written.
+    """
+    path = output_dir / record
+    fd = _lock(output_dir)
+    try:
         try:
-            fd = os.open(temp, flags, 0o666)
-        except OSError:
-            temp = self.root / f"{self.record}.{self.token}.tmp"
-            fd = os.open(temp, flags | os.O_EXCL, 0o666)
-        try:
-            with os.fdopen(fd, "wb") as stream:
-                stream.write(data)
-            temp.replace(path)
-        except BaseException:
+            data = json.loads(path.read_bytes())
+        except (OSError, ValueError):
+            return
+        files = data.get("files") if isinstance(data, dict) else None
+        if data.get("version") != _RECORD_VERSION or not isinstance(files, dict):
+            return
+        with _io("write", path):
+            size, digest = _size_and_digest(output_dir / relpath)
+            files[relpath] = _Published(size, digest, entry=False).as_json()
+            data["files"] = dict(sorted(files.items()))
+            _replace_record(output_dir, record, os.urandom(8).hex(), _record_bytes(data))
+    finally:
+        if fd is not None:
             with contextlib.suppress(OSError):
-                temp.unlink()
-            raise
+                os.close(fd)
 
 
 def _recorded_files(files: dict[Any, Any]) -> dict[str, _Published]:
@@ -899,13 +948,20 @@ def _unchanged(path: Path, about: _Published) -> bool:
         info = path.lstat()
         if not stat.S_ISREG(info.st_mode) or info.st_size != about.size:
             return False
-        digest = hashlib.sha256()
-        with open(path, "rb") as stream:
-            while chunk := stream.read(_CHUNK):
-                digest.update(chunk)
+        return _size_and_digest(path) == (about.size, about.sha256)
     except OSError:
         return False
-    return digest.hexdigest() == about.sha256
+
+
+def _size_and_digest(path: Path) -> tuple[int, str]:
+    """The size and SHA-256 of the file at ``path``; raises ``OSError``."""
+    digest = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as stream:
+        while chunk := stream.read(_CHUNK):
+            digest.update(chunk)
+            size += len(chunk)
+    return size, digest.hexdigest()
 
 
 def _listed_files(index: Path, relpath: str) -> set[str]:

@@ -50,7 +50,7 @@ from sitemap_plugins.core import (
 )
 from sitemap_plugins.core.html_text import html_text
 from sitemap_plugins.core.paths import absolute_path
-from sitemap_plugins.core.publish import LaterWrite
+from sitemap_plugins.core.publish import LaterWrite, record_later_write
 from sitemap_plugins.core.urls import is_not_found_file, language_names_folder
 from sitemap_plugins.pelican import subsites
 from sitemap_plugins.pelican.dates import AuthorDates
@@ -361,13 +361,15 @@ class _Site:
             generator, writer = self.page_writer
             try:
                 self._write_themed(listing, generator, writer)
-                return
             except Exception as error:  # a theme's template may fail in any way
                 logger.info(
                     "sitemap: %s written plain (the theme could not render it: %s)",
                     listing.relpath,
                     error,
                 )
+            else:
+                self._record_listing(listing)
+                return
         text = listing.document(
             lang=self.default_lang, site_name=str(self.settings.get("SITENAME") or "")
         )
@@ -376,6 +378,15 @@ class _Site:
         try:
             # Written over in place, as the themed page would be: the rule it was checked by.
             write_html_page(self.output_path, listing.relpath, text, in_place=True)
+        except SitemapError as error:
+            raise SitemapPublishError(f"sitemap: {error}") from None
+        self._record_listing(listing)
+
+    def _record_listing(self, listing: Listing) -> None:
+        """Record the page for humans just written, so that a build with ``html_page`` off
+        removes it: Pelican keeps its output folder by default."""
+        try:
+            record_later_write(self.output_path, listing.relpath)
         except SitemapError as error:
             raise SitemapPublishError(f"sitemap: {error}") from None
 

@@ -45,7 +45,7 @@ from sitemap_plugins.core import (
     StrictError,
     WrittenFile,
 )
-from sitemap_plugins.core.publish import LaterWrite
+from sitemap_plugins.core.publish import LaterWrite, record_later_write
 from sitemap_plugins.sphinx import command_line
 from sitemap_plugins.sphinx.canonical import Elsewhere, canonical_elsewhere
 from sitemap_plugins.sphinx.extra_files import ExtraFiles
@@ -321,6 +321,13 @@ class _Site:
             builder.handle_page(pagename, context, "page.html")
         except Exception as error:  # a theme's template may fail in any way
             _fail(app, f"cannot write {listing.relpath}: {error}")
+            return
+        try:
+            # Recorded, so that a build with sitemap_html_page off removes it: Sphinx keeps
+            # its output folder.
+            record_later_write(Path(app.outdir), written)
+        except SitemapError as error:
+            _fail(app, str(error))
 
     def _written(self, app: Sphinx) -> Iterator[Page | LeftOut]:
         """Every document the builder publishes, then every page it writes beside them."""

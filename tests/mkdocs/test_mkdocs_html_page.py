@@ -25,6 +25,7 @@ from tests.mkdocs.helpers import (
 from tests.support.browser import check_in_browser, sections_in, stylesheets
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import mkdocs_build, output
+from tests.support.publishing import recorded_files
 
 pytestmark = pytest.mark.mkdocs
 
@@ -88,6 +89,35 @@ def test_off_by_default_and_gone_when_turned_off(git_repo: GitRepo) -> None:
     write_config(git_repo, plugins=[{"sitemap": {"html_page": False}}])
     mkdocs_build(root)  # MkDocs cleans site/ before a build: nothing of ours is left behind
     assert not (root / "site" / "sitemap.html").exists()
+
+
+def test_turned_off_the_page_goes_from_a_dirty_build_and_a_file_of_the_sites_own_stays(
+    git_repo: GitRepo,
+) -> None:
+    """``mkdocs build --dirty`` keeps ``site/``: the page for humans is recorded with the
+    sitemap, so that a build with the option off removes it, as it removes a sitemap file; it
+    stayed for good, listing pages no longer there and none added since. Turned on again, it
+    is back. A file of the site's own copied there is never taken for it."""
+    root = example_repo(git_repo, plugins=[{"sitemap": {"html_page": True}}])
+    site = root / "site"
+    mkdocs_build(root)
+    assert "Install" in (site / "sitemap.html").read_text("utf-8")
+    assert "sitemap.html" in recorded_files(site)
+    write_config(git_repo, plugins=[{"sitemap": {"html_page": False}}])
+    git_repo.write("docs/added.md", "# Added\n\ntext\n")
+    mkdocs_build(root, "--dirty")
+    assert not (site / "sitemap.html").exists()
+    assert "sitemap.html" not in recorded_files(site)
+    assert BASE + "added/" in sitemap(site)
+    write_config(git_repo, plugins=[{"sitemap": {"html_page": True}}])
+    mkdocs_build(root, "--dirty")
+    assert "Added" in (site / "sitemap.html").read_text("utf-8")
+    assert "sitemap.html" in recorded_files(site)
+    git_repo.write("docs/sitemap.html", "<!DOCTYPE html>\n<title>Our own</title>\nHAND MADE\n")
+    write_config(git_repo, plugins=[{"sitemap": {"html_page": False}}])
+    mkdocs_build(root, "--dirty")
+    assert "HAND MADE" in (site / "sitemap.html").read_text("utf-8")
+    assert "sitemap.html" not in recorded_files(site)
 
 
 def test_without_directory_urls_and_in_strict_mode(git_repo: GitRepo, tmp_path: Path) -> None:

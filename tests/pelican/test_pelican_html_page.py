@@ -16,6 +16,7 @@ from tests.pelican.helpers import BASE, example_repo, log_of, page, plain_repo, 
 from tests.support.browser import check_in_browser, sections_in, stylesheets
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import pelican_build
+from tests.support.publishing import recorded_files
 
 pytestmark = pytest.mark.pelican
 
@@ -164,3 +165,38 @@ def test_a_file_of_the_site_at_its_path_is_kept_with_a_warning(
         failed = pelican_build(site, *args, check=False)
         assert failed.returncode != 0, log_of(failed)
         assert "HAND WRITTEN" in (output / "sitemap.html").read_text("utf-8")
+
+
+def test_turned_off_the_page_goes_and_a_page_of_the_sites_own_there_stays(
+    git_repo: GitRepo,
+) -> None:
+    """Pelican keeps its output folder (``DELETE_OUTPUT_DIRECTORY`` is off by default): the page
+    for humans is recorded with the sitemap, so that a build with the option off removes it,
+    as it removes a sitemap file; it stayed for good, listing pages no longer there and none
+    added since. Turned on again, it is back. A page of the site's own written there is never
+    taken for it."""
+    files = {"content/first.md": post("First", "2024-01-05 10:00")}
+    site = plain_repo(git_repo, files, 'SITEMAP = {"html_page": True}\n')
+    output = site / "output"
+    settings = site / "pelicanconf.py"
+    on = settings.read_text("utf-8")
+    off = on.replace('{"html_page": True}', '{"html_page": False}')
+    pelican_build(site)
+    assert "First" in (output / "sitemap.html").read_text("utf-8")
+    assert "sitemap.html" in recorded_files(output)
+    settings.write_text(off, "utf-8")
+    git_repo.write("content/second.md", post("Second", "2024-01-06 10:00"))
+    pelican_build(site)
+    assert not (output / "sitemap.html").exists()
+    assert "sitemap.html" not in recorded_files(output)
+    assert "second.html" in sitemap(site)
+    settings.write_text(on, "utf-8")
+    pelican_build(site)
+    assert "Second" in (output / "sitemap.html").read_text("utf-8")
+    assert "sitemap.html" in recorded_files(output)
+    source, text, _, _ = OWN_SITEMAP_HTML["page"]
+    git_repo.write(source, text)
+    settings.write_text(off, "utf-8")
+    pelican_build(site)
+    assert "HAND WRITTEN" in (output / "sitemap.html").read_text("utf-8")
+    assert "sitemap.html" not in recorded_files(output)

@@ -17,6 +17,7 @@ from tests.sphinx.helpers import BASE_URL, PROJECT_ROOT, page, read_entries, wri
 from tests.support.browser import check_in_browser, sections_in, stylesheets
 from tests.support.gitrepo import GitRepo
 from tests.support.hosts import sphinx_build
+from tests.support.publishing import recorded_files
 
 pytestmark = pytest.mark.sphinx
 
@@ -94,6 +95,43 @@ def test_off_by_default(git_repo: GitRepo) -> None:
     assert "html_page" not in conf.read_text("utf-8")  # the example turns it on
     sphinx_build(root, root / "_build" / "html", "-W", builder="html")
     assert not (root / "_build" / "html" / "sitemap.html").exists()
+
+
+@pytest.mark.parametrize(
+    ("builder", "written"), [("html", "sitemap.html"), ("dirhtml", "sitemap/index.html")]
+)
+def test_turned_off_the_page_goes_and_a_page_of_the_sites_own_there_stays(
+    git_repo: GitRepo, builder: str, written: str
+) -> None:
+    """Sphinx keeps its output folder: the page for humans is recorded with the sitemap, so
+    that a build with the option off removes it, as it removes a sitemap file; it stayed for
+    good, listing pages no longer there and none added since. Turned on again, it is back. A
+    page of the site's own Sphinx writes there is never taken for it."""
+    root = example(git_repo)
+    outdir = root / "_build" / builder
+    conf = git_repo.path("conf.py")
+    on = conf.read_text("utf-8")
+    off = on.replace("sitemap_html_page = True", "sitemap_html_page = False")
+    assert off != on
+    sphinx_build(root, outdir, "-W", builder=builder)
+    assert "Install" in (outdir / written).read_text("utf-8")
+    assert written in recorded_files(outdir)
+    conf.write_text(off, "utf-8")
+    sphinx_build(root, outdir, "-W", builder=builder)
+    assert not (outdir / written).exists()
+    assert written not in recorded_files(outdir)
+    read_entries(outdir)  # the sitemap itself stays
+    conf.write_text(on, "utf-8")
+    sphinx_build(root, outdir, "-W", builder=builder)
+    assert "Install" in (outdir / written).read_text("utf-8")
+    assert written in recorded_files(outdir)
+    # The site's own page of that name, with the option off: it is written over ours, and stays.
+    git_repo.write("sitemap.rst", page("Our own map"))
+    git_repo.write("index.rst", git_repo.path("index.rst").read_text("utf-8") + "   sitemap\n")
+    conf.write_text(off, "utf-8")
+    sphinx_build(root, outdir, builder=builder)
+    assert "Our own map" in (outdir / written).read_text("utf-8")
+    assert written not in recorded_files(outdir)
 
 
 @pytest.mark.parametrize(
