@@ -357,16 +357,18 @@ class Publication:
     def _lines_of_older_release(self) -> tuple[str, ...]:
         """The ``Sitemap:`` URLs a release that kept no ``robots_txt`` list in its record may
         have written: with its ``robots_txt`` option, one line for its entry point (and its
-        news sitemap's), at the URL the folder is served at. Read as none, that line stayed
-        for good beside the new one after an upgrade that renamed the sitemap, naming a file
-        the same build removed; only a line with exactly such a URL is taken for ours, and
-        only the lines the file holds are recorded (:meth:`stage_robots`)."""
+        news sitemap's), at the URL the folder is served at; of an entry point published plain
+        and gzipped, for the plain file alone. Read as none, that line stayed for good beside
+        the new one after an upgrade that renamed the sitemap, naming a file the same build
+        removed; only a line with exactly such a URL is taken for ours, and only the lines the
+        file holds are recorded (:meth:`stage_robots`)."""
         if self.served_at is None:
             return ()
         from sitemap_plugins.core.urls import join_url  # upgrades only
 
-        entries = sorted(name for name, about in self.files.items() if about.entry)
-        return tuple(join_url(self.served_at, name, encoded=False) for name in entries)
+        entries = {name for name, about in self.files.items() if about.entry}
+        named = sorted(name for name in entries if name.removesuffix(".gz") not in entries - {name})
+        return tuple(join_url(self.served_at, name, encoded=False) for name in named)
 
     def _distrust(self, path: Path, reason: str) -> None:
         """A record that cannot be read, or is damaged: nothing is known to be ours, so nothing

@@ -408,22 +408,26 @@ def test_an_upgrade_that_renames_the_sitemap_takes_the_older_releases_robots_txt
 ) -> None:
     """A record written before robots.txt's lines were recorded names its sitemap as an entry
     point: the older release's line named it, and goes with it, as when this release wrote
-    both; it stayed for good, naming a file the same build removed. The site's own line for
-    another sitemap.xml stays."""
-    srcdir = project(git_repo, "sitemap_robots_txt = True\n")
+    both; it stayed for good, naming a file the same build removed. The site's own lines stay:
+    one for another sitemap.xml, and one for the gzipped copy, for which the older release
+    wrote no line."""
+    srcdir = project(git_repo, "sitemap_robots_txt = True\nsitemap_gzip = 'both'\n")
     outdir = tmp_path / "out"
     outdir.mkdir()
-    users = ["User-agent: *", "Disallow: /private/", f"Sitemap: {BASE_URL}blog/sitemap.xml"]
-    (outdir / "robots.txt").write_text("\n".join(users) + "\n", "utf-8")
-    sphinx_build(srcdir, outdir)
-    assert (outdir / "robots.txt").read_text("utf-8").splitlines() == [
-        *users,
-        f"Sitemap: {BASE_URL}sitemap.xml",
+    users = [
+        "User-agent: *",
+        f"Sitemap: {BASE_URL}blog/sitemap.xml",
+        f"Sitemap: {BASE_URL}sitemap.xml.gz",
     ]
-    record_as_older_releases_wrote_it(outdir)
+    (outdir / "robots.txt").write_text("\n".join(users) + "\n", "utf-8")
+    for _ in range(2):  # a build of the older release, then the upgrade's, as it was
+        sphinx_build(srcdir, outdir)
+        robots = (outdir / "robots.txt").read_text("utf-8").splitlines()
+        assert robots == [*users, f"Sitemap: {BASE_URL}sitemap.xml"]
+        record_as_older_releases_wrote_it(outdir)
     conf = srcdir / "conf.py"
     conf.write_text(conf.read_text("utf-8") + 'sitemap_filename = "map.xml"\n', "utf-8")
-    for _ in range(2):  # the upgrade's build, and the next one
+    for _ in range(2):  # the upgrade's build with the sitemap renamed, and the next one
         sphinx_build(srcdir, outdir)
         assert not (outdir / "sitemap.xml").exists()
         check_sitemap_file(outdir / "map.xml", BASE_URL + "map.xml")
