@@ -818,8 +818,10 @@ def record_later_write(output_dir: Path, relpath: str, *, record: str = RECORD) 
             data = json.loads(path.read_bytes())
         except (OSError, ValueError):
             return
-        files = data.get("files") if isinstance(data, dict) else None
-        if data.get("version") != _RECORD_VERSION or not isinstance(files, dict):
+        if not isinstance(data, dict) or data.get("version") != _RECORD_VERSION:
+            return
+        files = data.get("files")
+        if not isinstance(files, dict):
             return
         with _io("write", path):
             size, digest = _size_and_digest(output_dir / relpath)
