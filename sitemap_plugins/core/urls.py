@@ -365,6 +365,11 @@ def _host_and_port(scheme: str, netloc: str) -> str:
     parts = SplitResult(scheme, netloc, "", "", "")
     port = parts.port
     host = ascii_host(parts.hostname or "")
+    bracketed = netloc.rpartition("@")[2].startswith("[")
+    if bracketed != (":" in host):
+        # Brackets hold an IPv6 address and nothing else (RFC 3986 3.2.2). Python checks that
+        # from 3.11 on; 3.10 hands over https://[1.2.3.4]/ as the IPv4 host 1.2.3.4.
+        raise ValueError(_ALLOWED_BASE + _ALLOWED_HOST)
     if ":" in host:
         host = f"[{host}]"
     if port is None or port == _DEFAULT_PORTS.get(scheme):
