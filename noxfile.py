@@ -72,6 +72,10 @@ MKDOCSTRINGS_LOWEST = [
     "mkdocstrings-python==1.16.1",
     "mkdocs-gen-files==0.5.0",
 ]
+# On 3.10 the resolver takes mkdocstrings 1.0.6 (the last release for 3.10) beside
+# pymdown-extensions 12, whose Highlight wants the Markdown instance that 1.0.6 does not pass:
+# every mkdocstrings page fails to render. 11 is the newest pymdown-extensions it renders with.
+PYMDOWN_NEWEST = ["pymdown-extensions<12"] if PY < (3, 11) else []
 # Lowest: the oldest release of each supported line that installs on this Python.
 MKDOCS_VERSIONS = {
     # mkdocs-static-i18n 1.x needs MkDocs 1.5.2+: its test is skipped, with that reason, here.
@@ -81,7 +85,7 @@ MKDOCS_VERSIONS = {
                "mkdocs-material>=9.5", "mkdocs-include-markdown-plugin>=4.0.0",
                "mkdocs-macros-plugin>=1.0.1", "mkdocs-monorepo-plugin>=1.0",
                "mkdocstrings[python]>=0.28", "mkdocs-gen-files>=0.5",
-               "mkdocs-git-revision-date-localized-plugin>=1.2"],
+               "mkdocs-git-revision-date-localized-plugin>=1.2", *PYMDOWN_NEWEST],
 }  # fmt: skip
 # Sphinx 7.0.x calls datetime.utcfromtimestamp() at import of sphinx.builders.gettext, which
 # Python 3.12+ deprecates; under pytest's filterwarnings=error that fails the session. 7.1.0 is
