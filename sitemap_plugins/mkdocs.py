@@ -57,6 +57,7 @@ from sitemap_plugins.core import (
 )
 from sitemap_plugins.core.file_memo import FileMemo
 from sitemap_plugins.core.html import head_of
+from sitemap_plugins.core.ignore_revs import read_borrowed_ignore_revs
 from sitemap_plugins.core.json_values import CANNOT_KEEP, from_json, to_json
 from sitemap_plugins.core.publish import record_later_write
 from sitemap_plugins.core.urls import encode_path
@@ -222,10 +223,12 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         urls = config.use_directory_urls
         self._redirected = frozenset(_stub_path(str(key), urls) for key in maps)
         values = dict(self.config)
-        inherited = None
         if not values.get("git_ignore_commits") and not values.get("git_ignore_commits_file"):
             inherited = _ignored_commits_file(config.plugins.values())
-            values["git_ignore_commits_file"] = inherited
+            if inherited is not None:
+                values["git_ignore_commits"] = read_borrowed_ignore_revs(
+                    Path(self._project_dir, inherited)
+                )
         if config.strict:  # mkdocs build --strict: decided before anything is written, as ours
             values["strict"] = True
         try:
@@ -233,8 +236,6 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
                 values, defaults=MKDOCS_DEFAULTS, folder=Path(self._project_dir)
             )
         except OptionError as error:  # a combination no single option could check
-            if inherited is not None and error.option == "git_ignore_commits_file":
-                error = OptionError(_REVISION_DATES_FILE, error.value, error.allowed)
             raise PluginError(f"sitemap: {error}") from None
         docs_dir = Path(config.docs_dir)
         if (
@@ -658,9 +659,6 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
 
 _GEN_FILES: Final = "mkdocs-gen-files"
 """What mkdocs-gen-files sets a file's ``generated_by`` to."""
-
-
-_REVISION_DATES_FILE: Final = "ignored_commits_file of the git-revision-date-localized plugin"
 
 
 def _ignored_commits_file(plugins: Iterable[object]) -> str | None:

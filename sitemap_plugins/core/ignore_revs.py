@@ -14,7 +14,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
 
-__all__ = ["COMMIT_ID", "check_commit_ids", "read_ignore_revs"]
+__all__ = [
+    "COMMIT_ID",
+    "borrowed_commit_ids",
+    "check_commit_ids",
+    "read_borrowed_ignore_revs",
+    "read_ignore_revs",
+]
 
 COMMIT_ID: Final = "a commit id of 4 to 64 hex digits (matched as the start of the full id)"
 _HEX: Final = re.compile(r"[0-9a-fA-F]{4,64}")
@@ -26,9 +32,40 @@ def check_commit_ids(value: object) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, Iterable):
         raise ValueError(allowed)
     ids = list(value)
+    if any(isinstance(one, int) and not isinstance(one, bool) for one in ids):
+        # YAML and TOML read an unquoted id of digits alone as a number, 0123456 as 42798.
+        raise ValueError(allowed + ", in quotes where it is digits alone ('1494996')")
     if not all(isinstance(one, str) and _HEX.fullmatch(one.strip()) for one in ids):
         raise ValueError(allowed)
     return tuple(sorted({one.strip().lower() for one in ids}))
+
+
+def borrowed_commit_ids(value: object) -> tuple[str, ...]:
+    """Another plugin's list of commits (sphinx-last-updated-by-git's ``git_exclude_commits``),
+    read as that plugin matches it: an entry that is no commit id matches no commit there and
+    is left out here, rather than stopping a build that plugin lets through."""
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        return ()
+    return tuple(
+        sorted(
+            {
+                one.strip().lower()
+                for one in value
+                if isinstance(one, str) and _HEX.fullmatch(one.strip())
+            }
+        )
+    )
+
+
+def read_borrowed_ignore_revs(path: Path) -> tuple[str, ...]:
+    """Another plugin's ignore-revs file (git-revision-date-localized's
+    ``ignored_commits_file``), read as that plugin reads it: one that cannot be read names no
+    commit (that plugin reports it, and builds), a line that is no commit id matches none."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ()
+    return borrowed_commit_ids(line.partition("#")[0] for line in text.splitlines())
 
 
 def read_ignore_revs(path: Path) -> tuple[str, ...]:

@@ -45,6 +45,7 @@ from sitemap_plugins.core import (
     StrictError,
     WrittenFile,
 )
+from sitemap_plugins.core.ignore_revs import borrowed_commit_ids
 from sitemap_plugins.core.publish import LaterWrite, record_later_write
 from sitemap_plugins.sphinx import command_line
 from sitemap_plugins.sphinx.canonical import Elsewhere, canonical_elsewhere
@@ -525,7 +526,7 @@ def _excluded_commits(config: Config, ours: Mapping[str, object]) -> object | No
         return None
     if _EXCLUDE_COMMITS not in config:
         return None
-    return config[_EXCLUDE_COMMITS] or None
+    return borrowed_commit_ids(config[_EXCLUDE_COMMITS]) or None
 
 
 def _value(config: Config, name: str, default: object) -> object:

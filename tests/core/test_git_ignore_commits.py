@@ -186,6 +186,14 @@ def test_a_commit_id_that_is_not_one_fails_naming_the_option(value: object) -> N
     assert "commit id" in str(error.value)
 
 
+def test_an_id_of_digits_alone_read_as_a_number_is_asked_in_quotes() -> None:
+    """``git_ignore_commits: [1494996, 0123456]`` in YAML, pasted from ``git log --oneline``:
+    YAML reads both as numbers, the second as 42798. No number can be taken for the id
+    written; the message says to quote it."""
+    with pytest.raises(OptionError, match=r"in quotes where it is digits alone"):
+        Options.from_mapping({"git_ignore_commits": [1494996, 42798, "8e91234"]})
+
+
 def test_the_ignore_revs_file_is_read_from_the_project_folder(tmp_path: Path) -> None:
     (tmp_path / ".git-blame-ignore-revs").write_text(
         "# Reformat with black\nABCDEF0123456789abcdef0123456789abcdef01\n\n  1234abc  # sweep\n",

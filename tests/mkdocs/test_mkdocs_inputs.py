@@ -190,8 +190,8 @@ def test_the_revision_date_plugins_ignored_commits_file_dates_the_sitemap(
 ) -> None:
     """A site switching from mkdocs-git-revision-date-localized-plugin keeps its
     ``ignored_commits_file`` (a ``.git-blame-ignore-revs``, relative to mkdocs.yml): a reformat
-    listed there dates no page; our own option, set, is the list; a file that is not there
-    stops the build naming it."""
+    listed there dates no page; our own option, set, is the list; that plugin's file not there
+    leaves out no commit, as for that plugin, and our own not there stops the build naming it."""
     pytest.importorskip("mkdocs_git_revision_date_localized_plugin")
     root = example_repo(git_repo)
     for name in ("docs/index.md", "docs/guide/install.md"):
@@ -210,6 +210,13 @@ def test_the_revision_date_plugins_ignored_commits_file_dates_the_sitemap(
         git_repo, plugins=["search", incumbent, {"sitemap": {"git_ignore_commits": ["0000"]}}]
     )
     git_repo.commit("our own list", "2024-11-02T00:00:00+00:00")
+    entries = sitemap(build_site(root))
+    assert entries[BASE].lastmod == "2024-10-01T00:00:00Z"
+
+    # That plugin builds when its file is not there (it logs an error): so does ours, with
+    # no commit left out, where the file is that plugin's and not ours.
+    missing = {"git-revision-date-localized": {"ignored_commits_file": "revs.txt"}}
+    write_config(git_repo, plugins=["search", missing, "sitemap"])
     entries = sitemap(build_site(root))
     assert entries[BASE].lastmod == "2024-10-01T00:00:00Z"
 
