@@ -313,11 +313,13 @@ class SourceFinder:
 
     def _folder_page_of(self, stem: str, site: Path) -> bool:
         """Whether the site's ``x/index.html`` can only be ``x.md``'s: no source of the
-        folder's own (``x/index.md``, ``x/README.md``) goes before it."""
-        if not (site / stem / "index.html").is_file():
+        folder's own (``x/index.md``, ``x/README.md``) goes before it, and it is no file MkDocs
+        copied as it is (``docs/x/index.html``)."""
+        folder_page = f"{stem}/index.html"
+        if not (site / folder_page).is_file():
             return False
-        own = (name for name in _mkdocs(f"{stem}/index.html") if not name.startswith(stem + "."))
-        return all(self._exists(name) is None for name in own)
+        own = [name for name in _mkdocs(folder_page) if not name.startswith(stem + ".")]
+        return all(self._exists(name) is None for name in (*own, folder_page))
 
     def _exists(self, relpath: str) -> str | None:
         """``relpath`` as spelled on disk if such a file exists (see :meth:`_Folder.named`),

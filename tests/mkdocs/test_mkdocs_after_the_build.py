@@ -411,6 +411,24 @@ def test_a_page_of_yours_named_search_beside_the_themes_search_page_is_listed_al
     assert plugin[BASE + "search/"].lastmod == "2024-10-01T00:00:00Z"
 
 
+@pytest.mark.parametrize(
+    "generate", [(), WITHOUT_THE_HOSTS_CONFIG], ids=["mkdocs.yml", "no-host-config"]
+)
+def test_without_directory_urls_a_folder_page_copied_as_it_is_takes_no_source(
+    git_repo: GitRepo, generate: tuple[str, ...]
+) -> None:
+    """``docs/api.md`` is ``api.html`` without directory URLs; ``docs/api/index.html``, an HTML
+    file of the docs, is copied as it is beside it. Not told the URL style, ``generate`` took
+    the copy for ``api.md``'s page and left ``api.html`` undated."""
+    example_repo(git_repo)
+    git_repo.write("docs/api.md", "# API\n")
+    git_repo.write("docs/api/index.html", "<!DOCTYPE html><title>API index</title><p>Kept.</p>\n")
+    git_repo.commit("api", "2024-10-01T00:00:00+00:00")
+    plugin = built_both_ways(git_repo, generate=generate, use_directory_urls=False)
+    assert (git_repo.root / "site/api/index.html").is_file()  # so that it is about it
+    assert plugin[BASE + "api.html"].lastmod == "2024-10-01T00:00:00Z"
+
+
 @pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
 @pytest.mark.parametrize(
     "generate", [(), WITHOUT_THE_HOSTS_CONFIG], ids=["mkdocs.yml", "no-host-config"]
