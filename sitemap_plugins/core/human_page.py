@@ -196,9 +196,10 @@ def _ordered(members: list[tuple[str, Listed]], folder: str) -> tuple[tuple[str,
 def _reference(link: str) -> str:
     """``link``, a path relative to the page's folder, as a reference that resolves to it:
     ``./`` before one that is empty, starts with a query (``?page=2`` alone would be this page's
-    own query) or holds a colon in its first segment (``Category:Foo`` would read as a URL of
-    the scheme ``category``, RFC 3986 section 4.2)."""
-    if not link or link.startswith("?") or ":" in link.partition("/")[0].partition("?")[0]:
+    own query) or with a slash (an empty segment: ``/double`` would be the site's top), or holds
+    a colon in its first segment (``Category:Foo`` would read as a URL of the scheme
+    ``category``, RFC 3986 section 4.2)."""
+    if not link or link.startswith(("?", "/")) or ":" in link.partition("/")[0].partition("?")[0]:
         return "./" + link
     return link
 
