@@ -37,6 +37,11 @@ def check_commit_ids(value: object) -> tuple[str, ...]:
         raise ValueError(allowed + ", in quotes where it is digits alone ('1494996')")
     if not all(isinstance(one, str) and _HEX.fullmatch(one.strip()) for one in ids):
         raise ValueError(allowed)
+    return _as_listed(ids)
+
+
+def _as_listed(ids: Iterable[str]) -> tuple[str, ...]:
+    """Commit ids as every list of them is kept and compared: once each, lowered, sorted."""
     return tuple(sorted({one.strip().lower() for one in ids}))
 
 
@@ -46,15 +51,7 @@ def borrowed_commit_ids(value: object) -> tuple[str, ...]:
     is left out here, rather than stopping a build that plugin lets through."""
     if isinstance(value, str) or not isinstance(value, Iterable):
         return ()
-    return tuple(
-        sorted(
-            {
-                one.strip().lower()
-                for one in value
-                if isinstance(one, str) and _HEX.fullmatch(one.strip())
-            }
-        )
-    )
+    return _as_listed(one for one in value if isinstance(one, str) and _HEX.fullmatch(one.strip()))
 
 
 def read_borrowed_ignore_revs(path: Path) -> tuple[str, ...]:
@@ -87,5 +84,5 @@ def read_ignore_revs(path: Path) -> tuple[str, ...]:
             raise ValueError(
                 f"a file of commit ids ({path}, line {number}: {entry!r} is not {COMMIT_ID})"
             )
-        ids.append(entry.lower())
-    return tuple(sorted(set(ids)))
+        ids.append(entry)
+    return _as_listed(ids)
