@@ -149,8 +149,6 @@ class _Site:
                 if note is not None:
                     self.reporter.info(note)
         except OptionError as error:
-            if inherited is not None and error.option == PREFIX + "git_ignore_commits":
-                error = OptionError(_EXCLUDE_COMMITS, error.value, error.allowed)
             raise ConfigError(str(error)) from None
 
     def builder_inited(self, app: Sphinx) -> None:
