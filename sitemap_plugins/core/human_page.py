@@ -32,6 +32,7 @@ from typing import Final, NamedTuple
 from urllib.parse import unquote
 
 from sitemap_plugins.core.dates import format_lastmod, utc_day
+from sitemap_plugins.core.file_modes import keep_mode
 from sitemap_plugins.core.model import Lastmod
 from sitemap_plugins.core.report import PublishError
 
@@ -245,6 +246,7 @@ def write_html_page(output_dir: Path, relpath: str, text: str, *, in_place: bool
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
         with os.fdopen(os.open(temp, flags, 0o666), "wb") as stream:
             stream.write(text.encode("utf-8"))
+        keep_mode(temp, target)
         temp.replace(target)
     except OSError as error:
         with contextlib.suppress(OSError):

@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Final, Literal, NamedTuple
 from urllib.parse import unquote, urlsplit
 
+from sitemap_plugins.core.file_modes import keep_mode, regular_mode
 from sitemap_plugins.core.replaceable import refusal
 from sitemap_plugins.core.report import Code, PublishError, Reporter
 
@@ -112,6 +113,7 @@ class TempFile:
 
     ``tempfile.mkstemp`` creates files readable by their owner only, and renaming keeps that
     mode; ``os.open`` with ``0o666`` lets the umask decide, as for every page the host writes.
+    A file that replaces another takes its mode before step 5 (:meth:`Publication._keep_modes`).
     Bytes are counted and hashed on the way, for shard names and for the record. ``label`` is
     the file a user knows (``site/sitemap.xml``), named when a write fails.
     """
@@ -483,12 +485,9 @@ class Publication:
         try:
             data = path.read_bytes()
         except FileNotFoundError:
-            data, mode = b"", None
+            data = b""
         except OSError as error:
             raise PublishError("update", path, _cause(error)) from None
-        else:
-            with _io("update", path):
-                mode = stat.S_IMODE(path.stat().st_mode)
         try:
             current = data.decode("utf-8")  # not read_text: keep CRLF line endings
         except UnicodeDecodeError as error:
@@ -518,9 +517,6 @@ class Publication:
         temp = self.new_file("", "robots.txt")
         temp.write(text.encode("utf-8"))
         temp.close()
-        if mode is not None:
-            with _io("update", path):
-                temp.path.chmod(mode)  # an existing robots.txt keeps its mode
         self.written(temp)
         robots = _Staged("robots.txt", temp, entry=False, recorded=False, verb="update")
         self._staged.append(robots)
@@ -605,6 +601,7 @@ class Publication:
             self._check_replaceable(staged.relpath, staged.verb)
         for later in self._later:
             self._check_replaceable(later.relpath, "write", in_place=later.in_place)
+        self._keep_modes()
         new = {
             staged.relpath: _Published(
                 staged.temp.size,
@@ -652,6 +649,28 @@ class Publication:
                 f"cannot write {self.root / self.record}, the record of published sitemap files: "
                 f"{_cause(error)}; the next build completes it",
             )
+
+    def _keep_modes(self) -> None:
+        """Give each staged file the mode of the file it replaces (see :mod:`.file_modes`),
+        and a new file of the set (a shard named by its content) the mode of the set it
+        replaces, its entry point's first: the index must not list a part that the web server
+        cannot read. Files of no earlier set keep the umask's mode, as new pages do."""
+        modes = {}
+        for staged in self._staged:
+            with _io(staged.verb, self.root / staged.relpath):
+                modes[staged.relpath] = regular_mode(self.root / staged.relpath)
+        in_order = sorted(self._staged, key=lambda staged: not staged.entry)
+        of_set = next(
+            (modes[s.relpath] for s in in_order if s.recorded and modes[s.relpath] is not None),
+            None,
+        )
+        for staged in self._staged:
+            mode = modes[staged.relpath]
+            if mode is None and staged.recorded:
+                mode = of_set
+            if mode is not None:
+                with _io(staged.verb, self.root / staged.relpath):
+                    staged.temp.path.chmod(mode)
 
     def _check_replaceable(self, relpath: str, verb: str, *, in_place: bool = False) -> None:
         """Fail now if the file at ``relpath`` cannot be replaced (``in_place``: written over),
@@ -791,6 +810,7 @@ def _replace_record(root: Path, record: str, token: str, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as stream:
             stream.write(data)
+        keep_mode(temp, path)
         temp.replace(path)
     except BaseException:
         with contextlib.suppress(OSError):

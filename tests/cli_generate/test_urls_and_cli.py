@@ -8,6 +8,7 @@ import os
 import random
 import re
 import shutil
+import stat
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -28,6 +29,7 @@ from tests.support.publishing import (
     recorded_files,
     snapshot,
     temporary_files,
+    umask,
 )
 from tests.support.sitemap_checks import read_index, read_sitemap
 
@@ -608,6 +610,27 @@ def test_a_site_folder_a_user_cannot_read_is_one_line_and_exit_status_2(
         f"({os.strerror(errno.EACCES)})"
     ]
     assert sorted(path.name for path in site.iterdir()) == ["index.html"]
+
+
+def test_the_hosts_sitemap_replaced_under_a_stricter_umask_keeps_its_mode(tmp_path: Path) -> None:
+    """The CI artifact pattern: the host wrote a readable ``sitemap.xml``, and ``generate`` runs
+    in a later step, under ``umask 077`` (a service's, a hardened runner's). The host's pages
+    stay readable; the sitemap renamed over the host's took the new umask, and alone answered
+    403 to the web server."""
+    site = tmp_path / "site"
+    write(site / "index.html", page("Home"))
+    write(site / "guide" / "index.html", page("Guide"))
+    hosts = write(
+        site / "sitemap.xml",
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>{BASE}</loc>'
+        "</url></urlset>\n",
+    )
+    hosts.chmod(0o644)
+    with umask(0o077):
+        done = run("generate", "site", "--base-url", BASE, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert sorted(checked(site, BASE)) == [BASE, BASE + "guide/"]
+    assert stat.S_IMODE(hosts.stat().st_mode) == 0o644
 
 
 def test_a_folder_generate_looks_into_that_a_user_cannot_enter_is_a_warning(

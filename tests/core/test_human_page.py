@@ -265,6 +265,21 @@ def test_written_whole_with_the_umask_and_a_clear_error(tmp_path: Path, mask: in
     assert list((tmp_path / "blocked").iterdir()) == [tmp_path / "blocked" / "sitemap.html"]
 
 
+def test_written_again_it_keeps_its_mode_under_another_umask(tmp_path: Path) -> None:
+    """As a host's page written again over the old one: a rebuild by a job of a stricter umask
+    must not make the page alone unreadable to a web server of another user."""
+    with umask(0o022):
+        target = write_html_page(tmp_path, "sitemap.html", "<p>one</p>")
+    inode = target.stat().st_ino
+    with umask(0o077):
+        write_html_page(tmp_path, "sitemap.html", "<p>two</p>")
+        fresh = write_html_page(tmp_path, "other/sitemap.html", "<p>new</p>")
+    assert target.stat().st_ino != inode  # renamed over the old one
+    assert target.read_text("utf-8") == "<p>two</p>"
+    assert stat.S_IMODE(target.stat().st_mode) == expected_mode(0o022)
+    assert stat.S_IMODE(fresh.stat().st_mode) == expected_mode(0o077)  # a new file: the umask's
+
+
 def test_a_killed_builds_temporary_page_is_removed_by_the_next(tmp_path: Path) -> None:
     """What a build killed between writing and renaming leaves; a user's look-alike stays."""
     left = tmp_path / ".sitemap.html.4242.tmp"

@@ -108,6 +108,30 @@ def test_every_file_gets_the_mode_an_ordinary_write_gets(tmp_path: Path, mask: i
     check_sitemap_file(tmp_path / "sitemap.xml", BASE + "sitemap.xml")
 
 
+def test_a_set_written_again_under_a_stricter_umask_keeps_the_earlier_sets_mode(
+    tmp_path: Path,
+) -> None:
+    """A rebuild by a job of another umask (a cron job, a service's ``UMask=0077``): the files
+    renamed over ours keep their mode, as pages written again in place keep theirs, and a shard
+    new to this set (named by its content) takes the mode of the set it replaces, or the index
+    would list a part the web server cannot read. A file of no earlier set takes the umask's."""
+    with umask(0o022):
+        write(tmp_path, "A", **SPLIT)
+    first = set(files_of(tmp_path))
+    with umask(0o077):
+        write(tmp_path, "B", **SPLIT)
+        write(tmp_path / "fresh", "A", **SPLIT)
+    names = [name for name in files_of(tmp_path) if not name.startswith("fresh/")]
+    assert [name for name in names if name not in first] != []  # B's new shards
+    modes = {name: stat.S_IMODE((tmp_path / name).stat().st_mode) for name in names}
+    assert modes == dict.fromkeys(names, expected_mode(0o022))
+    check_sitemap_file(tmp_path / "sitemap.xml", BASE + "sitemap.xml")
+    fresh = files_of(tmp_path / "fresh")
+    assert len(fresh) == len(first)
+    modes = {name: stat.S_IMODE((tmp_path / "fresh" / name).stat().st_mode) for name in fresh}
+    assert modes == dict.fromkeys(fresh, expected_mode(0o077))
+
+
 def test_an_existing_robots_txt_keeps_its_mode(tmp_path: Path) -> None:
     robots = tmp_path / "robots.txt"
     robots.write_text("User-agent: *\nDisallow: /private/\n")

@@ -118,6 +118,36 @@ def test_every_file_gets_the_mode_of_the_pages_mkdocs_writes(git_repo: GitRepo, 
     check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
 
 
+def test_a_dirty_rebuild_under_a_stricter_umask_keeps_the_sitemap_as_readable_as_the_pages(
+    git_repo: GitRepo,
+) -> None:
+    """``mkdocs build --dirty`` by a job of another umask (a cron job, a service's
+    ``UMask=0077``): MkDocs writes a page again over the old one, which keeps its mode; ours
+    were renamed over theirs with the new umask's, and the sitemap alone answered 403."""
+    root = site_repo(git_repo, urls_per_file=3, robots_txt=True)
+    site = root / "site"
+    with umask(0o022):
+        mkdocs_build(root)
+    first = {name: (site / name).stat().st_ino for name in [*ours(site), RECORD]}
+    edit_a_page(git_repo)
+    with umask(0o077):
+        mkdocs_build(root, "--dirty")
+    names = [*ours(site), "robots.txt", RECORD]
+    assert len(names) == 2 * 2 + 2 + 2
+    assert len([name for name in ours(site) if name not in first]) == 2  # a shard and its .gz
+    renamed = {
+        name for name in ("sitemap.xml", RECORD) if (site / name).stat().st_ino != first[name]
+    }
+    assert renamed == {"sitemap.xml", RECORD}  # put over the earlier ones by a rename
+    written_again = site / "guide" / "install" / "index.html"
+    assert "New steps." in written_again.read_text("utf-8")
+    page_mode = stat.S_IMODE(written_again.stat().st_mode)
+    assert page_mode == expected_mode(0o022)
+    modes = {name: stat.S_IMODE((site / name).stat().st_mode) for name in names}
+    assert modes == dict.fromkeys(names, page_mode)
+    check_sitemap_file(site / "sitemap.xml", BASE + "sitemap.xml")
+
+
 # -- always whole ------------------------------------------------------------------------------
 
 

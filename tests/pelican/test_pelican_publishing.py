@@ -119,6 +119,38 @@ def test_every_file_gets_the_mode_of_the_pages_pelican_writes(git_repo: GitRepo,
     check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml", site_dir=out, base_url=BASE)
 
 
+def test_a_rebuild_under_a_stricter_umask_keeps_the_sitemap_as_readable_as_the_pages(
+    git_repo: GitRepo,
+) -> None:
+    """A site rebuilt by a job of another umask (a cron job, a service's ``UMask=0077``):
+    Pelican writes a page again over the old one, which keeps its mode; ours were renamed over
+    theirs with the new umask's, and the sitemap alone answered 403."""
+    site = site_repo(git_repo, urls_per_file=6, gzip="both", robots_txt=True)
+    out = site / "output"
+    with umask(0o022):
+        pelican_build(site)
+    first = {name: (out / name).stat().st_ino for name in [*ours(out), RECORD]}
+    page_before = (out / "second.html").stat()
+    edit_a_post(git_repo)
+    with umask(0o077):
+        pelican_build(site)
+    names = [*ours(out), "robots.txt", RECORD]
+    assert [name for name in ours(out) if name not in first] != []  # new shards, new files
+    renamed = {
+        name for name in ("sitemap.xml", RECORD) if (out / name).stat().st_ino != first[name]
+    }
+    assert renamed == {"sitemap.xml", RECORD}  # put over the earlier ones by a rename
+    written_again = out / "second.html"
+    assert written_again.stat().st_ino == page_before.st_ino  # written over in place ...
+    assert written_again.stat().st_mtime_ns != page_before.st_mtime_ns  # ... this build
+    page_mode = stat.S_IMODE(written_again.stat().st_mode)
+    assert page_mode == expected_mode(0o022)
+    assert {name: stat.S_IMODE((out / name).stat().st_mode) for name in names} == dict.fromkeys(
+        names, page_mode
+    )
+    check_sitemap_file(out / "sitemap.xml", BASE + "sitemap.xml", site_dir=out, base_url=BASE)
+
+
 # -- always whole ------------------------------------------------------------------------------
 
 

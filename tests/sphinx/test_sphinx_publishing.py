@@ -117,6 +117,39 @@ def test_every_file_gets_the_mode_of_the_pages_sphinx_writes(
     read_entries(outdir)
 
 
+def test_a_rebuild_under_a_stricter_umask_keeps_the_sitemap_as_readable_as_the_pages(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """A site rebuilt by a job of another umask (a cron job, a service's ``UMask=0077``): Sphinx
+    writes a page again over the old one, which keeps its mode; ours were renamed over theirs
+    with the new umask's, and the sitemap alone answered 403 to a web server of another user."""
+    conf = "sitemap_urls_per_file = 3\nsitemap_gzip = 'both'\nsitemap_robots_txt = True\n"
+    srcdir = project(git_repo, conf)
+    outdir = tmp_path / "out"
+    with umask(0o022):
+        sphinx_build(srcdir, outdir)
+    first = {name: (outdir / name).stat().st_ino for name in [*ours(outdir), RECORD]}
+    edit_a_page(git_repo)
+    with umask(0o077):
+        sphinx_build(srcdir, outdir)
+    names = [*ours(outdir), "robots.txt", RECORD]
+    assert len(names) == 2 * 2 + 2 + 2
+    new_parts = [name for name in ours(outdir) if name not in first]
+    assert len(new_parts) == 2  # the changed shard and its .gz, under new names
+    renamed = {
+        name for name in ("sitemap.xml", RECORD) if (outdir / name).stat().st_ino != first[name]
+    }
+    assert renamed == {"sitemap.xml", RECORD}  # put over the earlier ones by a rename
+    written_again = outdir / "usage" / "index.html"
+    assert "Used differently now." in written_again.read_text("utf-8")
+    page_mode = stat.S_IMODE(written_again.stat().st_mode)
+    assert page_mode == expected_mode(0o022)
+    assert {name: stat.S_IMODE((outdir / name).stat().st_mode) for name in names} == dict.fromkeys(
+        names, page_mode
+    )
+    read_entries(outdir)
+
+
 # -- always whole ------------------------------------------------------------------------------
 
 
