@@ -13,6 +13,7 @@ The adapter says which pages exist, their URLs as Sphinx links them, their files
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import os
 import re
@@ -33,6 +34,7 @@ from sitemap_plugins import __version__
 from sitemap_plugins.compat import sphinx_sitemap
 from sitemap_plugins.core import (
     OPTION_SPECS,
+    READ_THE_DOCS_URL,
     Code,
     FilePath,
     LeftOut,
@@ -47,6 +49,7 @@ from sitemap_plugins.core import (
 )
 from sitemap_plugins.core.ignore_revs import borrowed_commit_ids
 from sitemap_plugins.core.publish import LaterWrite, record_later_write
+from sitemap_plugins.core.urls import check_base_url, site_and_folder
 from sitemap_plugins.sphinx import command_line
 from sitemap_plugins.sphinx.canonical import Elsewhere, canonical_elsewhere
 from sitemap_plugins.sphinx.extra_files import ExtraFiles
@@ -103,6 +106,8 @@ class _Site:
         self.reporter = _Reporter()
         self.options: Options | None = None
         self.scheme: sphinx_sitemap.UrlScheme | None = None
+        self.served: sphinx_sitemap.UrlScheme | None = None
+        """The scheme this build's pages are listed with (see :meth:`_served_scheme`)."""
         self.excludes = sphinx_sitemap.LinkExcludes()
         self.site_url: str | None = None
         """sphinx-sitemap's ``site_url``, which comes before ``html_baseurl``."""
@@ -209,6 +214,7 @@ class _Site:
         builder = self._core_builder(app) if exception is None else None
         if builder is None:
             return
+        self.served = self._served_scheme(app)
         copied = ExtraFiles(
             app.confdir, list(app.config.html_extra_path), list(app.config.exclude_patterns)
         )
@@ -234,7 +240,7 @@ class _Site:
                     (sphinx_sitemap.SITE_URL, self.site_url),
                     ("html_baseurl", app.config.html_baseurl),
                 ],
-                output_url_path=self.scheme.folder() if self.scheme else "",
+                output_url_path=self.served.folder() if self.served else "",
                 host_files=host_files,
                 page_for_humans=page_for_humans,
             )
@@ -392,17 +398,17 @@ class _Site:
         """Whether the documents' canonical links, which Sphinx writes from ``html_baseurl``,
         name other URLs than the sitemap's (see :mod:`.canonical`), judged on the page at
         ``link``, written to ``written``; said once, naming both settings."""
-        if self.options is None or self.scheme is None or self.builder is None:
+        if self.options is None or self.served is None or self.builder is None:
             return None
         html_baseurl = app.config.html_baseurl
         base_url = self.options.base_url or self.site_url
         found = canonical_elsewhere(
-            html_baseurl, base_url, self.scheme, link, written, encoded=encoded
+            html_baseurl, base_url, self.served, link, written, encoded=encoded
         )
         if found is not None:
             self.builder.reporter.warning(
                 Code.CONFLICT,
-                f"html_baseurl {html_baseurl!r} and sitemap_url_scheme {self.scheme.template!r} "
+                f"html_baseurl {html_baseurl!r} and sitemap_url_scheme {self.served.template!r} "
                 f"put the pages in two places: the sitemap would list {found.listed}, and Sphinx "
                 f"writes {found.canonical} into that page as its canonical link (from "
                 "html_baseurl); the documents are left out as canonical elsewhere (set "
@@ -410,6 +416,42 @@ class _Site:
                 f"-D html_baseurl={found.served})",
             )
         return found
+
+    def _served_scheme(self, app: Sphinx) -> sphinx_sitemap.UrlScheme | None:
+        """``sitemap_url_scheme``, unless Read the Docs' URL of this build is the base URL (none
+        other is set) and does not end with the folder the scheme puts the pages in.
+
+        Read the Docs serves the output folder at that URL (``.../en/latest/``), whatever
+        ``language`` and ``version`` say (``version = "1.0"``): the scheme would list every page
+        in a folder of it where nothing is served (``.../en/latest/en/1.0/about.html``). The
+        pages are listed there as Sphinx links them then, and one warning names both."""
+        scheme = self.scheme
+        options = self.options
+        if (
+            scheme is None
+            or options is None
+            or not scheme.folder()
+            or options.base_url
+            or self.site_url
+            or app.config.html_baseurl
+        ):
+            return scheme
+        read_the_docs = os.environ.get(READ_THE_DOCS_URL)
+        try:
+            served = check_base_url(read_the_docs or "")
+        except ValueError:
+            return scheme  # unset, or the core says why it writes no sitemap
+        if site_and_folder(served, scheme.folder())[1] == served:
+            return scheme  # it ends with the folder, which is not given twice
+        self.reporter.warning(
+            Code.CONFLICT,
+            f"sitemap_url_scheme {scheme.template!r} puts the pages in {scheme.folder()!r}, "
+            f"where Read the Docs serves none: it serves this build at {READ_THE_DOCS_URL} "
+            f"{read_the_docs!r}, the sitemap's base URL while html_baseurl is unset; the pages "
+            "are listed there as Sphinx links them (on Read the Docs, set sitemap_url_scheme "
+            'to "{link}", or html_baseurl)',
+        )
+        return dataclasses.replace(scheme, template="{link}")
 
     def _excluded_by_sphinx_sitemap(self, app: Sphinx) -> Callable[[str, Page], Page | LeftOut]:
         """The page, or left out when one of ``sitemap_excludes`` matches it as sphinx-sitemap
@@ -443,7 +485,7 @@ class _Site:
         """One page as Sphinx wrote it: a document (with its ``sitemap`` field) or another.
         ``origin`` is a document's source as Sphinx names it, under the source folder."""
         env = app.env
-        scheme = self.scheme
+        scheme = self.served
         if scheme is None:  # config-inited always comes first
             raise RuntimeError("sitemap_plugins.sphinx: build-finished before config-inited")
         html = html_file(pagename)

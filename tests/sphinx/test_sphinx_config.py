@@ -316,6 +316,42 @@ def test_sphinx_sitemap_url_scheme_and_show_lastmod_false(
     assert {e.lastmod for e in entries.values()} == {None}
 
 
+def test_on_read_the_docs_without_html_baseurl_pages_are_listed_where_it_serves_them(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """Read the Docs serves a build at ``READTHEDOCS_CANONICAL_URL`` (``.../en/latest/``),
+    whatever ``version`` says: a ``sitemap_url_scheme`` kept from sphinx-sitemap put every page
+    in ``en/latest/en/1.0/``, where nothing is served, without a word. They are listed where it
+    serves them, with one warning naming both, which ``-W`` fails on."""
+    conf = 'version = "1.0"\nlanguage = "en"\nsitemap_url_scheme = "{lang}{version}{link}"\n'
+    unset = BASE_CONF.replace(f'html_baseurl = "{BASE_URL}"\n', "")
+    assert "html_baseurl" not in unset
+    srcdir = write_project(git_repo, PAGES, conf=unset, conf_extra=conf)
+    git_repo.commit("project", DATE)
+    canonical = "https://demo.readthedocs.io/en/latest/"
+    env = {
+        "READTHEDOCS": "True",
+        "READTHEDOCS_CANONICAL_URL": canonical,
+        "READTHEDOCS_VERSION": "latest",
+    }
+    result = sphinx_build(srcdir, tmp_path / "out", env=env)
+    entries = read_entries(tmp_path / "out", base_url=canonical)
+    assert set(entries) == {canonical + path for path in ("", "guide/", "drafts/plan/")}
+    assert {entry.lastmod for entry in entries.values()} == {"2024-03-01T12:00:00Z"}
+    said = "sitemap_url_scheme '{lang}{version}{link}' puts the pages in 'en/1.0/'"
+    warnings = [line for line in result.stderr.splitlines() if said in line]
+    assert len(warnings) == 1
+    assert f"READTHEDOCS_CANONICAL_URL {canonical!r}" in warnings[0]
+    strict = sphinx_build(srcdir, tmp_path / "strict", "-W", env=env, check=False)
+    assert strict.returncode != 0
+    assert said in strict.stderr
+
+    # A version that is Read the Docs' own name for the build: its folder, not given twice.
+    same = sphinx_build(srcdir, tmp_path / "same", "-W", "-D", "version=latest", env=env)
+    assert "WARNING" not in same.stderr
+    assert set(read_entries(tmp_path / "same", base_url=canonical)) == set(entries)
+
+
 EXCLUDED_PAGES = {
     "guide.rst": page("Guide"),
     "secret.rst": page("Secret"),
