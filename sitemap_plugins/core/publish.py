@@ -655,7 +655,7 @@ class Publication:
         and a new file of the set (a shard named by its content) the mode of the set it
         replaces, its entry point's first: the index must not list a part that the web server
         cannot read. Files of no earlier set keep the umask's mode, as new pages do."""
-        modes = {}
+        modes: dict[str, int | None] = {}
         for staged in self._staged:
             with _io(staged.verb, self.root / staged.relpath):
                 modes[staged.relpath] = regular_mode(self.root / staged.relpath)
