@@ -347,6 +347,22 @@ def test_robots_txt_names_the_sitemap_under_its_new_filename_only(tmp_path: Path
     assert validated.returncode == 0, validated.stdout + validated.stderr
 
 
+def test_robots_txt_naming_our_sitemap_spelled_otherwise_keeps_one_line(tmp_path: Path) -> None:
+    """A site's robots.txt written by hand with the host in capitals: the same URL (RFC 3986),
+    whose line a second one repeated, build after build."""
+    write(tmp_path / "out/index.html", page("Home"))
+    spelled = BASE.replace("shop.example", "Shop.Example:443") + "sitemap.xml"
+    write(tmp_path / "out/robots.txt", f"User-agent: *\nSitemap: {spelled}\n")
+    for _ in range(2):
+        done = run("generate", "out", "--base-url", BASE, "--robots-txt", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out/robots.txt").read_text("utf-8").splitlines() == [
+        "User-agent: *", f"Sitemap: {BASE}sitemap.xml"
+    ]  # fmt: skip
+    validated = run("validate", "out", cwd=tmp_path)
+    assert validated.returncode == 0, validated.stdout + validated.stderr
+
+
 def test_every_option_is_a_flag_and_a_config_key(tmp_path: Path) -> None:
     done = run("generate", "--help", cwd=tmp_path)
     assert done.returncode == 0

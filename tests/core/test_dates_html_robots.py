@@ -278,6 +278,9 @@ def test_robots_txt_keeps_everything_else_and_updates_our_line() -> None:
         "https://shop.example.net/sitemap.xml",  # another host
         "https://old.example.org/sitemap.xml",  # our old host, but no record says we wrote it
         "https://example.org/docs/sitemap.xml",  # a folder we once wrote, another file name
+        "http://example.org/sitemap.xml",  # another scheme: another site
+        "https://example.org:8443/sitemap.xml",  # another port
+        "https://example.org/Sitemap.xml",  # a path's case is its own
     ],
 )
 def test_robots_txt_never_takes_another_sitemaps_line_for_ours(theirs: str) -> None:
@@ -288,6 +291,25 @@ def test_robots_txt_never_takes_another_sitemaps_line_for_ours(theirs: str) -> N
     updated = robots_text(original, ours, previous=["https://example.org/docs/sitemap.txt"])
     assert updated == f"{original}Sitemap: {ours}\n"
     assert robots_without(updated, ours) == original
+
+
+@pytest.mark.parametrize(
+    "spelled",
+    [
+        "https://Example.ORG/%7Eme/sitemap.xml",  # the host's case, an escaped unreserved "~"
+        "https://example.org:443/~me/sitemap.xml",  # the scheme's default port
+        "HTTPS://example.org/~me/./sitemap.xml",  # the scheme's case, a dot segment
+    ],
+)
+def test_robots_txt_takes_our_url_spelled_otherwise_for_our_line(spelled: str) -> None:
+    """RFC 3986 makes these one URL with ours: a second line would name the sitemap twice,
+    which a crawler reads twice."""
+    ours = "https://example.org/~me/sitemap.xml"
+    original = f"User-agent: *\nSitemap: {spelled}  # the feed\n"
+    updated = robots_text(original, ours)
+    assert updated == f"User-agent: *\nSitemap: {ours}  # the feed\n"
+    assert robots_text(updated, ours) == updated
+    assert robots_without(original, ours) == "User-agent: *\n"
 
 
 def test_robots_txt_without_trailing_newline_gets_line_appended() -> None:
