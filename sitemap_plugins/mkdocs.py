@@ -237,6 +237,9 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             )
         except OptionError as error:  # a combination no single option could check
             raise PluginError(f"sitemap: {error}") from None
+        unread = _sitemap_material_misses(config, options)
+        if unread is not None:
+            log.warning("sitemap: %s", unread)
         docs_dir = Path(config.docs_dir)
         if (
             self._builder is None
@@ -700,6 +703,40 @@ def _is_not_found_page(file: File) -> bool:
     like any other."""
     source = str(getattr(file, "norm_src_uri", "") or file.src_uri)  # i18n's, without the language
     return ("/" not in source and source.split(".")[0] == "404") or file.dest_uri == "404.html"
+
+
+def _sitemap_material_misses(config: MkDocsConfig, options: Options) -> str | None:
+    """Why Material would find no ``sitemap.xml`` where it reads one, or None.
+
+    Material's instant navigation follows in place only the links its site's ``sitemap.xml``
+    lists, and its version selector (mike) finds the same page in another version there. MkDocs
+    always wrote that file; with ``gzip: on``, another ``filename`` or ``format: txt`` we write
+    none, and both fall back without a word: every page loads in full, a version switch lands on
+    the version's home page."""
+    theme = config.theme
+    if theme is None or theme.name != "material":
+        return None
+    features = theme.get("features") or ()
+    readers: list[tuple[str, str]] = []
+    if isinstance(features, (list, tuple)) and "navigation.instant" in features:
+        readers.append(("instant navigation", "loads every page in full"))
+    extra: Any = config.extra  # whatever mkdocs.yml holds under extra
+    version = extra.get("version") if isinstance(extra, Mapping) else None
+    if isinstance(version, Mapping) and version.get("provider"):
+        readers.append(("version selector", "lands on a version's home page"))
+    if not readers:
+        return None
+    if options.filename != "sitemap.xml":
+        cause = f"the sitemap option filename {options.filename!r} in mkdocs.yml"
+    elif options.gzip == "on":
+        cause = "the sitemap option gzip 'on' in mkdocs.yml (sitemap.xml.gz alone)"
+    else:
+        return None
+    effects = " and its ".join(f"{reader} {effect}" for reader, effect in readers)
+    return (
+        f"Material reads sitemap.xml, which {cause} leaves unwritten: its {effects}. Keep "
+        "sitemap.xml with gzip 'both' (MkDocs' default) and the default filename and format"
+    )
 
 
 def _material_blogs(plugins: Iterable[object], docs_dir: str) -> tuple[tuple[str, str], ...]:

@@ -146,6 +146,50 @@ def test_a_base_url_option_naming_a_page_is_a_config_error_and_a_site_url_a_fold
     assert {entry.loc for entry in generated} == set(plugin)
 
 
+MATERIAL_READS = "Material reads sitemap.xml"
+
+
+@pytest.mark.parametrize(
+    ("options", "cause"),
+    [
+        ({"gzip": "on"}, "gzip 'on'"),
+        ({"filename": "map.xml"}, "filename 'map.xml'"),
+        ({"format": "txt"}, "filename 'sitemap.txt'"),
+    ],
+)
+def test_material_reading_a_sitemap_xml_the_options_leave_unwritten_is_a_warning(
+    git_repo: GitRepo, options: dict[str, str], cause: str
+) -> None:
+    """Material's instant navigation follows in place only the links its ``sitemap.xml`` lists,
+    and its version selector finds the same page in another version there: with no such file,
+    both fell back without a word (every page loaded in full)."""
+    theme = {"name": "material", "features": ["navigation.instant"]}
+    root = example_repo(git_repo, theme=theme, plugins=[{"sitemap": options}])
+    done = mkdocs_build(root)
+    [line] = [line for line in output(done).splitlines() if MATERIAL_READS in line]
+    assert line.startswith("WARNING")
+    assert f"the sitemap option {cause} in mkdocs.yml" in line
+    assert "its instant navigation loads every page in full" in line
+    assert "version selector" not in line
+    site = root / "site"
+    assert not (site / "sitemap.xml").exists()
+    bundles = list((site / "assets" / "javascripts").glob("bundle.*.min.js"))
+    assert any("sitemap.xml" in bundle.read_text("utf-8") for bundle in bundles)  # it does read it
+    assert mkdocs_build(root, "--strict", check=False).returncode != 0
+
+    extra = {"version": {"provider": "mike"}}
+    write_config(git_repo, theme={"name": "material"}, extra=extra, plugins=[{"sitemap": options}])
+    [line] = [line for line in output(mkdocs_build(root)).splitlines() if MATERIAL_READS in line]
+    assert "its version selector lands on a version's home page" in line
+    assert "instant navigation" not in line
+
+    # sitemap.xml kept beside what was asked, or another theme: not a word.
+    write_config(git_repo, theme=theme, extra=extra, plugins=[{"sitemap": {"gzip": "both"}}])
+    assert MATERIAL_READS not in output(mkdocs_build(root, "--strict"))
+    write_config(git_repo, theme={"name": "mkdocs"}, extra=extra, plugins=[{"sitemap": options}])
+    assert MATERIAL_READS not in output(mkdocs_build(root, "--strict"))
+
+
 def test_a_percent_in_a_file_name_is_encoded_once(git_repo: GitRepo) -> None:
     """MkDocs' file.url is already percent-encoded: it must not be decoded or encoded again."""
     root = example_repo(git_repo)
