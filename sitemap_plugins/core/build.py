@@ -10,6 +10,7 @@ mode, and the files written (:mod:`~sitemap_plugins.core.writer`).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 from collections import Counter
@@ -34,6 +35,7 @@ from sitemap_plugins.core.writer import write_sitemaps
 
 if TYPE_CHECKING:  # the page for humans is imported by the builds that write it
     from sitemap_plugins.core.human_page import Listed, Listing
+    from sitemap_plugins.core.reciprocal import NamedBack
 
 __all__ = ["READ_THE_DOCS_URL", "SitemapBuilder", "Summary"]
 
@@ -476,6 +478,7 @@ class SitemapBuilder:
         replaces: Sequence[str] = (),
         in_place_of_host: Sequence[str] = (),
         host_files: Mapping[str, str] = EMPTY,
+        named_back: bool = False,
     ) -> Summary:
         """:meth:`build` for more pages than memory should hold: the same rules, streamed.
 
@@ -500,6 +503,10 @@ class SitemapBuilder:
         files of the set written because the host wrote its own of that name, so recorded.
         ``host_files`` are as for :meth:`build`: a file there where the sitemap or the page for
         humans goes is the site's own, and nothing of ours is written over it.
+
+        ``named_back``: the pages' translations come from each page alone (its head, for
+        ``generate``), not from a host that knows each set whole, so they may disagree; each
+        entry then keeps only the alternates that name it back (see :mod:`.reciprocal`).
         """
         summary = Summary()
         try:
@@ -515,6 +522,7 @@ class SitemapBuilder:
                 replaces,
                 in_place_of_host,
                 host_files,
+                named_back,
             )
             self._check_strict(written=summary.top is not None)
         finally:
@@ -535,6 +543,7 @@ class SitemapBuilder:
         replaces: Sequence[str] = (),
         in_place_of_host: Sequence[str] = (),
         host_files: Mapping[str, str] = EMPTY,
+        named_back: bool = False,
     ) -> None:
         base_url = self._base_url(host_base_urls)
         if base_url is None:
@@ -549,9 +558,14 @@ class SitemapBuilder:
         articles: dict[str, tuple[str, News]] = {}  # few: the articles of two days
         left_out = LeftOutURLs(base_url)
         with_alternates = _Alternated()
-        from sitemap_plugins.core.spill import DEFAULT_CHUNK, SortedSpill  # generate's only
+        from sitemap_plugins.core.reciprocal import NamedBack  # generate's only
+        from sitemap_plugins.core.spill import DEFAULT_CHUNK, SortedSpill
 
-        with SortedSpill[_Spilled](chunk or DEFAULT_CHUNK, spill_dir) as spill:
+        links = NamedBack(base_url, chunk or DEFAULT_CHUNK, spill_dir) if named_back else None
+        with (
+            SortedSpill[_Spilled](chunk or DEFAULT_CHUNK, spill_dir) as spill,
+            links or contextlib.nullcontext(),
+        ):
             for item in written:
                 if isinstance(item, LeftOut):
                     summary.left_out[item.reason.value] += 1
@@ -565,6 +579,8 @@ class SitemapBuilder:
                 entry = outcome.entry
                 used.update(_extensions([entry]))
                 with_alternates.add(entry)
+                if links is not None and entry.alternates:
+                    links.add(entry)
                 if outcome.news is not None:
                     known = articles.get(entry.loc)
                     if known is None or outcome.origin < known[0]:  # as _unique keeps it
@@ -585,7 +601,7 @@ class SitemapBuilder:
             if listed is not None and html_page is not None:
                 page_for_humans = self._page_for_humans(listed, scope, html_page, summary)
             result = write_sitemaps(
-                self._unique(spill.merged(), summary, listed, left_out),
+                self._unique(spill.merged(), summary, listed, left_out, links),
                 output_dir,
                 base_url=base_url,
                 options=self.options,
@@ -600,6 +616,8 @@ class SitemapBuilder:
                 in_place_of_host=in_place_of_host,
                 host_files=host_files,
             )
+        if links is not None:
+            links.say(self.reporter)
         summary.urls, summary.files, summary.top = result.urls, result.files, result.top
         if result.top is not None:
             summary.sitemap_url = join_url(base_url, result.top, encoded=False)
@@ -650,11 +668,14 @@ class SitemapBuilder:
         summary: Summary,
         listed: list[Listed] | None = None,
         left_out: LeftOutURLs | None = None,
+        links: NamedBack | None = None,
     ) -> Iterator[Entry]:
         """Sorted entries, each URL once (the first page by origin keeps it, with a warning);
         once the last is out, the one line per cause of undated pages. With ``listed``, each
         entry's URL, title and lastmod are kept there too, for the page for humans (one short
-        record per page: a site that big is not read page by page by a person anyway)."""
+        record per page: a site that big is not read page by page by a person anyway). Each
+        entry's alternates lose the URLs ``left_out`` holds, then, with ``links``, those that
+        do not name it back."""
         undated: Counter[Undated] = Counter()  # by cause and repository: a few keys at most
         if listed is not None:
             from sitemap_plugins.core.human_page import Listed
@@ -677,7 +698,9 @@ class SitemapBuilder:
                 summary.undated[why.reason] += 1
             if listed is not None:
                 listed.append(Listed(entry.loc, title, entry.lastmod))
-            yield entry if left_out is None else left_out.prune(entry)
+            if left_out is not None:
+                entry = left_out.prune(entry)
+            yield entry if links is None or not entry.alternates else links.prune(entry, origin)
         say_why_undated(
             (why for why, count in undated.items() for _ in range(count)),
             self.reporter,

@@ -198,6 +198,7 @@ def generate_site(
         replaces=(*host_files.replaces, *stale_page),
         in_place_of_host=host_files.in_place_of_host,
         host_files=site_files,
+        named_back=True,  # each page's head names its versions: heads may disagree
     )
     if "git" in options.lastmod_sources:
         _say_unsourced(summary.undated[Why.NOT_LOOKED_UP], reader, builder.reporter)

@@ -8,7 +8,9 @@ namespace.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from urllib.parse import urljoin
 
 from tests.cli_generate.helpers import checked, run, write
 
@@ -131,3 +133,52 @@ def test_alternates_are_spelled_as_the_pages_are_listed(tmp_path: Path) -> None:
     assert dict(entries[BASE + "de/"].alternates) == dict(entries[BASE].alternates)
     done = run("validate", "site", cwd=tmp_path)
     assert "W701" not in done.stdout + done.stderr
+
+
+def test_only_versions_that_name_each_other_back_are_alternates(tmp_path: Path) -> None:
+    """Heads that disagree: ``en/a/`` links its French and German versions, the French one
+    links only the English one, the German one links nothing. Search engines ignore a link that
+    is not returned, so each entry keeps the versions that name it back, ``x-default`` only
+    where it names one of them, and one line says how many links were left out, naming one."""
+    a = {"en": "/en/a/", "fr": "/fr/a/", "de": "/de/a/", "x-default": "/de/a/"}
+    write(tmp_path / "site/en/a/index.html", built("en", a))
+    write(tmp_path / "site/fr/a/index.html", built("fr", {"fr": "/fr/a/", "en": "/en/a/"}))
+    write(tmp_path / "site/de/a/index.html", built("de", {}))
+    # Only one page links the other: neither keeps a version, so neither has alternates.
+    write(tmp_path / "site/en/b/index.html", built("en", {"fr": "../../fr/b/"}))
+    write(tmp_path / "site/fr/b/index.html", built("fr", {}))
+    # Heads that agree keep every version, x-default too.
+    c = {"en": "/en/c/", "fr": "/fr/c/", "x-default": "/en/c/"}
+    write(tmp_path / "site/en/c/index.html", built("en", c))
+    write(tmp_path / "site/fr/c/index.html", built("fr", c))
+    done = run("generate", "site", "--base-url", BASE, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    entries = checked(tmp_path / "site", BASE)
+    got = {loc.removeprefix(BASE): dict(entry.alternates) for loc, entry in entries.items()}
+    pair = {"en": BASE + "en/a/", "fr": BASE + "fr/a/"}
+    assert got["en/a/"] == got["fr/a/"] == pair
+    assert got["de/a/"] == got["en/b/"] == got["fr/b/"] == {}
+    both = {"en": BASE + "en/c/", "fr": BASE + "fr/c/", "x-default": BASE + "en/c/"}
+    assert got["en/c/"] == got["fr/c/"] == both
+    for loc, entry in entries.items():  # every alternate names the entry back
+        for other in entry.alternates.values():
+            assert loc in entries[other].alternates.values(), (loc, other)
+    assert "warning" not in done.stderr.lower()  # the site's heads say so: nothing to fix here
+    [line] = [line for line in done.stderr.splitlines() if "does not link back" in line]
+    said = re.search(
+        r"^2 hreflang links left out of the alternates: .*\(such as (\S+): "
+        r'hreflang="(\w+)" to (\S+), which does not name (\S+) back\)$',
+        line,
+    )
+    assert said is not None, line
+    named, lang, target, own = said.groups()
+    own_head = (tmp_path / named).read_text(encoding="utf-8")
+    assert own == BASE + named.removeprefix("site/").removesuffix("index.html")
+    assert target in {urljoin(own, href) for href in head_links(own_head, lang)}  # truly linked
+    assert own not in entries[target].alternates.values()  # and not linked back
+    assert (target, own) in {(BASE + "de/a/", BASE + "en/a/"), (BASE + "fr/b/", BASE + "en/b/")}
+
+
+def head_links(head: str, lang: str) -> list[str]:
+    """The hrefs of a page's hreflang links for ``lang``, as its head writes them."""
+    return re.findall(rf'<link rel="alternate" hreflang="{lang}" href="([^"]*)">', head)

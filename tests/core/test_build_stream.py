@@ -279,3 +279,47 @@ def test_no_alternate_left_no_xhtml_namespace_in_a_streamed_build(tmp_path: Path
     )
     for out in (whole, streamed):
         assert b"xhtml" not in (out / "sitemap.xml").read_bytes()
+
+
+@pytest.mark.parametrize("chunk", [2, 20_000])
+def test_a_streamed_build_keeps_only_alternates_named_back_across_sorted_runs(
+    tmp_path: Path, chunk: int
+) -> None:
+    """Each page naming its own versions (as ``generate`` reads them from heads), in any
+    order and sorted through runs on disk: an entry keeps the versions that name it back, and
+    a version outside the base URL's folder, which no page here can answer for, stays."""
+    a = {"en": "en/a/", "fr": "fr/a/", "de": "de/a/"}
+    pages: list[Page | LeftOut] = [
+        Page(path="en/a/", origin="en/a.html", translations=a, default_locale="de"),
+        Page(path="fr/a/", origin="fr/a.html", translations={"fr": "fr/a/", "en": "en/a/"}),
+        Page(path="de/a/", origin="de/a.html"),
+        *(Page(path=f"z{number:02d}/", origin=f"z{number:02d}.html") for number in range(30)),
+    ]
+    sibling = {"en": "en/b/", "de": "../de/b/"}
+    pages.append(Page(path="en/b/", origin="en/b.html", translations=sibling))
+    random.Random(5).shuffle(pages)
+    options = Options.from_mapping({"base_url": BASE})
+    reporter = CollectingReporter()
+    (tmp_path / "runs").mkdir()
+    SitemapBuilder(options, reporter).build_stream(
+        pages,
+        tmp_path,
+        dates=DateLookup({}, {}),
+        chunk=chunk,
+        spill_dir=tmp_path / "runs",
+        named_back=True,
+    )
+    got = {
+        entry.loc.removeprefix(BASE): entry.alternates
+        for entry in check_sitemap_file(tmp_path / "sitemap.xml", BASE + "sitemap.xml")
+    }
+    pair = {"en": BASE + "en/a/", "fr": BASE + "fr/a/"}  # x-default named de/a/: gone too
+    assert got["en/a/"] == got["fr/a/"] == pair
+    assert got["de/a/"] == {}
+    assert got["en/b/"] == {"en": BASE + "en/b/", "de": "https://example.org/de/b/"}
+    assert [m for m in reporter.infos if "link back" in m] == [
+        "sitemap: 1 hreflang link left out of the alternates: the page linked does not link "
+        f'back (en/a.html: hreflang="de" to {BASE}de/a/, which does not name {BASE}en/a/ back)'
+    ]
+    assert not reporter.warnings
+    assert not list((tmp_path / "runs").iterdir())  # the runs of both spills are removed

@@ -753,3 +753,56 @@ def test_the_reason_pages_get_no_alternates_is_what_their_heads_say(git_repo: Gi
     links = {tag["hreflang"]: tag["href"] for tag in attributes if "hreflang" in tag}
     assert BASE + links[lang].lstrip("/") == target == homes[lang]
     assert named.removeprefix("site/").removesuffix("index.html") in {"en/guide/", "fr/guide/"}
+
+
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+def test_home_pages_keep_only_the_versions_that_link_them_back(git_repo: GitRepo) -> None:
+    """One MkDocs project per language whose language selectors (``extra.alternate``) differ:
+    the English one lists English, French and German, the French one French and English, the
+    German one has none. The home pages' heads then disagree, and search engines ignore a link
+    not returned: the English and French home pages name each other, the German one names no
+    one and is named by none, and one line says how many links were left out, naming one."""
+    selectors = {
+        "en": [("English", "en"), ("Français", "fr"), ("Deutsch", "de")],
+        "fr": [("Français", "fr"), ("English", "en")],
+        "de": [],
+    }
+    for lang, selector in selectors.items():
+        config: dict[str, object] = {
+            "site_name": f"Demo {lang}",
+            "site_url": f"{BASE}{lang}/",
+            "site_dir": f"../site/{lang}",
+            "theme": {"name": "material", "language": lang},
+        }
+        if selector:
+            links = [{"name": n, "link": f"/{code}/", "lang": code} for n, code in selector]
+            config["extra"] = {"alternate": links}
+        git_repo.write(f"{lang}/mkdocs.yml", yaml.safe_dump(config, allow_unicode=True))
+        git_repo.write(f"{lang}/docs/index.md", f"# Home {lang}\n")
+    git_repo.commit("three languages", "2024-03-01T10:00:00+00:00")
+    for lang in selectors:
+        mkdocs_build(git_repo.root / lang)
+    root = git_repo.root
+    if not re.search(r"<link[^>]*hreflang", (root / "site/en/index.html").read_text("utf-8")):
+        version = importlib.metadata.version("mkdocs-material")
+        pytest.skip(f"mkdocs-material {version} writes extra.alternate into no <link> of the head")
+    done = run("generate", "site", "--base-url", BASE, "--no-host-config", cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    entries = {
+        e.loc: e for e in check_sitemap_file(root / "site/sitemap.xml", BASE + "sitemap.xml")
+    }
+    homes = {"en": BASE + "en/", "fr": BASE + "fr/"}
+    assert entries[BASE + "en/"].alternates == entries[BASE + "fr/"].alternates == homes
+    assert entries[BASE + "de/"].alternates == {}
+    assert "warning" not in done.stderr.lower()  # the site's heads say so: nothing to fix here
+    [line] = [line for line in done.stderr.splitlines() if "does not link back" in line]
+    said = re.search(
+        r'^1 hreflang link left out .*\((\S+): hreflang="de" to (\S+), which does not name '
+        r"(\S+) back\)$",
+        line,
+    )
+    assert said is not None, line
+    named, target, own = said.groups()
+    assert (named, target, own) == ("site/en/index.html", BASE + "de/", BASE + "en/")
+    assert 'hreflang="de"' in (root / named).read_text(encoding="utf-8")  # what it says, truly
+    assert "hreflang" not in (root / "site/de/index.html").read_text(encoding="utf-8")
