@@ -466,7 +466,8 @@ def _add_submit(commands: Any) -> None:
         description="Submit the URLs of a sitemap to IndexNow (Bing, Yandex, Seznam, Naver): "
         "with --since PREVIOUS, the URLs added, those whose lastmod moved, and those removed "
         "since then; with --all, every URL. SITEMAP and PREVIOUS are files, folders (their "
-        "sitemap.xml) or http(s) URLs; an index is followed. Requests hold one host and at "
+        "sitemap.xml) or http(s) URLs; an index is followed, and a URL outside a sitemap's "
+        "folder or host is left out. Requests hold one host and at "
         "most 10,000 URLs; 429 and 5xx answers are tried again, within bounds. Exit status: "
         "0 accepted (or a dry run), 1 the endpoint refused or the key file is not served, "
         "2 a sitemap could not be read or the command line was wrong.",

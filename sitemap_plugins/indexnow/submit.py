@@ -89,10 +89,10 @@ def plan(
         raise PlanError(f"a request holds 1 to {MAX_URLS_PER_REQUEST:,} URLs")
     result = Plan()
     new = _read(sitemap, base_url, timeout, progress)
-    result.lines.append(_described(new))
+    result.lines.extend(_described(new))
     if since is not None:
         old = _read(since, base_url, timeout, progress)
-        result.lines.append(_described(old))
+        result.lines.extend(_described(old))
         diff = changes(new, old)
         urls = diff.urls
         result.lines.append(
@@ -130,14 +130,20 @@ def _read(
         raise PlanError(f"cannot read {error.label}: {error.message}") from None
 
 
-def _described(found: UrlSet) -> str:
+def _described(found: UrlSet) -> Iterator[str]:
     files = counted(found.files, "file")
     skipped = (
         f"; {counted(found.skipped, 'entry', 'entries')} that are not http(s) URLs left out"
         if found.skipped
         else ""
     )
-    return f"Read {found.source}: {counted(len(found.urls), 'URL')} in {files}{skipped}."
+    yield f"Read {found.source}: {counted(len(found.urls), 'URL')} in {files}{skipped}."
+    if found.first_outside is not None:
+        url, scope = found.first_outside
+        yield (
+            f"Left out {counted(found.outside, 'URL')} outside the folder and host its sitemap "
+            f"may list (validate's E305), such as {url}, not under {scope}."
+        )
 
 
 def _on_its_host(url: str) -> tuple[str, str]:

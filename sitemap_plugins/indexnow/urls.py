@@ -12,6 +12,11 @@ URLs are compared as RFC 3986 compares them, as ``validate`` tells duplicates ap
 writer lists a URL once (:func:`~sitemap_plugins.validate.values.web_parts`): a previous sitemap
 that spells a URL otherwise (``caf%c3%a9`` for ``caf%C3%A9``, ``https://Example.org:443/`` for
 ``https://example.org/``) lists the same URL, which has not changed.
+
+Each file may list only URLs under its own folder on its own scheme and host (the protocol's
+scope, ``validate``'s E305): a sitemap that lists another's URLs could otherwise have them
+submitted in the site's name. A URL outside is left out and counted. A file's folder is its URL's;
+a local file's is ``base_url``, or without one its first URL's host (all a file on disk tells).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from sitemap_plugins.core.urls import in_scope, web_origin
 from sitemap_plugins.validate import values
 from sitemap_plugins.validate.collect import Listed, ListingError, read_listing
 from sitemap_plugins.validate.findings import Check
@@ -43,6 +49,8 @@ class UrlSet:
     urls: dict[str, str | None] = field(default_factory=dict)
     files: int = 0
     skipped: int = 0  # entries that are not absolute http(s) URLs
+    outside: int = 0  # URLs outside the folder and host their file may list
+    first_outside: tuple[str, str] | None = None  # the first of them, and that folder
 
 
 def is_url(text: str) -> bool:
@@ -64,11 +72,20 @@ def read_urls(
     """
     found = UrlSet(target)
     spelled: dict[str, str] = {}  # each URL as compared -> as this set first spells it
+    scope: str | None = None  # what the file being read may list; None: its first URL's host
 
     def keep(listed: Listed) -> None:
+        nonlocal scope
         parts = urlsplit(listed.loc)
         if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
             found.skipped += 1
+            return
+        if scope is None:
+            scope = web_origin(parts.scheme, parts.netloc) + "/"
+        if not in_scope(listed.loc, scope):
+            found.outside += 1
+            if found.first_outside is None:
+                found.first_outside = (listed.loc, scope)
             return
         found.urls[spelled.setdefault(_compared(listed.loc), listed.loc)] = listed.lastmod
 
@@ -85,6 +102,10 @@ def read_urls(
         source = Path(target)
         if not source.exists():
             raise ListingError(str(source), Check.NOT_FOUND, "no such file")
+    if isinstance(source, str):
+        scope = _folder_of(source)
+    elif base_url is not None:
+        scope = base_url
     if progress is not None:
         progress(str(source))
     listing = read_listing(source, timeout=timeout, on_url=keep)
@@ -98,6 +119,7 @@ def read_urls(
         )
     for child in listing.children:
         child_source = _child(source, child.loc, base_url, site)
+        scope = _folder_of(child.loc)
         if progress is not None:
             progress(str(child_source))
         inner = read_listing(child_source, timeout=timeout, on_url=keep)
@@ -109,6 +131,13 @@ def read_urls(
                 "is itself a sitemap index, listed by another index (the protocol forbids it)",
             )
     return found
+
+
+def _folder_of(url: str) -> str:
+    """The URL of the folder holding ``url``: the URLs a sitemap there may list start so."""
+    parts = urlsplit(url)
+    path = parts.path[: parts.path.rfind("/") + 1] or "/"
+    return f"{parts.scheme}://{parts.netloc}{path}"
 
 
 def _child(index: Path | str, loc: str, base_url: str | None, site: LocalSite | None) -> Path | str:
