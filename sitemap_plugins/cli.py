@@ -482,7 +482,8 @@ def _add_submit(commands: Any) -> None:
         "--key-location",
         type=_http_url,
         metavar="URL",
-        help="where the key file is served (default: https://HOST/KEY.txt)",
+        help="where the key file is served (default: beside the sitemap, where the indexnow_key "
+        "option writes it, else in a parent folder up to https://HOST/KEY.txt)",
     )
     parser.add_argument(
         "--endpoint",

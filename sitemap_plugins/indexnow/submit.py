@@ -5,10 +5,18 @@ requests: one host per request, at most :data:`~.client.MAX_URLS_PER_REQUEST` UR
 key and its location. :func:`send` checks that the key file is served where the requests say,
 then posts them one after the other and stops at the first refusal. Neither prints anything:
 both hand back lines for the command line to show, with the key masked.
+
+Where the key file is: IndexNow takes it anywhere on the URLs' host, named by ``keyLocation``,
+but one in a folder vouches only for the URLs under that folder. The ``indexnow_key`` option
+writes it at the site's root, beside the sitemap, and a project site is served from a folder
+(GitHub Pages' ``/repo/``): without ``--key-location`` the requests name the key file in the
+folder holding every URL of the host, and :func:`send` looks in each parent up to the host's
+root when it is not there. A URL the key file's folder does not cover is never sent.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import json
 from collections.abc import Callable, Iterator
@@ -18,7 +26,7 @@ from urllib.parse import urlsplit
 
 from sitemap_plugins.core.indexnow import check_key, holds_key, key_file_name, masked
 from sitemap_plugins.core.report import counted
-from sitemap_plugins.core.urls import web_origin
+from sitemap_plugins.core.urls import normal_path, web_origin
 from sitemap_plugins.indexnow.client import MAX_URLS_PER_REQUEST, IndexNowClient, SubmitError
 from sitemap_plugins.indexnow.urls import UrlSet, changes, read_urls
 from sitemap_plugins.validate.collect import ListingError
@@ -53,6 +61,9 @@ class Plan:
 
     requests: list[Request] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
+    fallbacks: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """A key location chosen by default -> where else :func:`send` looks when it is not
+    served: the key file in each parent folder, up to the host's root, covers the URLs too."""
 
     @property
     def urls(self) -> int:
@@ -105,15 +116,17 @@ def plan(
     for url in urls:
         host, on_host = _on_its_host(url)
         hosts.setdefault(host, []).append(on_host)
+    site: dict[str, list[str]] = {}  # the sitemap's folder and its URLs, by host: the site's
+    for url in [*new.urls, *([new.folder] if new.folder else [])]:
+        host, on_host = _on_its_host(url)
+        site.setdefault(host, []).append(on_host)
     for host, listed in sorted(hosts.items()):
-        given = key_location or _default_location(listed, host, key)
-        key_host, location = _on_its_host(given)
-        if key_host != host:
-            raise PlanError(
-                f"--key-location {_mask(given, key)} is not on {host}, the host of "
-                f"{counted(len(listed), 'URL')} to submit: IndexNow accepts a key file only on the "
-                "URLs' own host"
-            )
+        if key_location is not None:
+            location = _given_location(key_location, host, listed, key)
+        else:
+            location, *parents = _default_locations([*listed, *site.get(host, [])], host, key)
+            if parents:
+                result.fallbacks[location] = tuple(parents)
         for start in range(0, len(listed), batch_size):
             result.requests.append(
                 Request(host, location, tuple(listed[start : start + batch_size]))
@@ -161,10 +174,55 @@ def _on_its_host(url: str) -> tuple[str, str]:
     return origin.partition("://")[2], origin + rest[end:]
 
 
-def _default_location(urls: list[str], host: str, key: str) -> str:
+def _given_location(given: str, host: str, listed: list[str], key: str) -> str:
+    """``--key-location`` as the requests for ``host`` name it; :class:`PlanError` when it
+    cannot vouch for every URL of ``listed``."""
+    key_host, location = _on_its_host(given)
+    if key_host != host:
+        raise PlanError(
+            f"--key-location {_mask(given, key)} is not on {host}, the host of "
+            f"{counted(len(listed), 'URL')} to submit: IndexNow accepts a key file only on the "
+            "URLs' own host"
+        )
+    folder = _folder(location)
+    outside = [url for url in listed if not _path(url).startswith(folder)]
+    if outside:
+        raise PlanError(
+            f"--key-location {_mask(given, key)} is in {folder}, which does not hold "
+            f"{counted(len(outside), 'URL')} to submit, such as {outside[0]}: a key file vouches "
+            "only for the URLs under its folder (at the host's root, for all of them)"
+        )
+    return location
+
+
+def _default_locations(urls: list[str], host: str, key: str) -> list[str]:
+    """The key file in the deepest folder holding every one of ``urls`` (among them the
+    sitemap's own folder where it is known: the site's base URL, where the ``indexnow_key``
+    option writes it), then in each parent up to the host's root: each covers them all."""
     schemes = {urlsplit(url).scheme.lower() for url in urls}
     scheme = "https" if "https" in schemes else "http"
-    return f"{scheme}://{host}/{key_file_name(key)}"
+    folders = [_folder(url).split("/")[1:-1] for url in urls]
+    shared: list[str] = []
+    for segments in zip(*folders, strict=False):
+        if len(set(segments)) != 1:
+            break
+        shared.append(segments[0])
+    name = key_file_name(key)
+    return [
+        f"{scheme}://{host}/{''.join(segment + '/' for segment in shared[:depth])}{name}"
+        for depth in range(len(shared), -1, -1)
+    ]
+
+
+def _path(url: str) -> str:
+    """The path of ``url`` as a server resolves it (``/docs/%2e%2e/admin`` is ``/admin``)."""
+    return normal_path(urlsplit(url).path or "/")
+
+
+def _folder(url: str) -> str:
+    """The folder of ``url``'s path, ending with ``/``: what a key file there vouches for."""
+    path = _path(url)
+    return path[: path.rfind("/") + 1]
 
 
 def _mask(text: str, key: str) -> str:
@@ -218,17 +276,30 @@ def send(
     timeout: float = 30.0,
     progress: Callable[[str], None] | None = None,
 ) -> Sent:
-    """Check each key location, then post every request in turn, stopping at a refusal."""
+    """Check each key location (and where else the plan says to look), then post every request
+    in turn, naming the key file where it was found, stopping at a refusal."""
     sent = Sent()
+    requests = found.requests
     if check_key_file:
-        for location in dict.fromkeys(request.key_location for request in found.requests):
-            problem = key_file_problem(location, key, timeout)
-            if problem is not None:
+        served: dict[str, str] = {}
+        for location in dict.fromkeys(request.key_location for request in requests):
+            tried: list[tuple[str, str]] = []
+            for candidate in (location, *found.fallbacks.get(location, ())):
+                problem = key_file_problem(candidate, key, timeout)
+                if problem is None:
+                    served[location] = candidate
+                    break
+                tried.append((candidate, problem))
+            else:
                 sent.outcome = Outcome.REFUSED
-                sent.lines.append(_mask(f"{location}: {problem}; nothing sent", key))
+                sent.lines.append(_mask(_not_served(tried), key))
                 return sent
-    total = len(found.requests)
-    for number, request in enumerate(found.requests, 1):
+        requests = [
+            dataclasses.replace(request, key_location=served[request.key_location])
+            for request in requests
+        ]
+    total = len(requests)
+    for number, request in enumerate(requests, 1):
         if progress is not None:
             urls = counted(len(request.urls), "URL")
             progress(f"request {number} of {total}: {urls} for {request.host}")
@@ -263,13 +334,20 @@ def key_file_problem(location: str, key: str, timeout: float) -> str | None:
     try:
         data = _key_file_bytes(location, timeout)
     except ReadError as error:
-        return (
-            f"the key file is not served ({error.message}): deploy it first (the indexnow_key "
-            "option writes it into the built site), or pass --no-check-key"
-        )
+        return error.message
     if not holds_key(data, key):
-        return "the key file is served, but does not hold the key"
+        return "a file is served there, but does not hold the key"
     return None
+
+
+def _not_served(tried: list[tuple[str, str]]) -> str:
+    """The line saying that no place looked at serves the key file, and what to do."""
+    places = ", nor ".join(f"at {location} ({problem})" for location, problem in tried)
+    return (
+        f"the key file is not served {places}: deploy it first (the indexnow_key option writes "
+        "it into the built site, beside the sitemap), name where it is served with "
+        "--key-location, or pass --no-check-key; nothing sent"
+    )
 
 
 def _key_file_bytes(location: str, timeout: float) -> bytes:

@@ -51,6 +51,7 @@ class UrlSet:
     skipped: int = 0  # entries that are not absolute http(s) URLs
     outside: int = 0  # URLs outside the folder and host their file may list
     first_outside: tuple[str, str] | None = None  # the first of them, and that folder
+    folder: str | None = None  # the URL of the sitemap's own folder, when it is known
 
 
 def is_url(text: str) -> bool:
@@ -106,6 +107,7 @@ def read_urls(
         scope = _folder_of(source)
     elif base_url is not None:
         scope = base_url
+    found.folder = scope
     if progress is not None:
         progress(str(source))
     listing = read_listing(source, timeout=timeout, on_url=keep)

@@ -7,7 +7,8 @@ from 127.0.0.1 (any other location is answered 403, as an engine that cannot fet
 The endpoint checks, in order: a POST with a JSON body (else 400); an object with ``host``,
 ``key``, ``urlList`` (a non-empty list of strings) and an optional ``keyLocation`` (else 400); at
 most 10,000 URLs (else 400); a key of 8 to 128 characters of ``[a-zA-Z0-9-]`` (else 422); every
-URL and the key location on ``host`` (else 422); the key file fetched from its location holding
+URL and the key location on ``host``, and every URL under the key file's folder, as a key file
+in a folder vouches for those alone (else 422); the key file fetched from its location holding
 the key (else 403). ``script`` holds answers given first, one per request, whatever the request
 (429 or 503 with a ``Retry-After``, to test throttling); then every valid request is 202.
 """
@@ -70,6 +71,9 @@ class Endpoint:
             return 422, None
         location = location or f"https://{host}/{key}.txt"
         if any(urlsplit(u).netloc != host for u in [*urls, location]):
+            return 422, None
+        folder = urlsplit(location).path.rpartition("/")[0] + "/"
+        if any(not (urlsplit(u).path or "/").startswith(folder) for u in urls):
             return 422, None
         if self._fetch_key(location) != key:
             return 403, None

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from sitemap_plugins.core.indexnow import masked
 from sitemap_plugins.indexnow import IndexNowClient, Plan, Request, RetryPolicy, SubmitError, send
 from tests.indexnow.servers import Endpoint, indexnow_endpoint, serve_folder
 from tests.indexnow.sites import KEY, build, write_many
@@ -106,7 +107,8 @@ def test_a_key_file_that_is_not_served_stops_before_posting(
     done = run("submit", sitemap, "--since", previous, "--key", KEY,
                "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
     assert done.returncode == 1
-    assert "the key file is not served (HTTP 404" in done.stdout
+    assert f"the key file is not served at {site[1]}{masked(KEY)}.txt (HTTP 404" in done.stdout
+    assert "--key-location" in done.stdout
     assert endpoint.answers == []
     assert KEY not in done.stdout + done.stderr
 
@@ -419,9 +421,15 @@ def test_the_endpoint_enforces_batch_size_key_host_and_key_file(
         post(endpoint, {**good, "key": "bad_key!"})
     with pytest.raises(SubmitError, match=unprocessable):
         post(endpoint, {**good, "urlList": ["https://elsewhere.example/"]})
+    (folder / "docs").mkdir()
+    (folder / "docs" / f"{KEY}.txt").write_text(KEY)
+    in_docs = {**good, "keyLocation": f"{base}docs/{KEY}.txt"}
+    assert post(endpoint, {**in_docs, "urlList": [f"{base}docs/a"]}) == 202
+    with pytest.raises(SubmitError, match=unprocessable):  # a key file vouches for its folder
+        post(endpoint, in_docs)
     with pytest.raises(SubmitError, match=r"^HTTP 403 Forbidden"):
         post(endpoint, {**good, "keyLocation": f"{base}missing.txt"})
-    assert endpoint.answers == [202, 400, 422, 422, 403]
+    assert endpoint.answers == [202, 400, 422, 422, 202, 422, 403]
 
 
 @pytest.mark.parametrize(
