@@ -15,6 +15,8 @@ import gzip
 import importlib.metadata
 import json
 import re
+import subprocess
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -701,6 +703,24 @@ def test_an_html_file_mkdocs_copies_is_no_page_for_either(git_repo: GitRepo) -> 
     assert BASE + "legacy/old.html" not in plugin
 
 
+def generate_over_language_projects(
+    git_repo: GitRepo, languages: Iterable[str], probe: str
+) -> tuple[subprocess.CompletedProcess[str], dict[str, UrlEntry]]:
+    """Build each language's MkDocs project (committed under its folder) into ``site/<lang>/``,
+    then run ``generate`` over ``site/``: what it printed and the entries it wrote. Skipped where
+    Material writes its language selector into no ``<link>`` of ``probe``'s head (9.3)."""
+    for lang in languages:
+        mkdocs_build(git_repo.root / lang)
+    root = git_repo.root
+    if not re.search(r"<link[^>]*hreflang", (root / probe).read_text("utf-8")):
+        version = importlib.metadata.version("mkdocs-material")
+        pytest.skip(f"mkdocs-material {version} writes extra.alternate into no <link> of the head")
+    done = run("generate", "site", "--base-url", BASE, "--no-host-config", cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    entries = check_sitemap_file(root / "site/sitemap.xml", BASE + "sitemap.xml")
+    return done, {entry.loc: entry for entry in entries}
+
+
 @pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
 def test_the_reason_pages_get_no_alternates_is_what_their_heads_say(git_repo: GitRepo) -> None:
     """One MkDocs project per language, with Material's language selector (``extra.alternate``,
@@ -724,17 +744,10 @@ def test_the_reason_pages_get_no_alternates_is_what_their_heads_say(git_repo: Gi
         git_repo.write(f"{lang}/docs/index.md", f"# Home {lang}\n")
         git_repo.write(f"{lang}/docs/guide.md", f"# Guide {lang}\n")
     git_repo.commit("two languages", "2024-03-01T10:00:00+00:00")
-    for lang in ("en", "fr"):
-        mkdocs_build(git_repo.root / lang)
     root = git_repo.root
-    if not re.search(r"<link[^>]*hreflang", (root / "site/en/guide/index.html").read_text("utf-8")):
-        version = importlib.metadata.version("mkdocs-material")
-        pytest.skip(f"mkdocs-material {version} writes extra.alternate into no <link> of the head")
-    done = run("generate", "site", "--base-url", BASE, "--no-host-config", cwd=root)
-    assert done.returncode == 0, done.stdout + done.stderr
-    entries = {
-        e.loc: e for e in check_sitemap_file(root / "site/sitemap.xml", BASE + "sitemap.xml")
-    }
+    done, entries = generate_over_language_projects(
+        git_repo, ("en", "fr"), "site/en/guide/index.html"
+    )
     homes = {"en": BASE + "en/", "fr": BASE + "fr/"}
     assert entries[BASE + "en/"].alternates == entries[BASE + "fr/"].alternates == homes
     assert entries[BASE + "en/guide/"].alternates == entries[BASE + "fr/guide/"].alternates == {}
@@ -780,17 +793,8 @@ def test_home_pages_keep_only_the_versions_that_link_them_back(git_repo: GitRepo
         git_repo.write(f"{lang}/mkdocs.yml", yaml.safe_dump(config, allow_unicode=True))
         git_repo.write(f"{lang}/docs/index.md", f"# Home {lang}\n")
     git_repo.commit("three languages", "2024-03-01T10:00:00+00:00")
-    for lang in selectors:
-        mkdocs_build(git_repo.root / lang)
     root = git_repo.root
-    if not re.search(r"<link[^>]*hreflang", (root / "site/en/index.html").read_text("utf-8")):
-        version = importlib.metadata.version("mkdocs-material")
-        pytest.skip(f"mkdocs-material {version} writes extra.alternate into no <link> of the head")
-    done = run("generate", "site", "--base-url", BASE, "--no-host-config", cwd=root)
-    assert done.returncode == 0, done.stdout + done.stderr
-    entries = {
-        e.loc: e for e in check_sitemap_file(root / "site/sitemap.xml", BASE + "sitemap.xml")
-    }
+    done, entries = generate_over_language_projects(git_repo, selectors, "site/en/index.html")
     homes = {"en": BASE + "en/", "fr": BASE + "fr/"}
     assert entries[BASE + "en/"].alternates == entries[BASE + "fr/"].alternates == homes
     assert entries[BASE + "de/"].alternates == {}
