@@ -108,9 +108,20 @@ def read_urls(
     elif base_url is not None:
         scope = base_url
     found.folder = scope
+
+    def moved(url: str) -> None:
+        """A sitemap answered from another URL (``example.org`` sends ``www.example.org``, an
+        ``http`` URL ``https``) lists the URLs of the folder that answered."""
+        nonlocal scope
+        scope = _folder_of(url)
+
+    def site_moved(url: str) -> None:
+        moved(url)
+        found.folder = scope
+
     if progress is not None:
         progress(str(source))
-    listing = read_listing(source, timeout=timeout, on_url=keep)
+    listing = read_listing(source, timeout=timeout, on_url=keep, answered=site_moved)
     found.files = 1
     site: LocalSite | None = None
     if isinstance(source, Path) and listing.children:
@@ -124,7 +135,7 @@ def read_urls(
         scope = _folder_of(child.loc)
         if progress is not None:
             progress(str(child_source))
-        inner = read_listing(child_source, timeout=timeout, on_url=keep)
+        inner = read_listing(child_source, timeout=timeout, on_url=keep, answered=moved)
         found.files += 1
         if inner.kind == "index":
             raise ListingError(

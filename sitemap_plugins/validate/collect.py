@@ -99,19 +99,25 @@ def read_listing(
     label: str | None = None,
     timeout: float = 30.0,
     on_url: Callable[[Listed], None] | None = None,
+    answered: Callable[[str], None] | None = None,
 ) -> Listing:
     """Read one sitemap file (a ``Path``) or URL (a ``str``) and say what it lists.
 
     ``on_url`` is called with each URL entry (``<url>`` or text line) as it is read, so that a
-    caller keeps only what it needs. An index's ``<sitemap>`` children are in the result, not
-    followed. Raises :class:`ListingError` when the document cannot be read in full.
+    caller keeps only what it needs; before any, a URL's ``answered`` is told the URL that
+    answered it (see :func:`.reading.url_chunks`). An index's ``<sitemap>`` children are in the
+    result, not followed. Raises :class:`ListingError` when the document cannot be read in full.
     """
     name = str(source) if label is None else label
     listing = Listing(name)
     checker = DocumentChecker(
         _Sink(listing, on_url), name=_basename(source), now=dt.datetime.now(dt.timezone.utc)
     )
-    raw = file_chunks(source) if isinstance(source, Path) else url_chunks(source, timeout=timeout)
+    raw = (
+        file_chunks(source)
+        if isinstance(source, Path)
+        else url_chunks(source, timeout=timeout, answered=answered)
+    )
     chunks = uncompressed(raw)
     try:
         for chunk in chunks:

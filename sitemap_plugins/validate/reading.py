@@ -16,7 +16,7 @@ import time
 import urllib.error
 import urllib.request
 import zlib
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
 from typing import Final
 
@@ -116,12 +116,17 @@ def _opener() -> urllib.request.OpenerDirector:
 
 
 def url_chunks(
-    url: str, *, timeout: float, limit: int = MAX_RAW_BYTES
+    url: str,
+    *,
+    timeout: float,
+    limit: int = MAX_RAW_BYTES,
+    answered: Callable[[str], None] | None = None,
 ) -> Generator[bytes, None, None]:
     """The body of ``url``, in chunks; at most ``limit`` bytes, within about ``timeout`` seconds.
 
     ``timeout`` bounds the connection and each read, and the whole transfer may take at most
     twice as long, so a server that sends a byte now and then cannot hold a run forever.
+    ``answered`` is told the URL that answered, once redirects are followed, before any chunk.
     """
     deadline = time.monotonic() + 2 * timeout
     request = urllib.request.Request(
@@ -138,6 +143,8 @@ def url_chunks(
     except (OSError, http.client.HTTPException, ValueError) as error:
         raise _network_error(error, timeout) from None
     with response:
+        if answered is not None:
+            answered(response.geturl())
         encoding = (response.headers.get("Content-Encoding") or "").strip().lower()
         if encoding not in ("", "identity", "gzip", "x-gzip"):
             raise ReadError(Check.UNREADABLE, f"unsupported Content-Encoding {encoding!r}")

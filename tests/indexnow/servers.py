@@ -165,6 +165,22 @@ def serve_folder(folder: Path, *, gzip_text: bool = False) -> Iterator[str]:
 
 
 @contextmanager
+def serve_redirect(to: str) -> Iterator[str]:
+    """A server on loopback answering every GET with a 301 to the same path under ``to`` (a
+    base URL): an apex domain sending its visitors to ``www.``, ``http`` sending to ``https``."""
+
+    class Redirect(_QuietFiles):
+        def do_GET(self) -> None:
+            self.send_response(301)
+            self.send_header("Location", to.rstrip("/") + self.path)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+    with _serve(Redirect) as url:
+        yield url
+
+
+@contextmanager
 def indexnow_endpoint(script: list[tuple[int, str | None]] | None = None) -> Iterator[Endpoint]:
     """A fake IndexNow endpoint on loopback; ``Endpoint.url`` is where to POST."""
     endpoint = Endpoint(script=list(script or []))

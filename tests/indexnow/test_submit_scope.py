@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.indexnow.servers import Endpoint, indexnow_endpoint, serve_folder
+from tests.indexnow.servers import Endpoint, indexnow_endpoint, serve_folder, serve_redirect
 from tests.indexnow.sites import KEY
 from tests.support.console_script import run
 
@@ -74,6 +74,32 @@ def test_urls_of_another_host_are_left_out_with_one_line(
     else:
         assert [doc["urlList"] for doc in endpoint.accepted] == [[base + "a"]]
         assert endpoint.answers == [202]
+
+
+@pytest.mark.parametrize("how", ["sent", "--dry-run"])
+def test_a_sitemap_url_that_redirects_lists_the_urls_of_where_it_is_served(
+    www: tuple[Path, str], endpoint: Endpoint, tmp_path: Path, how: str
+) -> None:
+    """``submit https://example.org/sitemap.xml`` where the site answers from
+    ``www.example.org`` (or ``http`` from ``https``): the sitemap lists the URLs of the host
+    that served it. Taken for another host's, every one was left out and nothing was sent,
+    with exit status 0."""
+    folder, base = www
+    urlset(folder / "sitemap.xml", [base, base + "a"])
+    with serve_redirect(base) as apex:
+        assert apex != base
+        options = [] if how == "sent" else [how]
+        done = run("submit", apex + "sitemap.xml", "--all", "--key", KEY, *options,
+                   "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Left out" not in done.stdout
+    if how == "--dry-run":
+        assert endpoint.answers == []
+        assert f'"keyLocation": "{base}' in done.stdout
+        assert done.stdout.splitlines()[-1] == "Dry run: 2 URLs in 1 request; nothing sent."
+    else:
+        assert [doc["urlList"] for doc in endpoint.accepted] == [[base, base + "a"]]
+        assert endpoint.accepted[0]["keyLocation"] == f"{base}{KEY}.txt"
 
 
 def test_a_local_sitemap_keeps_to_its_base_url_or_its_first_urls_host(
