@@ -549,7 +549,7 @@ def _submit(args: argparse.Namespace) -> int:
         return 0
     requests = counted(len(found.requests), "request")
     if args.dry_run:
-        for line in submit_preview(found, args.key, args.endpoint):
+        for line in submit_preview(found, args.key, args.endpoint, check_key_file=args.check_key):
             out.write(line + "\n")
         out.write(f"Dry run: {counted(found.urls, 'URL')} in {requests}; nothing sent.\n")
         return 0

@@ -258,13 +258,23 @@ class Sent:
         return self.outcome.exit_status
 
 
-def preview(found: Plan, key: str, endpoint: str) -> Iterator[str]:
-    """The requests a dry run shows: each as it would be posted, the key masked."""
+def preview(found: Plan, key: str, endpoint: str, *, check_key_file: bool = True) -> Iterator[str]:
+    """The requests a dry run shows: each as it would be posted, the key masked. A dry run
+    looks for no key file (the site it reads may not be deployed yet): where a real run would
+    look further (:attr:`Plan.fallbacks`), a line says where, and that it names the first that
+    serves the key."""
     for number, request in enumerate(found.requests, 1):
         yield f"POST {endpoint} (request {number} of {len(found.requests)}, not sent)"
         document = request.document(masked(key))
         document["keyLocation"] = _mask(request.key_location, key)
         yield json.dumps(document, indent=2, ensure_ascii=False)
+        further = found.fallbacks.get(request.key_location, ()) if check_key_file else ()
+        if further:
+            places = ", then ".join(_mask(place, key) for place in further)
+            yield (
+                f"(keyLocation: where the key file is served, checked when sent: there, else "
+                f"{places})"
+            )
 
 
 def send(

@@ -67,8 +67,16 @@ def test_the_key_file_is_found_in_the_sites_folder_and_named_in_the_request(
     sitemap = "proj/site/sitemap.xml" if where == "built folder" else site + "sitemap.xml"
     status, output = submit(sitemap, "--all", "--dry-run", endpoint=endpoint, cwd=tmp_path)
     assert status == 0, output
-    shown = json.loads(output.split("not sent)\n", 1)[1].rsplit("\nDry run:", 1)[0])
+    request, further = (
+        output.split("not sent)\n", 1)[1].rsplit("\nDry run:", 1)[0].split("\n(keyLocation: ", 1)
+    )
+    shown = json.loads(request)
     assert shown["keyLocation"] == f"{site}{masked(KEY)}.txt"
+    # Not looked for by a dry run: the site may not be deployed yet. Where else a real run
+    # looks is said, so that what it names is never a surprise.
+    assert further == (
+        f"where the key file is served, checked when sent: there, else {base}{masked(KEY)}.txt)"
+    )
     status, output = submit(sitemap, "--all", endpoint=endpoint, cwd=tmp_path)
     assert status == 0, output
     [document] = endpoint.accepted
@@ -97,6 +105,14 @@ def test_where_no_key_file_is_served_every_place_tried_is_named(
     status, output = submit("proj/site", "--all", endpoint=endpoint, cwd=tmp_path)
     assert status == 0, output
     assert [document["keyLocation"] for document in endpoint.accepted] == [f"{base}{KEY}.txt"]
+    status, output = submit("proj/site", "--all", "--dry-run", endpoint=endpoint, cwd=tmp_path)
+    assert status == 0, output
+    assert f"checked when sent: there, else {base}{shown})" in output  # where it was found
+    status, output = submit(
+        "proj/site", "--all", "--dry-run", "--no-check-key", endpoint=endpoint, cwd=tmp_path
+    )
+    assert status == 0, output
+    assert "checked when sent" not in output  # --no-check-key names the first place alone
 
 
 def test_a_key_location_whose_folder_does_not_hold_every_url_is_refused(
