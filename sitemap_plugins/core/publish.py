@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Final, Literal, NamedTuple
 from urllib.parse import unquote, urlsplit
 
-from sitemap_plugins.core.file_modes import keep_mode, regular_mode
+from sitemap_plugins.core.file_modes import Kept, give, keep_mode, kept_of
 from sitemap_plugins.core.replaceable import refusal
 from sitemap_plugins.core.report import Code, PublishError, Reporter
 
@@ -113,7 +113,8 @@ class TempFile:
 
     ``tempfile.mkstemp`` creates files readable by their owner only, and renaming keeps that
     mode; ``os.open`` with ``0o666`` lets the umask decide, as for every page the host writes.
-    A file that replaces another takes its mode before step 5 (:meth:`Publication._keep_modes`).
+    A file that replaces another takes its mode and group before step 5
+    (:meth:`Publication._keep_modes`).
     Bytes are counted and hashed on the way, for shard names and for the record. ``label`` is
     the file a user knows (``site/sitemap.xml``), named when a write fails.
     """
@@ -651,26 +652,26 @@ class Publication:
             )
 
     def _keep_modes(self) -> None:
-        """Give each staged file the mode of the file it replaces (see :mod:`.file_modes`),
-        and a new file of the set (a shard named by its content) the mode of the set it
-        replaces, its entry point's first: the index must not list a part that the web server
-        cannot read. Files of no earlier set keep the umask's mode, as new pages do."""
-        modes: dict[str, int | None] = {}
+        """Give each staged file the mode and group of the file it replaces (see
+        :mod:`.file_modes`), and a new file of the set (a shard named by its content) those of
+        the set it replaces, its entry point's first: the index must not list a part that the
+        web server cannot read. Files of no earlier set keep the umask's mode, as new pages do."""
+        kept: dict[str, Kept | None] = {}
         for staged in self._staged:
             with _io(staged.verb, self.root / staged.relpath):
-                modes[staged.relpath] = regular_mode(self.root / staged.relpath)
+                kept[staged.relpath] = kept_of(self.root / staged.relpath)
         in_order = sorted(self._staged, key=lambda staged: not staged.entry)
         of_set = next(
-            (modes[s.relpath] for s in in_order if s.recorded and modes[s.relpath] is not None),
+            (kept[s.relpath] for s in in_order if s.recorded and kept[s.relpath] is not None),
             None,
         )
         for staged in self._staged:
-            mode = modes[staged.relpath]
-            if mode is None and staged.recorded:
-                mode = of_set
-            if mode is not None:
+            passed_on = kept[staged.relpath]
+            if passed_on is None and staged.recorded:
+                passed_on = of_set
+            if passed_on is not None:
                 with _io(staged.verb, self.root / staged.relpath):
-                    staged.temp.path.chmod(mode)
+                    give(staged.temp.path, passed_on)
 
     def _check_replaceable(self, relpath: str, verb: str, *, in_place: bool = False) -> None:
         """Fail now if the file at ``relpath`` cannot be replaced (``in_place``: written over),

@@ -9,6 +9,7 @@ every later build here is incremental, as it is for users.
 from __future__ import annotations
 
 import errno
+import grp
 import os
 import re
 import shutil
@@ -146,6 +147,37 @@ def test_a_rebuild_under_a_stricter_umask_keeps_the_sitemap_as_readable_as_the_p
     assert page_mode == expected_mode(0o022)
     assert {name: stat.S_IMODE((outdir / name).stat().st_mode) for name in names} == dict.fromkeys(
         names, page_mode
+    )
+    read_entries(outdir)
+
+
+def test_files_the_owner_gave_the_web_servers_group_keep_it_through_a_rebuild(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """A site whose files the owner gave the web server's group, readable by it alone
+    (``chgrp -R www-data``, mode ``0640``): Sphinx writes a page again in place, which keeps
+    both; ours were renamed over theirs with the build user's group, and the web server
+    could read every page but the sitemap."""
+    conf = "sitemap_urls_per_file = 3\nsitemap_gzip = 'both'\nsitemap_robots_txt = True\n"
+    srcdir = project(git_repo, conf)
+    outdir = tmp_path / "out"
+    sphinx_build(srcdir, outdir)
+    server = next(group.gr_gid for group in grp.getgrall() if group.gr_gid != os.getegid())
+    for path in outdir.rglob("*"):
+        if path.is_file():
+            os.chown(path, -1, server)
+            path.chmod(0o640)
+    edit_a_page(git_repo)
+    sphinx_build(srcdir, outdir)
+    written_again = outdir / "usage" / "index.html"
+    assert "Used differently now." in written_again.read_text("utf-8")
+    page = written_again.stat()
+    assert (page.st_gid, stat.S_IMODE(page.st_mode)) == (server, 0o640)
+    names = [*ours(outdir), "robots.txt", RECORD]
+    assert len(names) == 2 * 2 + 2 + 2
+    found = {name: (outdir / name).stat() for name in names}
+    assert {name: (info.st_gid, stat.S_IMODE(info.st_mode)) for name, info in found.items()} == (
+        dict.fromkeys(names, (server, 0o640))
     )
     read_entries(outdir)
 
