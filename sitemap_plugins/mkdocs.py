@@ -63,6 +63,7 @@ from sitemap_plugins.core.publish import record_later_write
 from sitemap_plugins.core.urls import encode_path
 from sitemap_plugins.include_sources import IncludeSources
 from sitemap_plugins.macros_sources import MacrosSources
+from sitemap_plugins.material_sitemap import material_misses_sitemap
 from sitemap_plugins.material_tags import MaterialTags
 from sitemap_plugins.mkdocstrings_sources import MkdocstringsSources
 from sitemap_plugins.monorepo_sources import MonorepoSources
@@ -706,36 +707,19 @@ def _is_not_found_page(file: File) -> bool:
 
 
 def _sitemap_material_misses(config: MkDocsConfig, options: Options) -> str | None:
-    """Why Material would find no ``sitemap.xml`` where it reads one, or None.
-
-    Material's instant navigation follows in place only the links its site's ``sitemap.xml``
-    lists, and its version selector (mike) finds the same page in another version there. MkDocs
-    always wrote that file; with ``gzip: on``, another ``filename`` or ``format: txt`` we write
-    none, and both fall back without a word: every page loads in full, a version switch lands on
-    the version's home page."""
+    """Why Material would find no ``sitemap.xml`` where it reads one, or None (see
+    :mod:`.material_sitemap`, whose wording ``generate`` shares)."""
     theme = config.theme
-    if theme is None or theme.name != "material":
+    if theme is None:
         return None
-    features = theme.get("features") or ()
-    readers: list[tuple[str, str]] = []
-    if isinstance(features, (list, tuple)) and "navigation.instant" in features:
-        readers.append(("instant navigation", "loads every page in full"))
     extra: Any = config.extra  # whatever mkdocs.yml holds under extra
     version = extra.get("version") if isinstance(extra, Mapping) else None
-    if isinstance(version, Mapping) and version.get("provider"):
-        readers.append(("version selector", "lands on a version's home page"))
-    if not readers:
-        return None
-    if options.filename != "sitemap.xml":
-        cause = f"the sitemap option filename {options.filename!r} in mkdocs.yml"
-    elif options.gzip == "on":
-        cause = "the sitemap option gzip 'on' in mkdocs.yml (sitemap.xml.gz alone)"
-    else:
-        return None
-    effects = " and its ".join(f"{reader} {effect}" for reader, effect in readers)
-    return (
-        f"Material reads sitemap.xml, which {cause} leaves unwritten: its {effects}. Keep "
-        "sitemap.xml with gzip 'both' (MkDocs' default) and the default filename and format"
+    return material_misses_sitemap(
+        theme.name,
+        theme.get("features") or (),
+        isinstance(version, Mapping) and bool(version.get("provider")),
+        options,
+        lambda option, value: f"the sitemap option {option} {value!r} in mkdocs.yml",
     )
 
 
