@@ -8,12 +8,16 @@ found, in that order, is the one the host itself would read.
 
 Only those four keys are read, the settings of ``pymdownx.snippets`` where
 ``markdown_extensions`` enables it (the files a page reads in date it too, see
-:mod:`.snippets`), and the name of the meta files where ``plugins`` enables Material's or
+:mod:`.snippets`), the name of the meta files where ``plugins`` enables Material's or
 Zensical's ``meta`` plugin (a folder's file gives its pages their defaults, see
-:mod:`.folder_meta`). ``mkdocs.yml`` is YAML with tags of MkDocs' own (``!ENV``,
-``!!python/name:``): its top-level scalar keys are read line by line (with ``!ENV`` and
-``INHERIT`` as MkDocs reads them), which is all these keys ever are; only a file that names the
-snippets extension or a meta plugin is read whole, by PyYAML, its tags read as nothing.
+:mod:`.folder_meta`), and what Material reads ``sitemap.xml`` for: the theme's name, its
+``features`` and whether ``extra.version`` names a ``provider`` (see
+:mod:`sitemap_plugins.material_sitemap`). ``mkdocs.yml`` is YAML with tags of MkDocs' own
+(``!ENV``, ``!!python/name:``): its top-level scalar keys are read line by line (with ``!ENV``
+and ``INHERIT`` as MkDocs reads them), which is all these keys ever are; only a file that names
+the snippets extension, a meta plugin, i18n, ``navigation.instant`` or ``version`` is read
+whole, by PyYAML, as MkDocs reads it (``!ENV`` resolved, ``INHERIT`` merged), other tags read
+as nothing.
 """
 
 from __future__ import annotations
@@ -69,6 +73,13 @@ class HostConfig:
     """The name of a folder's meta file where the host's ``meta`` plugin reads them, else None."""
     i18n: Languages | None = None
     """The languages of mkdocs-static-i18n where ``plugins`` enables it, else None."""
+    theme: str | None = None
+    """The theme's name as the host resolves it (Zensical's, where none is named, is Material's:
+    ``material``); None where the config does not say, or was not read for it."""
+    theme_features: tuple[str, ...] = ()
+    """The theme's ``features`` (Material's ``navigation.instant``...)."""
+    version_provider: bool = False
+    """Whether ``extra.version`` names a ``provider`` (mike): Material's version selector."""
 
     @property
     def setting(self) -> str:
@@ -98,13 +109,17 @@ def read_host_config(path: Path) -> HostConfig:
         # MkDocs 2.0 (mkdocs.toml) runs no plugins: only Zensical's meta plugin reads files.
         meta_file = _meta_file_in(table.get("plugins")) if host == "zensical" else None
         i18n = None  # a MkDocs 1.x plugin
+        theme, features, provider = _theme_in(
+            table, default="material" if host == "zensical" else None
+        )
     else:
         values = _read_yaml_keys(path, set())
         host = "mkdocs"
-        extensions, plugins = _yaml_lists(path, set())
-        snippets = _snippets_in(extensions)
-        meta_file = _meta_file_in(plugins)
-        i18n = _i18n_in(plugins)
+        document = _yaml_document(path, set())
+        snippets = _snippets_in(document.get("markdown_extensions"))
+        meta_file = _meta_file_in(document.get("plugins"))
+        i18n = _i18n_in(document.get("plugins"))
+        theme, features, provider = _theme_in(document, default=None)
     folder = path.parent
     site_url = _text(path, values, "site_url")
     return HostConfig(
@@ -117,6 +132,28 @@ def read_host_config(path: Path) -> HostConfig:
         snippets=snippets,
         meta_file=meta_file,
         i18n=i18n,
+        theme=theme,
+        theme_features=features,
+        version_provider=provider,
+    )
+
+
+def _theme_in(
+    config: Mapping[str, Any], *, default: str | None
+) -> tuple[str | None, tuple[str, ...], bool]:
+    """The theme's name, its ``features`` and whether ``extra.version`` names a ``provider``,
+    as the host reads ``theme`` (a name, or a mapping with ``name``) and ``extra``. ``default``
+    is the theme of a config that names none: Zensical's is Material's, MkDocs' is not."""
+    theme = config.get("theme")
+    settings = theme if isinstance(theme, dict) else {}
+    name = theme if isinstance(theme, str) else settings.get("name")
+    features = settings.get("features")
+    extra = config.get("extra")
+    version = extra.get("version") if isinstance(extra, dict) else None
+    return (
+        name if isinstance(name, str) and name else default,
+        tuple(str(item) for item in features) if isinstance(features, list) else (),
+        isinstance(version, dict) and bool(version.get("provider")),
     )
 
 
@@ -147,7 +184,8 @@ def _settings(value: object) -> dict[str, Any] | None:
 def _meta_file_in(plugins: object) -> str | None:
     """The meta files' name where ``plugins`` enables the meta plugin: a list of names and
     one-key mappings, or a mapping of names (MkDocs), or a table of tables (Zensical). An
-    ``enabled`` MkDocs' tags hide (``!ENV``) counts as on, as the plugin is by default."""
+    ``enabled`` that is no boolean (``!ENV`` naming no variable set, and no default) counts as
+    on, as the plugin is by default."""
     if isinstance(plugins, list):
         entries = [
             (item, None) if isinstance(item, str) else next(iter(item.items()))
@@ -191,39 +229,81 @@ def _i18n_in(plugins: object) -> Languages | None:
     return Languages(default, others, settings.get("docs_structure") == "folder")
 
 
-def _yaml_lists(path: Path, seen: set[Path]) -> tuple[object, object]:
-    """``markdown_extensions`` and ``plugins`` of an ``mkdocs.yml``, each from the file it
-    ``INHERIT``\\ s where it has none of its own. Read whole only when the text names the
-    snippets extension, a meta plugin or i18n (or inherits): most configs are never parsed
-    whole."""
+_WHOLE: Final = ("pymdownx", "meta", "i18n", "INHERIT", "navigation.instant", "version")
+"""What an ``mkdocs.yml`` must name to be read whole: the snippets extension, a meta plugin,
+i18n, what Material reads ``sitemap.xml`` for (or a file it inherits from)."""
+
+
+def _yaml_document(path: Path, seen: set[Path], *, inherited: bool = False) -> dict[str, Any]:
+    """An ``mkdocs.yml`` whole, as MkDocs reads it: ``!ENV`` resolved, other tags of its own
+    (``!!python/name:``) read as nothing, the file it ``INHERIT``\\ s merged under it, mapping
+    by mapping. Read only when the text names something of :data:`_WHOLE` (a file inherited
+    from always is): most configs are never parsed whole, and give an empty mapping."""
     resolved = path.resolve()
     if resolved in seen:
-        return None, None  # the loop is reported by _read_yaml_keys
+        return {}  # the loop is reported by _read_yaml_keys
     seen.add(resolved)
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError):
-        return None, None  # reported by _read_yaml_keys
-    document: Any = None
-    if "pymdownx" in text or "meta" in text or "i18n" in text or "INHERIT" in text:
-        import yaml
+        return {}  # reported by _read_yaml_keys
+    if not inherited and not any(word in text for word in _WHOLE):
+        return {}
+    import yaml
 
-        class _AnyTag(yaml.SafeLoader):
-            """MkDocs' own tags (``!ENV``, ``!!python/name:``) read as nothing."""
+    class _MkDocsTags(yaml.SafeLoader):
+        """``!ENV`` as MkDocs reads it; its other tags (``!!python/name:``) as nothing."""
 
-        _AnyTag.add_multi_constructor("", lambda loader, suffix, node: None)
-        try:
-            document = yaml.load(text, Loader=_AnyTag)  # a SafeLoader
-        except yaml.YAMLError as error:
-            raise InputError(f"{path}: not YAML MkDocs could read: {error}") from None
-    if not isinstance(document, dict):
-        return None, None
-    keys = ("markdown_extensions", "plugins")
-    inherit = document.get("INHERIT")
-    if isinstance(inherit, str) and not all(key in document for key in keys):
-        inherited = dict(zip(keys, _yaml_lists(path.parent / inherit, seen), strict=True))
-        document = {**inherited, **document}
-    return document.get(keys[0]), document.get(keys[1])
+    _MkDocsTags.add_multi_constructor("", lambda loader, suffix, node: None)
+    _MkDocsTags.add_constructor("!ENV", _env_tag)
+    try:
+        loaded: object = yaml.load(text, Loader=_MkDocsTags)  # a SafeLoader
+    except yaml.YAMLError as error:
+        raise InputError(f"{path}: not YAML MkDocs could read: {error}") from None
+    if not isinstance(loaded, dict):
+        return {}
+    document = {str(key): value for key, value in loaded.items()}
+    inherit = document.pop("INHERIT", None)
+    if isinstance(inherit, str):
+        parent = _yaml_document(path.parent / inherit, seen, inherited=True)
+        document = _merged(parent, document)
+    return document
+
+
+def _env_tag(loader: Any, node: Any) -> Any:
+    """``!ENV NAME`` or ``!ENV [NAME, OTHER, default]`` as MkDocs reads it (pyyaml-env-tag):
+    the first variable set, its text read as a YAML scalar, else the default (or None)."""
+    import yaml
+
+    default = None
+    if isinstance(node, yaml.ScalarNode):
+        names = [loader.construct_scalar(node)]
+    elif isinstance(node, yaml.SequenceNode):
+        children = node.value
+        if len(children) > 1:
+            default = loader.construct_object(children[-1])
+            children = children[:-1]
+        names = [loader.construct_scalar(child) for child in children]
+    else:
+        return None
+    for name in names:
+        if name in os.environ:
+            value = os.environ[name]
+            tag = loader.resolve(yaml.ScalarNode, value, (True, False))
+            return loader.construct_object(yaml.ScalarNode(tag, value))
+    return default
+
+
+def _merged(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """``child`` over ``parent`` as MkDocs merges an ``INHERIT``\\ ed file: mappings key by
+    key, at every depth; any other value of the child's replaces the parent's."""
+    merged = dict(parent)
+    for key, value in child.items():
+        below = merged.get(key)
+        if isinstance(below, dict) and isinstance(value, dict):
+            value = _merged(below, value)
+        merged[key] = value
+    return merged
 
 
 def _text(path: Path, values: dict[str, Any], key: str) -> str | None:

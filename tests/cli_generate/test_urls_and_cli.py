@@ -912,6 +912,55 @@ def test_mkdocs_yml_keys_are_read_as_mkdocs_reads_them(
     assert host.site_url == "https://env.example/"
 
 
+INSTANT = ("navigation.instant",)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "theme"),
+    [
+        ("mkdocs.yml", "theme:\n  name: material\n  features:\n    - navigation.instant\n",
+         ("material", INSTANT, False)),
+        ("mkdocs.yml", "theme: material\nextra:\n  version:\n    provider: mike\n",
+         ("material", (), True)),
+        # INHERIT merges mapping by mapping: the parent's name and features stay.
+        ("mkdocs.yml", "INHERIT: base.yml\ntheme:\n  palette: {scheme: slate}\n",
+         ("material", INSTANT, False)),
+        ("mkdocs.yml", "extra:\n  version:\n    provider: !ENV [SITEMAP_TEST_PROVIDER, mike]\n",
+         (None, (), True)),
+        ("mkdocs.yml", "extra:\n  version:\n    provider: !ENV SITEMAP_TEST_PROVIDER\n",
+         (None, (), False)),
+        # Naming neither navigation.instant nor version, it is never parsed whole.
+        ("mkdocs.yml", "theme:\n  name: material\n  features: [navigation.tabs]\nx: [no yaml\n",
+         (None, (), False)),
+        ("zensical.toml", '[project.theme]\nfeatures = ["navigation.instant"]\n',
+         ("material", INSTANT, False)),
+        ("zensical.toml", '[project.theme]\nname = "zensical"\n[project.extra.version]\n'
+         'provider = "mike"\n', ("zensical", (), True)),
+        ("zensical.toml", '[project]\nsite_name = "Example"\n', ("material", (), False)),
+        ("mkdocs.toml", '[project.theme]\nname = "material"\nfeatures = ["navigation.instant"]\n',
+         ("material", INSTANT, False)),
+        ("mkdocs.toml", '[project]\nsite_name = "Example"\n', (None, (), False)),
+    ],
+)  # fmt: skip
+def test_what_material_reads_sitemap_xml_for_is_read_from_the_host_config(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    text: str,
+    theme: tuple[str | None, tuple[str, ...], bool],
+) -> None:
+    """The theme's name (Zensical's, named or not, is Material's), its ``features`` and whether
+    ``extra.version`` names a ``provider``, as the host reads them: ``theme`` as a name or a
+    mapping, a parent config ``INHERIT`` names merged under the file, ``!ENV`` with its
+    default; an ``mkdocs.yml`` that names neither feature is read line by line alone."""
+    monkeypatch.delenv("SITEMAP_TEST_PROVIDER", raising=False)
+    write(tmp_path / "base.yml", "theme:\n  name: material\n  features: [navigation.instant]\n")
+    write(tmp_path / name, text)
+    host = find_host_config(tmp_path)
+    assert host is not None
+    assert (host.theme, host.theme_features, host.version_provider) == theme
+
+
 def test_read_the_docs_gives_the_base_url_when_nothing_else_does(tmp_path: Path) -> None:
     """A step after the build on Read the Docs: its URL for this build stands in for a base
     URL that neither the command line, a config file nor the host's config gives."""
