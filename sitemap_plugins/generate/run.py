@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, BinaryIO, Final
 
-from sitemap_plugins.core import LeftOut, Page, Reporter, SitemapBuilder, Summary
+from sitemap_plugins.core import LeftOut, Options, Page, Reporter, SitemapBuilder, Summary
 from sitemap_plugins.core.git_dates import DateLookup, Undated, Why, run_git
 from sitemap_plugins.core.html import head_of, html_lang
 from sitemap_plugins.core.human_page import Listing, holds_a_listing, html_page_relpath
@@ -37,6 +37,7 @@ from sitemap_plugins.generate.layouts import SourceFinder
 from sitemap_plugins.generate.settings import Settings
 from sitemap_plugins.generate.site import BuiltFile, SiteReader, walk_site
 from sitemap_plugins.generate.urllist import url_list_pages
+from sitemap_plugins.material_sitemap import material_misses_sitemap
 
 __all__ = ["Progress", "display", "generate_site", "generate_urls"]
 
@@ -101,6 +102,9 @@ def generate_site(
         cache_dir=settings.cache_dir,
         source_folders=[settings.source_dir] if settings.source_dir is not None else [],
     )
+    unread = _material_misses_sitemap(settings, options)
+    if unread is not None:  # counted, so that --strict fails before anything is written
+        builder.reporter.warning(Code.CONFLICT, unread)
     finder = None
     if settings.layout is not None and settings.source_dir is not None:
         host = _mkdocs_family_host(settings)
@@ -211,6 +215,33 @@ def _where(settings: Settings, key: str) -> str:
     if key in settings.from_config and settings.config_file is not None:
         return f"{display(settings.config_file)}: {key}: "
     return ""
+
+
+def _material_misses_sitemap(settings: Settings, options: Options) -> str | None:
+    """Why the host's theme, Material's (see :mod:`sitemap_plugins.material_sitemap`), would
+    find no ``sitemap.xml`` this run writes, as the MkDocs plugin says it, naming the host's
+    config file and where the option was given; None where no host config was read."""
+    host = settings.host
+    if host is None:
+        return None
+
+    def named(option: str, value: str) -> str:
+        if option == "filename" and option not in settings.given_at:
+            option, value = "format", str(options.format)  # the file the format names
+            shown = f"{value!r} ({options.filename})"
+        else:
+            shown = repr(value)
+        place = settings.given_at.get(option)
+        if place is None:
+            return f"the option {option} {shown}"
+        if place.startswith("--"):
+            return f"{place} {shown}"
+        return f"{option} {shown} in {display(Path(place))}"
+
+    unread = material_misses_sitemap(
+        host.theme, host.theme_features, host.version_provider, options, named
+    )
+    return None if unread is None else f"{display(host.file)}: {unread}"
 
 
 def _check_readable(site_dir: Path, where: str) -> None:

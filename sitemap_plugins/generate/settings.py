@@ -129,6 +129,9 @@ class Settings:
     from_config: frozenset[str] = frozenset()
     """The paths the config file gave (``site_dir``, ``source``, ``urls``), not a flag: a
     message about one names the file and the key, where the value was written."""
+    given_at: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Where each option of :attr:`explicit` was given, for a message about its value: its
+    flag (``--gzip``), or the config file's path."""
 
     @property
     def cache_dir(self) -> Path | None:
@@ -250,11 +253,14 @@ def resolve_settings(
 
     raw: dict[str, object] = {}
     where: dict[str, str] = {}
+    given_at: dict[str, str] = {}
     for spec in OPTION_SPECS:
         if spec.name in flags:
             raw[spec.name], where[spec.name] = flags[spec.name], flag_name(spec)
+            given_at[spec.name] = flag_name(spec)
         elif spec.name in file_values:
             raw[spec.name], where[spec.name] = file_values[spec.name], f"{config_file}: {spec.name}"
+            given_at[spec.name] = str(config_file)
     explicit = frozenset(raw)
     # Not the option's own check, which refuses a URL naming a page: the host took its site
     # URL for a folder too, and so does Read the Docs, which names the folder it serves.
@@ -282,6 +288,7 @@ def resolve_settings(
         config_file=config_file,
         explicit=explicit,
         from_config=from_config,
+        given_at=given_at,
     )
 
 

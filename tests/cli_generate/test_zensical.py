@@ -9,6 +9,7 @@ history proves and nothing else.
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -138,6 +139,99 @@ def test_under_another_filename_zensicals_sitemap_goes(
     else:
         lines = (site / written).read_text(encoding="utf-8").splitlines()
         assert sorted(lines) == sorted(BASE + path for path in want)
+
+
+MATERIAL_READS = "Material reads sitemap.xml"
+INSTANT = '\n[project.theme]\nfeatures = ["navigation.instant"]\n'
+
+
+def material_reads(done: subprocess.CompletedProcess[str]) -> list[str]:
+    """The lines of a run that say the theme reads a ``sitemap.xml`` the run leaves unwritten."""
+    return [line for line in done.stderr.splitlines() if MATERIAL_READS in line]
+
+
+def sitemap_files(site: Path) -> dict[str, bytes]:
+    """The sitemap files at the top of ``site``, by name, as they are: Zensical writes no other
+    file ending so there."""
+    return {
+        path.name: path.read_bytes()
+        for path in site.glob("*.*")
+        if path.suffix in (".xml", ".gz", ".txt") and path.is_file()
+    }
+
+
+@pytest.mark.parametrize(
+    ("flags", "cause", "written"),
+    [
+        (("--gzip", "on"), "--gzip 'on' (sitemap.xml.gz alone)", "sitemap.xml.gz"),
+        (("--format", "txt"), "--format 'txt' (sitemap.txt)", "sitemap.txt"),
+        (("--filename", "map.xml"), "--filename 'map.xml'", "map.xml"),
+    ],
+    ids=["gzip-on", "txt", "filename"],
+)
+def test_zensicals_instant_navigation_reading_a_sitemap_xml_the_flags_leave_unwritten_is_a_warning(
+    project: GitRepo, flags: tuple[str, ...], cause: str, written: str
+) -> None:
+    """Zensical's theme is Material's: its instant navigation follows in place only the links
+    the site's ``sitemap.xml`` lists. ``generate`` removes the host's file when it writes none
+    of that name, so without a word every page would load in full: a warning naming
+    zensical.toml and the flag, as the MkDocs plugin gives it, and ``--strict`` fails."""
+    project.write("zensical.toml", CONFIG + INSTANT)
+    zensical_build(project.root)
+    site = project.root / "site"
+    bundles = list((site / "assets" / "javascripts").glob("bundle.*.min.js"))
+    assert bundles
+    assert any('new URL("sitemap.xml",' in bundle.read_text("utf-8") for bundle in bundles)
+    before = sitemap_files(site)
+    assert list(before) == ["sitemap.xml"]  # Zensical's own
+
+    done = run("generate", *flags, "--strict", cwd=project.root)
+    assert done.returncode == 1, done.stdout + done.stderr
+    [line] = material_reads(done)
+    assert line.startswith(f"warning: zensical.toml: {MATERIAL_READS}, which {cause} leaves ")
+    assert "its instant navigation loads every page in full" in line
+    assert "version selector" not in line
+    assert sitemap_files(site) == before  # nothing written, nothing removed
+
+    done = run("generate", *flags, cwd=project.root)
+    assert done.returncode == 0, done.stderr
+    assert len(material_reads(done)) == 1
+    assert list(sitemap_files(site)) == [written]
+
+
+def test_zensicals_version_selector_and_a_key_of_the_config_file_are_named(
+    project: GitRepo,
+) -> None:
+    """The version selector (``extra.version`` with a ``provider``) finds the same page in
+    another version in ``sitemap.xml``; a value from ``sitemap-plugins.toml`` is named with
+    the file and its key. With the defaults, ``--gzip both``, features that read no sitemap,
+    or no host config read, not a word."""
+    project.write("zensical.toml", CONFIG + '\n[project.extra.version]\nprovider = "mike"\n')
+    zensical_build(project.root)
+    project.write("sitemap-plugins.toml", 'gzip = "on"\n')
+    done = run("generate", "--strict", cwd=project.root)
+    assert done.returncode == 1, done.stdout + done.stderr
+    [line] = material_reads(done)
+    assert "which gzip 'on' in sitemap-plugins.toml (sitemap.xml.gz alone) leaves " in line
+    assert "its version selector lands on a version's home page" in line
+    assert "instant navigation" not in line
+    (project.root / "sitemap-plugins.toml").unlink()
+
+    for text, flags in [
+        (CONFIG + INSTANT, ()),
+        (CONFIG + INSTANT, ("--gzip", "both")),
+        (CONFIG + '\n[project.theme]\nfeatures = ["navigation.tabs"]\n', ("--gzip", "on")),
+    ]:
+        project.write("zensical.toml", text)
+        done = run("generate", *flags, "--strict", cwd=project.root)
+        assert done.returncode == 0, done.stderr
+        assert not material_reads(done)
+    project.write("zensical.toml", CONFIG + INSTANT)
+    done = run(
+        "generate", "site", "--no-host-config", "--base-url", BASE, "--gzip", "on", "--strict",
+        cwd=project.root,
+    )  # fmt: skip
+    assert not material_reads(done)
 
 
 def test_generate_in_a_shallow_clone_dates_only_what_its_history_proves(

@@ -34,7 +34,7 @@ from tests.mkdocs.helpers import (
 from tests.mkdocs.test_mkdocs import UPDATED_POST, material_blog_available
 from tests.support.console_script import run
 from tests.support.gitrepo import GitRepo
-from tests.support.hosts import mkdocs_build
+from tests.support.hosts import mkdocs_build, output
 from tests.support.sitemap_checks import UrlEntry, check_sitemap_file
 
 
@@ -590,6 +590,105 @@ def test_the_hosts_sitemap_goes_where_generate_writes_no_file_of_its_name(
 
 _SITEMAP_SUFFIXES = (".xml", ".gz", ".txt")
 """What a sitemap file of the site's top folder may end with: MkDocs writes no other such file."""
+
+
+MATERIAL_READS = "Material reads sitemap.xml"
+
+
+def _material_reads(text: str) -> list[str]:
+    """The lines that say Material reads a ``sitemap.xml`` the options leave unwritten."""
+    return [line for line in text.splitlines() if MATERIAL_READS in line]
+
+
+def _sitemap_files(site: Path) -> dict[str, bytes]:
+    return {
+        path.name: path.read_bytes()
+        for path in site.glob("*.*")
+        if path.suffix in _SITEMAP_SUFFIXES and path.is_file()
+    }
+
+
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+@pytest.mark.parametrize(
+    ("generate", "option", "cause"),
+    [
+        (("--gzip", "on"), {"gzip": "on"}, "--gzip 'on' (sitemap.xml.gz alone)"),
+        (("--format", "txt"), {"format": "txt"}, "--format 'txt' (sitemap.txt)"),
+        (("--filename", "map.xml"), {"filename": "map.xml"}, "--filename 'map.xml'"),
+    ],
+    ids=["gzip-on", "txt", "filename"],
+)
+def test_generate_warns_as_the_plugin_does_that_material_reads_a_sitemap_xml_it_leaves_unwritten(
+    git_repo: GitRepo, generate: tuple[str, ...], option: dict[str, str], cause: str
+) -> None:
+    """Material's instant navigation follows in place only the links ``sitemap.xml`` lists.
+    The plugin with those options writes none, and warns; ``generate`` with those flags removes
+    the one MkDocs wrote, and must warn too, in the same words but for where the value was
+    set, naming mkdocs.yml and the flag; ``--strict`` fails and writes nothing."""
+    root = example_repo(git_repo)
+    theme = {"name": "material", "features": ["navigation.instant"]}
+    write_config(git_repo, theme=theme, plugins=[{"sitemap": option}])
+    plugin_said = _material_reads(output(mkdocs_build(root, "--site-dir", "with-plugin")))
+    write_config(git_repo, theme=theme, plugins=["search"])
+    mkdocs_build(root)
+    site = root / "site"
+    bundles = list((site / "assets" / "javascripts").glob("bundle.*.min.js"))
+    assert any("sitemap.xml" in bundle.read_text("utf-8") for bundle in bundles)  # it does read it
+    before = _sitemap_files(site)
+    assert sorted(before) == ["sitemap.xml", "sitemap.xml.gz"]  # MkDocs' own
+
+    done = run("generate", *generate, "--strict", cwd=root)
+    assert done.returncode == 1, done.stdout + done.stderr
+    [line] = _material_reads(done.stderr)
+    assert line.startswith(f"warning: mkdocs.yml: {MATERIAL_READS}, which {cause} leaves ")
+    assert "its instant navigation loads every page in full" in line
+    assert "version selector" not in line
+    assert _sitemap_files(site) == before  # nothing written, nothing removed
+    # The plugin's words, but for where the value was set.
+    [plugin_line] = plugin_said
+    assert plugin_line.endswith(line.partition(" leaves ")[2])
+
+    done = run("generate", *generate, cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert len(_material_reads(done.stderr)) == 1
+    assert "sitemap.xml" not in _sitemap_files(site)
+
+
+@pytest.mark.skipif(not material_blog_available(), reason="needs mkdocs-material")
+def test_generate_reads_material_s_features_and_version_selector_as_mkdocs_does(
+    git_repo: GitRepo,
+) -> None:
+    """The version selector (``extra.version`` with a ``provider``) finds the same page in
+    another version in ``sitemap.xml``. ``mkdocs.yml`` is read as MkDocs reads it: the theme
+    from the file ``INHERIT`` names, ``!ENV`` with its default. With the defaults, ``--gzip
+    both`` or a theme that reads no sitemap, not a word."""
+    root = example_repo(git_repo)
+    write_config(git_repo, theme={"name": "material"}, plugins=["search"])
+    (root / "mkdocs.yml").rename(root / "base.yml")
+    git_repo.write(
+        "mkdocs.yml",
+        "INHERIT: base.yml\n"
+        "extra:\n  version:\n    provider: !ENV [SITEMAP_TEST_NO_SUCH_VARIABLE, mike]\n",
+    )
+    mkdocs_build(root)
+    done = run("generate", "--gzip", "on", "--strict", cwd=root)
+    assert done.returncode == 1, done.stdout + done.stderr
+    [line] = _material_reads(done.stderr)
+    assert "its version selector lands on a version's home page" in line
+    assert "instant navigation" not in line
+
+    instant = {"name": "material", "features": ["navigation.instant"]}
+    for theme, generate in [
+        (instant, ()),
+        (instant, ("--gzip", "both")),
+        ({"name": "material", "features": ["navigation.tabs"]}, ("--gzip", "on")),
+        ({"name": "mkdocs", "features": ["navigation.instant"]}, ("--filename", "map.xml")),
+    ]:
+        write_config(git_repo, theme=theme, plugins=["search"])
+        mkdocs_build(root)
+        done = run("generate", *generate, "--strict", cwd=root)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert not _material_reads(done.stderr)
 
 
 @pytest.mark.parametrize(
