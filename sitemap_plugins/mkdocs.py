@@ -173,6 +173,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._read_in: dict[tuple[str, str], tuple[str, ...]] = {}  # what each page read in
         self._offered: set[str] = set()  # files read in this build's history pass was told of
         self._started_at: dt.datetime | None = None  # see on_startup
+        self._material_unread: str | None = None  # why Material finds no sitemap.xml of ours
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         """Defined so that MkDocs keeps this instance across ``serve`` rebuilds (see module).
@@ -238,9 +239,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             )
         except OptionError as error:  # a combination no single option could check
             raise PluginError(f"sitemap: {error}") from None
-        unread = _sitemap_material_misses(config, options)
-        if unread is not None:
-            log.warning("sitemap: %s", unread)
+        # Said once the files are known: a sitemap.xml of the site's own is what Material reads.
+        self._material_unread = _sitemap_material_misses(config, options, self.config)
         docs_dir = Path(config.docs_dir)
         if (
             self._builder is None
@@ -266,6 +266,9 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         template = files.get_file_from_path("sitemap.xml")
         if template is not None and not _under(template.abs_src_path, config.docs_dir):
             files.remove(template)
+            template = None
+        if self._material_unread is not None and template is None:
+            log.warning("sitemap: %s", self._material_unread)
 
     def _nested_build(self) -> bool:
         """Whether mkdocs-static-i18n is building a further language inside its post_build."""
@@ -706,9 +709,13 @@ def _is_not_found_page(file: File) -> bool:
     return ("/" not in source and source.split(".")[0] == "404") or file.dest_uri == "404.html"
 
 
-def _sitemap_material_misses(config: MkDocsConfig, options: Options) -> str | None:
+def _sitemap_material_misses(
+    config: MkDocsConfig, options: Options, given: Mapping[str, object]
+) -> str | None:
     """Why Material would find no ``sitemap.xml`` where it reads one, or None (see
-    :mod:`.material_sitemap`, whose wording ``generate`` shares)."""
+    :mod:`.material_sitemap`, whose wording ``generate`` shares). ``given`` is the plugin's
+    own settings in ``mkdocs.yml``: a file named by ``format`` alone is said to be the
+    format's."""
     theme = config.theme
     if theme is None:
         return None
@@ -719,8 +726,18 @@ def _sitemap_material_misses(config: MkDocsConfig, options: Options) -> str | No
         theme.get("features") or (),
         isinstance(version, Mapping) and bool(version.get("provider")),
         options,
-        lambda option, value: f"the sitemap option {option} {value!r} in mkdocs.yml",
+        lambda option, value: _named_in_mkdocs_yml(option, value, options, given),
     )
+
+
+def _named_in_mkdocs_yml(
+    option: str, value: str, options: Options, given: Mapping[str, object]
+) -> str:
+    """A sitemap option's value as ``mkdocs.yml`` sets it: ``format`` where ``filename`` is
+    the name the format gives (``format: txt`` writes ``sitemap.txt``)."""
+    if option == "filename" and given.get("filename") is None:
+        return f"the sitemap option format {options.format!r} in mkdocs.yml ({value})"
+    return f"the sitemap option {option} {value!r} in mkdocs.yml"
 
 
 def _material_blogs(plugins: Iterable[object], docs_dir: str) -> tuple[tuple[str, str], ...]:

@@ -154,7 +154,7 @@ MATERIAL_READS = "Material reads sitemap.xml"
     [
         ({"gzip": "on"}, "gzip 'on'"),
         ({"filename": "map.xml"}, "filename 'map.xml'"),
-        ({"format": "txt"}, "filename 'sitemap.txt'"),
+        ({"format": "txt"}, "format 'txt'"),  # the option set, not the name it gives
     ],
 )
 def test_material_reading_a_sitemap_xml_the_options_leave_unwritten_is_a_warning(
@@ -188,6 +188,22 @@ def test_material_reading_a_sitemap_xml_the_options_leave_unwritten_is_a_warning
     assert MATERIAL_READS not in output(mkdocs_build(root, "--strict"))
     write_config(git_repo, theme={"name": "mkdocs"}, extra=extra, plugins=[{"sitemap": options}])
     assert MATERIAL_READS not in output(mkdocs_build(root, "--strict"))
+
+
+def test_material_reading_a_sitemap_xml_of_the_sites_own_is_not_warned_of(
+    git_repo: GitRepo,
+) -> None:
+    """A site that publishes a ``sitemap.xml`` of its own from ``docs/`` and gives ours another
+    name, as README advises: Material reads the site's file, and ``--strict`` builds pass."""
+    theme = {"name": "material", "features": ["navigation.instant"]}
+    root = example_repo(git_repo, theme=theme, plugins=[{"sitemap": {"filename": "docs.xml"}}])
+    own = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>\n'
+    git_repo.write("docs/sitemap.xml", own)
+    git_repo.commit("own sitemap", "2024-11-01T09:00:00+00:00")
+    done = mkdocs_build(root, "--strict")
+    assert MATERIAL_READS not in output(done)
+    assert (root / "site" / "sitemap.xml").read_text("utf-8") == own
+    check_sitemap_file(root / "site" / "docs.xml", BASE + "docs.xml")
 
 
 def test_a_percent_in_a_file_name_is_encoded_once(git_repo: GitRepo) -> None:
