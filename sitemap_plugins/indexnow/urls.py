@@ -115,9 +115,13 @@ def read_urls(
         nonlocal scope
         scope = _folder_of(url)
 
+    answered_at: str | None = None  # the URL that answered for the sitemap, once redirected
+
     def site_moved(url: str) -> None:
+        nonlocal answered_at
         moved(url)
         found.folder = scope
+        answered_at = url
 
     if progress is not None:
         progress(str(source))
@@ -131,7 +135,7 @@ def read_urls(
             else children_site(source, [child.loc for child in listing.children])
         )
     for child in listing.children:
-        child_source = _child(source, child.loc, base_url, site)
+        child_source = _child(source, child.loc, base_url, site, answered_at)
         scope = _folder_of(child.loc)
         if progress is not None:
             progress(str(child_source))
@@ -153,15 +157,23 @@ def _folder_of(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}{path}"
 
 
-def _child(index: Path | str, loc: str, base_url: str | None, site: LocalSite | None) -> Path | str:
-    """Where the child ``loc`` of ``index`` is read: its URL, or its file as ``site`` maps it."""
+def _child(
+    index: Path | str,
+    loc: str,
+    base_url: str | None,
+    site: LocalSite | None,
+    answered_at: str | None = None,
+) -> Path | str:
+    """Where the child ``loc`` of ``index`` is read: its URL, or its file as ``site`` maps it.
+    An index read from a URL lists children on the host that answered it (``answered_at``,
+    once redirects are followed: ``www.example.org`` for ``example.org``)."""
     label = str(index)
     if not is_web_url(loc):
         raise ListingError(
             label, Check.NOT_ABSOLUTE, f"lists {loc!r}, which is not an absolute http(s) URL"
         )
     if isinstance(index, str):
-        if origin(loc) != origin(index):
+        if origin(loc) != origin(answered_at or index):
             raise ListingError(
                 label, Check.OUT_OF_SCOPE, f"lists {loc}, on another host; not fetched"
             )

@@ -102,6 +102,27 @@ def test_a_sitemap_url_that_redirects_lists_the_urls_of_where_it_is_served(
         assert endpoint.accepted[0]["keyLocation"] == f"{base}{KEY}.txt"
 
 
+def test_a_sitemap_index_url_that_redirects_has_its_children_read_where_it_answered(
+    www: tuple[Path, str], endpoint: Endpoint, tmp_path: Path
+) -> None:
+    """An index at ``example.org`` answered from ``www.example.org`` lists its children there:
+    they were refused as another host's, and the run stopped with exit status 2."""
+    folder, base = www
+    urlset(folder / "sitemap-1.xml", [base, base + "a"])
+    (folder / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        f"<sitemap><loc>{base}sitemap-1.xml</loc></sitemap></sitemapindex>\n",
+        "utf-8",
+    )
+    with serve_redirect(base) as apex:
+        done = run("submit", apex + "sitemap.xml", "--all", "--key", KEY,
+                   "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[0] == f"Read {apex}sitemap.xml: 2 URLs in 2 files."
+    assert [doc["urlList"] for doc in endpoint.accepted] == [[base, base + "a"]]
+
+
 def test_a_local_sitemap_keeps_to_its_base_url_or_its_first_urls_host(
     www: tuple[Path, str], endpoint: Endpoint, tmp_path: Path
 ) -> None:
