@@ -239,7 +239,8 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             )
         except OptionError as error:  # a combination no single option could check
             raise PluginError(f"sitemap: {error}") from None
-        # Said once the files are known: a sitemap.xml of the site's own is what Material reads.
+        # Said once the files are known (on_env): a sitemap.xml of the site's own is what
+        # Material reads.
         self._material_unread = _sitemap_material_misses(config, options, self.config)
         docs_dir = Path(config.docs_dir)
         if (
@@ -263,12 +264,11 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> None:
         # No longer a template, the theme's sitemap.xml would be copied as a static file.
+        # Only the theme's: one the site made itself (a mkdocs-gen-files script, a hook) is
+        # the site's own, written like any file of docs_dir.
         template = files.get_file_from_path("sitemap.xml")
-        if template is not None and not _under(template.abs_src_path, config.docs_dir):
+        if template is not None and _is_theme_file(template, config):
             files.remove(template)
-            template = None
-        if self._material_unread is not None and template is None:
-            log.warning("sitemap: %s", self._material_unread)
 
     def _nested_build(self) -> bool:
         """Whether mkdocs-static-i18n is building a further language inside its post_build."""
@@ -284,6 +284,10 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         # start with: mkdocs-static-i18n puts a language's own in the config before it builds.
         language = str(getattr(self._i18n, "current_language", "") or "")
         self._site_urls.setdefault(language, config.site_url)
+        # Once every plugin and hook has added its files: one may be a sitemap.xml of the site's.
+        unread = self._material_unread
+        if unread and not self._nested_build() and not files.get_file_from_path("sitemap.xml"):
+            log.warning("sitemap: %s", unread)
         # Once each: Material 9.3 to 9.5 append their tags_file's File to the files a second
         # time, and the page was listed twice, with a warning that --strict stopped on.
         pages = list({id(file): file for file in files if file.is_documentation_page()}.values())
@@ -771,6 +775,13 @@ def _find_i18n(config: MkDocsConfig) -> Any:
 
 def _under(path: str | None, directory: str) -> bool:
     return path is not None and Path(directory).absolute() in Path(path).absolute().parents
+
+
+def _is_theme_file(file: File, config: MkDocsConfig) -> bool:
+    """Whether MkDocs took ``file`` from the theme's folders (its ``custom_dir`` among them),
+    not from the site: ``docs_dir``, or a file a plugin or hook made."""
+    theme = config.theme
+    return theme is not None and any(_under(file.abs_src_path, folder) for folder in theme.dirs)
 
 
 def _key(file: File) -> tuple[str, str]:

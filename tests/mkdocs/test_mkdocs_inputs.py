@@ -20,7 +20,9 @@ from tests.mkdocs.helpers import (
     BUILD_ABORT,
     CONFIG_ABORT,
     build_site,
+    english_and_french,
     example_repo,
+    i18n_version,
     load,
     sitemap,
     sitemap_warnings,
@@ -190,20 +192,60 @@ def test_material_reading_a_sitemap_xml_the_options_leave_unwritten_is_a_warning
     assert MATERIAL_READS not in output(mkdocs_build(root, "--strict"))
 
 
+MADE_BY_A_HOOK = """
+import tempfile
+from pathlib import Path
+
+from mkdocs.structure.files import File
+
+def on_files(files, config):
+    # As mkdocs-gen-files adds the files its scripts write: from a folder of its own.
+    folder = tempfile.mkdtemp()
+    Path(folder, "sitemap.xml").write_text(OWN, "utf-8")
+    files.append(File("sitemap.xml", folder, config.site_dir, config.use_directory_urls))
+    return files
+"""
+
+
+@pytest.mark.parametrize("made", ["in docs_dir", "by a hook"])
 def test_material_reading_a_sitemap_xml_of_the_sites_own_is_not_warned_of(
-    git_repo: GitRepo,
+    git_repo: GitRepo, made: str
 ) -> None:
-    """A site that publishes a ``sitemap.xml`` of its own from ``docs/`` and gives ours another
-    name, as README advises: Material reads the site's file, and ``--strict`` builds pass."""
+    """A site that publishes a ``sitemap.xml`` of its own, from ``docs/`` or made during the
+    build (mkdocs-gen-files, a hook), and gives ours another name, as README advises: Material
+    reads the site's file, and ``--strict`` builds pass. The one a hook made was taken for the
+    theme's and dropped, and the build failed on a warning that no sitemap.xml was left."""
     theme = {"name": "material", "features": ["navigation.instant"]}
     root = example_repo(git_repo, theme=theme, plugins=[{"sitemap": {"filename": "docs.xml"}}])
     own = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>\n'
-    git_repo.write("docs/sitemap.xml", own)
+    if made == "in docs_dir":
+        git_repo.write("docs/sitemap.xml", own)
+    else:
+        git_repo.write("hooks.py", f"OWN = {own!r}\n{MADE_BY_A_HOOK}")
+        settings = {"theme": theme, "plugins": [{"sitemap": {"filename": "docs.xml"}}]}
+        write_config(git_repo, hooks=["hooks.py"], **settings)
     git_repo.commit("own sitemap", "2024-11-01T09:00:00+00:00")
     done = mkdocs_build(root, "--strict")
     assert MATERIAL_READS not in output(done)
     assert (root / "site" / "sitemap.xml").read_text("utf-8") == own
     check_sitemap_file(root / "site" / "docs.xml", BASE + "docs.xml")
+
+
+@pytest.mark.skipif(i18n_version() < (1, 0), reason="needs mkdocs-static-i18n 1.x")
+def test_material_reading_no_sitemap_xml_is_said_once_for_every_language(
+    git_repo: GitRepo,
+) -> None:
+    """mkdocs-static-i18n builds each further language inside the build: the warning was said
+    once for each of them."""
+    theme = {"name": "material", "features": ["navigation.instant"]}
+    plugins = english_and_french()
+    plugins[0] = {"sitemap": {"gzip": "on"}}
+    root = example_repo(git_repo, theme=theme, plugins=plugins)
+    git_repo.write("docs/index.fr.md", "# Accueil\n")
+    git_repo.commit("french", "2024-11-01T09:00:00+00:00")
+    done = mkdocs_build(root)
+    assert (root / "site" / "fr" / "index.html").is_file()
+    assert output(done).count(MATERIAL_READS) == 1
 
 
 def test_a_percent_in_a_file_name_is_encoded_once(git_repo: GitRepo) -> None:
