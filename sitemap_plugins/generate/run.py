@@ -87,11 +87,9 @@ def generate_site(
         raise InputError(f"{where}{settings.source_dir}: no such folder{what}")
     if settings.options.base_url is None:  # settings always set it; a library caller may not
         raise InputError("no base URL: set the base_url option")
+    host_warnings: list[str] = []  # said through the builder's reporter, which --strict counts
     host_files = host_sitemaps(
-        site_dir,
-        settings.options,
-        settings.explicit,
-        warn=lambda message: reporter.warning(Code.PUBLISH, message),
+        site_dir, settings.options, settings.explicit, warn=host_warnings.append
     )
     options = host_files.options
     base_url = str(options.base_url)
@@ -102,6 +100,8 @@ def generate_site(
         cache_dir=settings.cache_dir,
         source_folders=[settings.source_dir] if settings.source_dir is not None else [],
     )
+    for message in host_warnings:
+        builder.reporter.warning(Code.PUBLISH, message)
     unread = _material_misses_sitemap(settings, options)
     if unread is not None:  # counted, so that --strict fails before anything is written
         builder.reporter.warning(Code.CONFLICT, unread)

@@ -708,6 +708,13 @@ def test_a_file_named_sitemap_xml_that_is_no_sitemap_is_left_alone(
     assert own.read_text(encoding="utf-8") == "<html><body>Our own page</body></html>\n"
     assert "site/sitemap.xml is left as it is: it is not a sitemap" in done.stderr
     assert (git_repo.root / "site" / written).is_file()
+    # A warning like any other: --strict fails on it, before anything is written.
+    (git_repo.root / "site" / written).unlink()
+    strict = run("generate", *generate, "--strict", cwd=git_repo.root)
+    assert strict.returncode != 0
+    assert "site/sitemap.xml is left as it is: it is not a sitemap" in strict.stderr
+    assert not (git_repo.root / "site" / written).exists()
+    assert own.read_text(encoding="utf-8") == "<html><body>Our own page</body></html>\n"
 
 
 @pytest.mark.parametrize("runs_before", [0, 1], ids=["after-mkdocs", "after-generate"])
