@@ -165,17 +165,20 @@ def _child(
     answered_at: str | None = None,
 ) -> Path | str:
     """Where the child ``loc`` of ``index`` is read: its URL, or its file as ``site`` maps it.
-    An index read from a URL lists children on the host that answered it (``answered_at``,
-    once redirects are followed: ``www.example.org`` for ``example.org``)."""
+    An index read from a URL lists children on its own host, or on the host that answered it
+    (``answered_at``, once redirects are followed: ``www.example.org`` for ``example.org``, a
+    storage host the site sends its sitemap requests to)."""
     label = str(index)
     if not is_web_url(loc):
         raise ListingError(
             label, Check.NOT_ABSOLUTE, f"lists {loc!r}, which is not an absolute http(s) URL"
         )
     if isinstance(index, str):
-        if origin(loc) != origin(answered_at or index):
+        hosts = {origin(index), origin(answered_at or index)}
+        if origin(loc) not in hosts:
+            moved = f" (answered from {answered_at})" if len(hosts) > 1 else ""
             raise ListingError(
-                label, Check.OUT_OF_SCOPE, f"lists {loc}, on another host; not fetched"
+                label, Check.OUT_OF_SCOPE, f"lists {loc}, on another host{moved}; not fetched"
             )
         return loc
     if base_url is not None and not loc.startswith(base_url):

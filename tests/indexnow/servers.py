@@ -165,18 +165,27 @@ def serve_folder(folder: Path, *, gzip_text: bool = False) -> Iterator[str]:
 
 
 @contextmanager
-def serve_redirect(to: str) -> Iterator[str]:
+def serve_redirect(
+    to: str, *, only: dict[str, str] | None = None, folder: Path | None = None
+) -> Iterator[str]:
     """A server on loopback answering every GET with a 301 to the same path under ``to`` (a
-    base URL): an apex domain sending its visitors to ``www.``, ``http`` sending to ``https``."""
+    base URL): an apex domain sending its visitors to ``www.``, ``http`` sending to ``https``.
+    With ``only`` (path -> URL), those paths alone are sent on, and ``folder`` serves the rest:
+    a site whose sitemap is kept on a storage host."""
 
     class Redirect(_QuietFiles):
         def do_GET(self) -> None:
+            if only is not None and self.path not in only:
+                super().do_GET()
+                return
+            target = only[self.path] if only is not None else to.rstrip("/") + self.path
             self.send_response(301)
-            self.send_header("Location", to.rstrip("/") + self.path)
+            self.send_header("Location", target)
             self.send_header("Content-Length", "0")
             self.end_headers()
 
-    with _serve(Redirect) as url:
+    handler = functools.partial(Redirect, directory=str(folder)) if folder else Redirect
+    with _serve(handler) as url:
         yield url
 
 

@@ -123,6 +123,32 @@ def test_a_sitemap_index_url_that_redirects_has_its_children_read_where_it_answe
     assert [doc["urlList"] for doc in endpoint.accepted] == [[base, base + "a"]]
 
 
+def test_an_index_kept_on_a_storage_host_may_list_children_on_the_host_named(
+    www: tuple[Path, str], endpoint: Endpoint, tmp_path: Path
+) -> None:
+    """The site's ``/sitemap.xml`` sent on to a storage host (a CDN, a bucket), whose index
+    lists children on the site's own host, the one the user named: that host was called
+    "another host", and the run stopped with exit status 2."""
+    storage, store = www
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / f"{KEY}.txt").write_text(KEY + "\n", "ascii")
+    only = {"/sitemap.xml": store + "sitemap.xml"}
+    with serve_redirect(store, only=only, folder=site) as own:
+        urlset(site / "s1.xml", [own, own + "a"])
+        (storage / "sitemap.xml").write_text(
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+            f"<sitemap><loc>{own}s1.xml</loc></sitemap></sitemapindex>\n",
+            "utf-8",
+        )
+        done = run("submit", own + "sitemap.xml", "--all", "--key", KEY,
+                   "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert [doc["urlList"] for doc in endpoint.accepted] == [[own, own + "a"]]
+    assert endpoint.accepted[0]["keyLocation"] == f"{own}{KEY}.txt"
+
+
 def test_a_local_sitemap_keeps_to_its_base_url_or_its_first_urls_host(
     www: tuple[Path, str], endpoint: Endpoint, tmp_path: Path
 ) -> None:
