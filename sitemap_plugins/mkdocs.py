@@ -286,7 +286,7 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
         self._site_urls.setdefault(language, config.site_url)
         # Once every plugin and hook has added its files: one may be a sitemap.xml of the site's.
         unread = self._material_unread
-        if unread and not self._nested_build() and not files.get_file_from_path("sitemap.xml"):
+        if unread and not self._nested_build() and not _published(files, "sitemap.xml"):
             log.warning("sitemap: %s", unread)
         # Once each: Material 9.3 to 9.5 append their tags_file's File to the files a second
         # time, and the page was listed twice, with a warning that --strict stopped on.
@@ -315,7 +315,13 @@ class SitemapPlugin(BasePlugin[SitemapConfig]):  # type: ignore[no-untyped-call]
             if not dest.startswith(site):
                 continue
             source = file.abs_src_path or ""
-            origin = self._origin(file) if source.startswith(docs) or not source else source
+            made_by = getattr(file, "generated_by", None)
+            if made_by:  # its source, if any, is a temporary file gone once the build ends
+                origin = f"{file.src_uri} (made by {made_by})"
+            elif source.startswith(docs) or not source:
+                origin = self._origin(file)
+            else:
+                origin = source
             yield dest[len(site) :].replace(os.sep, "/"), origin
 
     # After mkdocs-include-markdown-plugin (100), whose includes may hold macros' own, and before
@@ -774,7 +780,20 @@ def _find_i18n(config: MkDocsConfig) -> Any:
 
 
 def _under(path: str | None, directory: str) -> bool:
-    return path is not None and Path(directory).absolute() in Path(path).absolute().parents
+    """Whether ``path`` lies in ``directory``, both made absolute and normal: MkDocs joins
+    ``custom_dir`` to the config's folder as it is written (``proj/../overrides``), while a
+    file's ``abs_src_path`` is normalised."""
+    if path is None:
+        return False
+    return Path(os.path.abspath(directory)) in Path(os.path.abspath(path)).parents  # noqa: PTH100
+
+
+def _published(files: Files, path: str) -> bool:
+    """Whether the build writes the file at ``path`` (``exclude_docs`` and, in a build,
+    ``draft_docs`` keep a file of docs_dir out)."""
+    file = files.get_file_from_path(path)
+    inclusion = getattr(file, "inclusion", None)
+    return file is not None and not (inclusion is not None and inclusion.is_excluded())
 
 
 def _is_theme_file(file: File, config: MkDocsConfig) -> bool:

@@ -231,6 +231,54 @@ def test_material_reading_a_sitemap_xml_of_the_sites_own_is_not_warned_of(
     check_sitemap_file(root / "site" / "docs.xml", BASE + "docs.xml")
 
 
+THEME_SITEMAP = "<urlset>{% for file in pages %}{{ file.page.canonical_url }}{% endfor %}"
+
+
+@pytest.mark.parametrize("custom_dir", ["overrides", "../shared/overrides"])
+def test_a_themes_sitemap_template_overridden_in_custom_dir_is_not_published(
+    git_repo: GitRepo, custom_dir: str
+) -> None:
+    """MkDocs documents overriding the theme's ``sitemap.xml`` in ``custom_dir``: the theme's
+    template, replaced by ours. Written with ``..`` (overrides shared by the projects of a
+    monorepo), MkDocs keeps the path unnormalised, and the raw template was published instead
+    of the sitemap, with a warning that --strict failed on."""
+    project = git_repo.root / "proj"
+    for relpath, text in {
+        "docs/index.md": "# Home\n",
+        "docs/guide.md": "# Guide\n",
+        f"{custom_dir}/sitemap.xml": THEME_SITEMAP,
+    }.items():
+        target = (project / relpath).resolve()
+        git_repo.write(target.relative_to(git_repo.root).as_posix(), text)
+    config = {
+        "site_name": "Demo",
+        "site_url": BASE,
+        "theme": {"name": "mkdocs", "custom_dir": custom_dir},
+        "plugins": ["sitemap"],
+    }
+    git_repo.write("proj/mkdocs.yml", yaml.safe_dump(config))
+    git_repo.commit("site", "2024-11-01T09:00:00+00:00")
+    done = mkdocs_build(project, "--strict")
+    assert "already written" not in output(done)
+    entries = check_sitemap_file(project / "site" / "sitemap.xml", BASE + "sitemap.xml")
+    assert sorted(entry.loc for entry in entries) == [BASE, BASE + "guide/"]
+
+
+def test_material_reading_a_sitemap_xml_the_build_leaves_out_is_warned_of(
+    git_repo: GitRepo,
+) -> None:
+    """A ``docs/sitemap.xml`` that ``exclude_docs`` keeps out of the build is no file Material
+    can read: the warning was not said, and the site had no sitemap.xml at all."""
+    theme = {"name": "material", "features": ["navigation.instant"]}
+    settings = {"theme": theme, "exclude_docs": "sitemap.xml\n"}
+    root = example_repo(git_repo, plugins=[{"sitemap": {"gzip": "on"}}], **settings)
+    git_repo.write("docs/sitemap.xml", "<urlset/>\n")
+    git_repo.commit("own sitemap, left out", "2024-11-01T09:00:00+00:00")
+    done = mkdocs_build(root)
+    assert output(done).count(MATERIAL_READS) == 1
+    assert not (root / "site" / "sitemap.xml").exists()
+
+
 @pytest.mark.skipif(i18n_version() < (1, 0), reason="needs mkdocs-static-i18n 1.x")
 def test_material_reading_no_sitemap_xml_is_said_once_for_every_language(
     git_repo: GitRepo,

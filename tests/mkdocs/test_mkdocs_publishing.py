@@ -209,6 +209,34 @@ OWN_SITEMAP = (
 ).encode()
 
 
+GEN_SITEMAP = f"""import mkdocs_gen_files
+
+with mkdocs_gen_files.open("sitemap.xml", "wb") as written:
+    written.write({OWN_SITEMAP!r})
+"""
+
+
+def test_a_sitemap_a_gen_files_script_writes_is_kept_and_named_by_who_made_it(
+    git_repo: GitRepo,
+) -> None:
+    """A ``sitemap.xml`` a mkdocs-gen-files script writes is the site's, as one in docs_dir: it
+    stays, with the warning. The warning named the script's temporary file, gone once the
+    build ended; it names the file in the site and who made it."""
+    pytest.importorskip("mkdocs_gen_files", reason="installed with MkDocs' newest only")
+    root = site_repo(git_repo, user_files=False)
+    git_repo.write("gen_sitemap.py", GEN_SITEMAP)
+    plugins = [{"gen-files": {"scripts": ["gen_sitemap.py"]}}, "sitemap"]
+    write_config(git_repo, plugins=plugins, hooks=["hooks.py"])
+    git_repo.commit("a generated sitemap", "2024-10-22T09:00:00+00:00")
+    done = mkdocs_build(root)
+    site = root / "site"
+    assert (site / "sitemap.xml").read_bytes() == OWN_SITEMAP
+    [warning] = [line for line in output(done).splitlines() if line.startswith("WARNING")]
+    assert "sitemap: sitemap.xml (made by mkdocs-gen-files): already written to sitemap.xml" in (
+        warning
+    )
+
+
 @pytest.mark.parametrize("name", ["sitemap.xml", "sitemap.xml.gz"])
 def test_a_sitemap_of_the_sites_own_is_kept_with_a_warning(git_repo: GitRepo, name: str) -> None:
     """A file in docs_dir that MkDocs copies where the sitemap goes is the site's: it stays as
