@@ -26,9 +26,9 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from typing import Final
-from urllib.parse import SplitResult, urlsplit
+from urllib.parse import urlsplit
 
-from sitemap_plugins.core.urls import normal_url_tail, web_origin
+from sitemap_plugins.core.urls import url_identity
 
 _SITEMAP_LINE: Final = re.compile(
     r"[ \t]*sitemap[ \t]*:[ \t]*(?P<url>[^ \t].*?)[ \t]*", re.IGNORECASE | re.DOTALL
@@ -129,22 +129,13 @@ def _names(url: str, sitemap_url: str, previous: Collection[str]) -> bool:
 
 
 def _same_url(url: str, other: str) -> bool:
-    """Whether two URLs are one as RFC 3986 compares them (:func:`.urls.web_origin`,
-    :func:`.urls.normal_url_tail`): a line naming ``https://Example.org:443/sitemap.xml`` is
-    the line of ``https://example.org/sitemap.xml``, which a second line would repeat."""
+    """Whether two URLs are one as RFC 3986 compares them (:func:`.urls.url_identity`): a line
+    naming ``https://Example.org:443/sitemap.xml`` is the line of
+    ``https://example.org/sitemap.xml``, which a second line would repeat."""
     if url == other:
         return True
-    one, two = urlsplit(url), urlsplit(other)
-    if web_origin(one.scheme, one.netloc) != web_origin(two.scheme, two.netloc):
-        return False
-    return normal_url_tail(_tail(one)) == normal_url_tail(_tail(two))
-
-
-def _tail(parts: SplitResult) -> str:
-    """The part of a URL after its host, as :func:`.urls.normal_url_tail` takes it."""
-    query = f"?{parts.query}" if parts.query else ""
-    fragment = f"#{parts.fragment}" if parts.fragment else ""
-    return (parts.path or "/") + query + fragment
+    identity = url_identity(url)
+    return identity is not None and identity == url_identity(other)
 
 
 def _lines(text: str) -> list[str]:

@@ -377,6 +377,39 @@ def _host_and_port(scheme: str, netloc: str) -> str:
     return f"{host}:{port}"
 
 
+def url_identity(url: str) -> tuple[str, str] | None:
+    """``(scheme://host[:port], the rest)`` of an http(s) URL; None for anything else.
+
+    The origin is :func:`web_origin` (the host's case and the scheme's default port make no
+    other site), as the writer and ``generate`` decide.
+
+    The rest is as RFC 3986 compares it (:func:`normal_url_tail`):
+    ``/docs/%2e%2e/admin`` is ``/admin``, outside ``/docs/``, and ``%7Euser`` is ``~user``,
+    the same URL. String operations only: this runs for every URL, and ``urlsplit`` costs
+    more than the rest of an entry's checks together.
+
+    The validator's scope and duplicate checks (E305, E307) compare URLs so, ``submit``
+    compares two deploys so, and robots.txt's lines are found so: one URL, however it is
+    spelled, is one URL everywhere. ``url`` is taken as it is: a caller trims what its format
+    allows around it.
+    """
+    text = url
+    head = text[:8].lower()
+    start = 8 if head.startswith("https://") else 7 if head.startswith("http://") else 0
+    if not start:
+        return None
+    end = len(text)
+    for mark in "/?#":
+        found = text.find(mark, start)
+        if found != -1 and found < end:
+            end = found
+    if end == start:
+        return None
+    rest = text[end:]
+    origin = web_origin(text[: start - 3], text[start:end])
+    return origin, normal_url_tail(rest if rest.startswith("/") else "/" + rest)
+
+
 def join_url(base_url: str, path: str, *, encoded: bool = True) -> str:
     """The absolute URL of a served path under ``base_url`` (which ends with ``/``).
 

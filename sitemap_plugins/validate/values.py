@@ -23,8 +23,7 @@ from sitemap_plugins.core.urls import (
     ascii_host,
     encode_path,
     encode_query,
-    normal_url_tail,
-    web_origin,
+    url_identity,
 )
 from sitemap_plugins.validate.findings import Check
 
@@ -116,34 +115,9 @@ def url_problems(text: str, what: str = "loc") -> list[Problem]:
 
 
 def web_parts(url: str) -> tuple[str, str] | None:
-    """``(scheme://host[:port], the rest)`` of an http(s) URL; None for anything else.
-
-    The origin is the core's :func:`~sitemap_plugins.core.urls.web_origin` (the host's case
-    and the scheme's default port make no other site), as the writer and ``generate`` decide.
-
-    The rest is as RFC 3986 compares it (:func:`~sitemap_plugins.core.urls.normal_url_tail`):
-    ``/docs/%2e%2e/admin`` is ``/admin``, outside ``/docs/``, and ``%7Euser`` is ``~user``,
-    the same URL. String operations only: this runs for every URL, and ``urlsplit`` costs
-    more than the rest of an entry's checks together.
-
-    The scope and duplicate checks (E305, E307) compare URLs so, and ``submit`` compares two
-    deploys so: one URL, however it is spelled, is one URL everywhere.
-    """
-    text = trim(url)
-    head = text[:8].lower()
-    start = 8 if head.startswith("https://") else 7 if head.startswith("http://") else 0
-    if not start:
-        return None
-    end = len(text)
-    for mark in "/?#":
-        found = text.find(mark, start)
-        if found != -1 and found < end:
-            end = found
-    if end == start:
-        return None
-    rest = text[end:]
-    origin = web_origin(text[: start - 3], text[start:end])
-    return origin, normal_url_tail(rest if rest.startswith("/") else "/" + rest)
+    """:func:`~sitemap_plugins.core.urls.url_identity` of a value as the schema reads it, the
+    whitespace its ``collapse`` drops at the ends trimmed first."""
+    return url_identity(trim(url))
 
 
 def loc_length_problems(length: int) -> list[Problem]:
