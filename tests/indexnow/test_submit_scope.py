@@ -44,6 +44,17 @@ def urlset(path: Path, locs: list[str]) -> Path:
     return path
 
 
+def sitemap_index(path: Path, locs: list[str]) -> Path:
+    """A sitemap index written by hand, listing ``locs``."""
+    body = "".join(f"<sitemap><loc>{loc}</loc></sitemap>" for loc in locs)
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{body}</sitemapindex>\n',
+        "utf-8",
+    )
+    return path
+
+
 def other_host(base: str) -> str:
     """The same server by another name: ``http://localhost:PORT/``, another host to IndexNow."""
     return base.replace("//127.0.0.1:", "//localhost:")
@@ -109,12 +120,7 @@ def test_a_sitemap_index_url_that_redirects_has_its_children_read_where_it_answe
     they were refused as another host's, and the run stopped with exit status 2."""
     folder, base = www
     urlset(folder / "sitemap-1.xml", [base, base + "a"])
-    (folder / "sitemap.xml").write_text(
-        '<?xml version="1.0" encoding="UTF-8"?>\n'
-        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
-        f"<sitemap><loc>{base}sitemap-1.xml</loc></sitemap></sitemapindex>\n",
-        "utf-8",
-    )
+    sitemap_index(folder / "sitemap.xml", [base + "sitemap-1.xml"])
     with serve_redirect(base) as apex:
         done = run("submit", apex + "sitemap.xml", "--all", "--key", KEY,
                    "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
@@ -136,12 +142,7 @@ def test_an_index_kept_on_a_storage_host_may_list_children_on_the_host_named(
     only = {"/sitemap.xml": store + "sitemap.xml"}
     with serve_redirect(store, only=only, folder=site) as own:
         urlset(site / "s1.xml", [own, own + "a"])
-        (storage / "sitemap.xml").write_text(
-            '<?xml version="1.0" encoding="UTF-8"?>\n'
-            '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
-            f"<sitemap><loc>{own}s1.xml</loc></sitemap></sitemapindex>\n",
-            "utf-8",
-        )
+        sitemap_index(storage / "sitemap.xml", [own + "s1.xml"])
         done = run("submit", own + "sitemap.xml", "--all", "--key", KEY,
                    "--endpoint", endpoint.url, cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
